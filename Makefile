@@ -1,0 +1,43 @@
+# siteforge: `make help` lists the targets. CI runs `make test`.
+SHELL := /bin/bash
+GO ?= go
+BIN := $(CURDIR)/bin
+# Short fuzz run per target inside `make test`; `make fuzz` runs longer.
+FUZZ_SHORT ?= 3s
+FUZZTIME ?= 30s
+# package:FuzzTarget, every fuzz target of the module.
+FUZZ_TARGETS := \
+	./internal/load:FuzzLoadCUE \
+	./internal/load:FuzzLoadYAML \
+	./internal/load:FuzzLoadJSON
+
+.PHONY: help build test unit fuzz-short fuzz golden vet
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+build: ## build bin/siteforge
+	$(GO) build -o $(BIN)/siteforge ./cmd/siteforge
+
+vet: ## go vet and gofmt check
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+unit: ## go test ./... (no fuzzing)
+	$(GO) test -count=1 ./...
+
+test: vet unit fuzz-short ## what CI runs: vet, all tests, a short run of every fuzz target
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT)
+
+fuzz: ## run every fuzz target for FUZZTIME (default 30s)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
+	done
+
+golden: ## rewrite golden files and test expectations (review the diff!)
+	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...

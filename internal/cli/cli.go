@@ -1,0 +1,134 @@
+// Package cli is siteforge's command line: thin adapters from verbs and flags
+// to the pure core.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// Exit codes, the same for every verb.
+const (
+	ExitOK       = 0 // clean
+	ExitFindings = 1 // findings at or above --fail-on
+	ExitFailure  = 2 // usage, unreadable or invalid input, internal error
+)
+
+// env is what a verb may touch.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+type command struct {
+	name    string
+	args    string // usage after the verb
+	summary string
+	help    string // longer text
+	flags   func(fs *pflag.FlagSet) func(e env, args []string) int
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// Main runs siteforge with args (without the program name) and returns the
+// exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "siteforge: internal error: %v\nplease report this with the input that caused it\n", r)
+			code = ExitFailure
+		}
+	}()
+	if len(args) == 0 {
+		usage(stderr)
+		return ExitFailure
+	}
+	verb, rest := args[0], args[1:]
+	switch verb {
+	case "help", "-h", "--help":
+		if len(rest) > 0 {
+			c, ok := commands[rest[0]]
+			if !ok {
+				fmt.Fprintf(stderr, "siteforge: unknown command %q\n", rest[0])
+				return ExitFailure
+			}
+			commandHelp(stdout, c, nil)
+			return ExitOK
+		}
+		usage(stdout)
+		return ExitOK
+	case "--version", "-V":
+		verb = "version"
+	}
+	c, ok := commands[verb]
+	if !ok {
+		fmt.Fprintf(stderr, "siteforge: unknown command %q\n", verb)
+		if s := suggestCommand(verb); s != "" {
+			fmt.Fprintf(stderr, "did you mean %q?\n", s)
+		}
+		fmt.Fprintln(stderr, "run 'siteforge help' for the list of commands")
+		return ExitFailure
+	}
+	fs := pflag.NewFlagSet("siteforge "+c.name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = true
+	run := c.flags(fs)
+	if err := fs.Parse(rest); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			commandHelp(stdout, c, fs)
+			return ExitOK
+		}
+		fmt.Fprintf(stderr, "siteforge %s: %v\n", c.name, err)
+		fmt.Fprintf(stderr, "usage: siteforge %s %s\n", c.name, c.args)
+		return ExitFailure
+	}
+	return run(e, fs.Args())
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "siteforge compiles OpenShift site descriptions into manifests and lints them.")
+	fmt.Fprintln(w, "\nusage: siteforge <command> [flags] [args]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 clean, 1 findings at or above --fail-on, 2 the tool could not do its job")
+	fmt.Fprintln(w, "run 'siteforge help <command>' for a command's flags")
+}
+
+func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
+	if fs == nil {
+		fs = pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+		c.flags(fs)
+	}
+	fmt.Fprintf(w, "usage: siteforge %s %s\n\n%s\n", c.name, c.args, c.summary)
+	if c.help != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.help))
+	}
+	if fs.HasFlags() {
+		fmt.Fprintf(w, "\nflags:\n%s", fs.FlagUsages())
+	}
+}
+
+func suggestCommand(verb string) string {
+	for n := range commands {
+		if strings.HasPrefix(n, verb) || strings.HasPrefix(verb, n) {
+			return n
+		}
+	}
+	return ""
+}
+

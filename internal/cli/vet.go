@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/pflag"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/schema"
+)
+
+func init() {
+	register(&command{
+		name:    "vet",
+		args:    "PATH...",
+		summary: "check site descriptions against the schema",
+		help: `PATH is a site file (.cue, .yaml, .yml, .json), a directory holding one site
+(its files are unified), or a fleet directory (a sites/ folder with one folder
+per site; the fleet directory's own files are unified into every site).
+Every problem is reported at file:line:col in your files. Exit 0 when every
+site is valid, 2 otherwise.`,
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
+			return func(e env, args []string) int {
+				if len(args) == 0 {
+					fmt.Fprintln(e.stderr, "siteforge vet: no PATH given\nusage: siteforge vet PATH...")
+					return ExitFailure
+				}
+				res := load.Load(args)
+				if printDiagnostics(e.stderr, res) {
+					return ExitFailure
+				}
+				if !*quiet {
+					for _, s := range res.Sites {
+						fmt.Fprintf(e.stdout, "ok %s (site %s)\n", s.Source, s.Name)
+					}
+				}
+				return ExitOK
+			}
+		},
+	})
+	register(&command{
+		name:    "schema",
+		args:    "",
+		summary: "print the embedded CUE schema (for cue vet and editors)",
+		help: `The schema defines #Site, version ` + schema.APIVersion + `. Check a YAML site with the
+CUE tool: siteforge schema > siteforge.cue && cue vet -d '#Site' siteforge.cue site.yaml`,
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			return func(e env, args []string) int {
+				if len(args) > 0 {
+					fmt.Fprintln(e.stderr, "siteforge schema: takes no arguments")
+					return ExitFailure
+				}
+				if _, err := e.stdout.Write(schema.Source); err != nil {
+					fmt.Fprintf(e.stderr, "siteforge schema: %v\n", err)
+					return ExitFailure
+				}
+				return ExitOK
+			}
+		},
+	})
+	register(&command{
+		name:    "version",
+		args:    "",
+		summary: "print the siteforge version",
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			return func(e env, args []string) int {
+				fmt.Fprintf(e.stdout, "siteforge %s (schema %s)\n", Version(), schema.APIVersion)
+				return ExitOK
+			}
+		},
+	})
+}
+
+// Version is the module version siteforge was built as, or "devel".
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// printDiagnostics writes every diagnostic with its snippet and reports
+// whether there were any.
+func printDiagnostics(w io.Writer, res load.Result) bool {
+	if len(res.Diagnostics) == 0 {
+		return false
+	}
+	p := &diag.Printer{Source: func(file string) ([]byte, bool) {
+		if b, ok := res.Sources[file]; ok {
+			return b, true
+		}
+		b, err := os.ReadFile(file)
+		return b, err == nil
+	}}
+	for _, d := range res.Diagnostics {
+		fmt.Fprint(w, p.Format(d))
+	}
+	n := len(res.Diagnostics)
+	fmt.Fprintf(w, "%d error%s\n", n, plural(n))
+	return true
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,224 @@
+// Package diag holds siteforge's user-facing diagnostics: a problem at a
+// position in the user's own file, with a hint on how to fix it.
+package diag
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Position is a place in a user's file. Line and Col are 1-based; Col counts
+// bytes, as GNU-style tools and editors expect.
+type Position struct {
+	File string
+	Line int
+	Col  int
+}
+
+// IsValid reports whether the position names a file.
+func (p Position) IsValid() bool { return p.File != "" }
+
+func (p Position) String() string {
+	switch {
+	case p.File == "":
+		return "-"
+	case p.Line <= 0:
+		return p.File
+	case p.Col <= 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Diagnostic is one problem.
+type Diagnostic struct {
+	Pos Position
+	// Path is the field path in the site description, when known.
+	Path string
+	// Message says what is wrong.
+	Message string
+	// Hint says how to fix it.
+	Hint string
+	// Len is the number of bytes to underline in a snippet (0: one).
+	Len int
+}
+
+func (d Diagnostic) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: error: ", d.Pos)
+	if d.Path != "" {
+		fmt.Fprintf(&b, "%s: ", d.Path)
+	}
+	b.WriteString(d.Message)
+	if d.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(d.Hint)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// List is a set of diagnostics; as an error it prints them all.
+type List []Diagnostic
+
+func (l List) Error() string {
+	var parts []string
+	for _, d := range l {
+		parts = append(parts, d.Error())
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Sort orders diagnostics by file, line, column and message, and drops exact
+// duplicates.
+func (l List) Sort() List {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i], l[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		return a.Message < b.Message
+	})
+	out := l[:0]
+	for i, d := range l {
+		if i > 0 && d == l[i-1] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Printer writes diagnostics in GNU style with a source snippet under each.
+type Printer struct {
+	// Source returns the contents of a file; nil reads it from disk.
+	Source func(file string) ([]byte, bool)
+	cache  map[string][]byte
+}
+
+func (p *Printer) source(file string) ([]byte, bool) {
+	if p.cache == nil {
+		p.cache = map[string][]byte{}
+	}
+	if b, ok := p.cache[file]; ok {
+		return b, b != nil
+	}
+	var b []byte
+	ok := false
+	if p.Source != nil {
+		b, ok = p.Source(file)
+	} else if data, err := os.ReadFile(file); err == nil {
+		b, ok = data, true
+	}
+	if !ok {
+		b = nil
+	}
+	p.cache[file] = b
+	return b, ok
+}
+
+// Format renders one diagnostic:
+//
+//	site.yaml:16:5: error: pools.master: field "uplinkMtu" is not allowed
+//	   |
+//	16 |     uplinkMtu: 9001
+//	   |     ^^^^^^^^^
+//	   = hint: did you mean "uplinkMTU"?
+func (p *Printer) Format(d Diagnostic) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: error: ", d.Pos)
+	if d.Path != "" {
+		fmt.Fprintf(&b, "%s: ", d.Path)
+	}
+	b.WriteString(d.Message)
+	b.WriteByte('\n')
+	gutter := ""
+	if src, ok := p.source(d.Pos.File); ok && d.Pos.Line > 0 {
+		if line, ok := lineOf(src, d.Pos.Line); ok && utf8.Valid(line) && !bytes.ContainsRune(line, 0) {
+			num := fmt.Sprint(d.Pos.Line)
+			gutter = strings.Repeat(" ", len(num))
+			fmt.Fprintf(&b, "%s |\n%s | %s\n", gutter, num, strings.TrimRight(string(line), "\r"))
+			col := d.Pos.Col
+			if col < 1 {
+				col = 1
+			}
+			if col > len(line)+1 {
+				col = len(line) + 1
+			}
+			n := d.Len
+			if n <= 0 {
+				n = tokenLen(line, col-1)
+			}
+			pad := strings.Map(func(r rune) rune {
+				if r == '\t' {
+					return '\t'
+				}
+				return ' '
+			}, string(line[:col-1]))
+			fmt.Fprintf(&b, "%s | %s%s\n", gutter, pad, strings.Repeat("^", n))
+		}
+	}
+	if d.Hint != "" {
+		if gutter == "" {
+			gutter = " "
+		}
+		fmt.Fprintf(&b, "%s = hint: %s\n", gutter, d.Hint)
+	}
+	return b.String()
+}
+
+func lineOf(src []byte, n int) ([]byte, bool) {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return nil, false
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return src, true
+}
+
+// tokenLen guesses the length of the token starting at byte i: a quoted
+// string, or a run up to a delimiter.
+func tokenLen(line []byte, i int) int {
+	if i >= len(line) {
+		return 1
+	}
+	if q := line[i]; q == '"' || q == '\'' {
+		for j := i + 1; j < len(line); j++ {
+			if line[j] == '\\' && q == '"' {
+				j++
+				continue
+			}
+			if line[j] == q {
+				return j - i + 1
+			}
+		}
+		return len(line) - i
+	}
+	n := 0
+	for j := i; j < len(line); j++ {
+		c := line[j]
+		if c == ':' && (j+1 == len(line) || line[j+1] == ' ') || c == ',' || c == ' ' || c == '\t' || c == '}' || c == ']' || c == '\r' || c == '#' {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		return 1
+	}
+	return n
+}

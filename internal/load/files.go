@@ -1,0 +1,319 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/encoding/json"
+	"cuelang.org/go/encoding/yaml"
+
+	"github.com/siteforge/siteforge/internal/diag"
+)
+
+// Input limits: a site description is a few kilobytes; anything far larger is
+// a mistake or an attack, and is refused before parsing.
+const (
+	// MaxFileSize is the largest input file siteforge reads.
+	MaxFileSize = 4 << 20
+	// MaxFilesPerSite bounds the files unified into one site.
+	MaxFilesPerSite = 256
+)
+
+// siteExts are the file kinds a site is written in.
+var siteExts = map[string]bool{".cue": true, ".yaml": true, ".yml": true, ".json": true}
+
+// IsSiteFile reports whether name has a site input extension.
+func IsSiteFile(name string) bool { return siteExts[strings.ToLower(filepath.Ext(name))] }
+
+// unit is one site to load: the files unified into it (fleet defaults first).
+type unit struct {
+	// source is the path the user named (file or directory).
+	source string
+	// dir anchors relative CUE imports.
+	dir   string
+	files []string
+}
+
+// fleetSitesDir is the folder of a fleet whose subfolders are sites.
+const fleetSitesDir = "sites"
+
+// discover turns the user's paths into site units.
+func discover(paths []string) ([]unit, diag.List) {
+	var units []unit
+	var diags diag.List
+	for _, p := range paths {
+		u, d := discoverPath(p)
+		units = append(units, u...)
+		diags = append(diags, d...)
+	}
+	return units, diags
+}
+
+func discoverPath(p string) ([]unit, diag.List) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "cannot read: " + describeErr(err),
+			Hint: "pass a site file (.cue, .yaml, .yml, .json), a site directory or a fleet directory"}}
+	}
+	if !fi.IsDir() {
+		if !IsSiteFile(p) {
+			return nil, diag.List{{Pos: diag.Position{File: p}, Message: "not a site file",
+				Hint: "site files end in .cue, .yaml, .yml or .json"}}
+		}
+		return []unit{{source: p, dir: filepath.Dir(p), files: []string{p}}}, nil
+	}
+	own, err := siteFilesIn(p)
+	if err != nil {
+		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "cannot read directory: " + describeErr(err)}}
+	}
+	sitesDir := filepath.Join(p, fleetSitesDir)
+	if st, err := os.Stat(sitesDir); err == nil && st.IsDir() {
+		return discoverFleet(p, sitesDir, own)
+	}
+	if len(own) == 0 {
+		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in directory",
+			Hint: "a site directory holds .cue, .yaml, .yml or .json files; a fleet directory holds a sites/ folder"}}
+	}
+	return []unit{{source: p, dir: p, files: own}}, nil
+}
+
+// discoverFleet returns one unit per subfolder of sites/, each unified with
+// the fleet's own files (its defaults).
+func discoverFleet(root, sitesDir string, defaults []string) ([]unit, diag.List) {
+	entries, err := os.ReadDir(sitesDir)
+	if err != nil {
+		return nil, diag.List{{Pos: diag.Position{File: sitesDir}, Message: "cannot read directory: " + describeErr(err)}}
+	}
+	var units []unit
+	var diags diag.List
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(sitesDir, e.Name())
+		if !isDir(dir) {
+			continue
+		}
+		files, err := siteFilesIn(dir)
+		if err != nil {
+			diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: dir}, Message: "cannot read directory: " + describeErr(err)})
+			continue
+		}
+		if len(files) == 0 {
+			diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: dir}, Message: "no site files in fleet site directory",
+				Hint: "each folder under sites/ is one site and holds its .cue, .yaml, .yml or .json files"})
+			continue
+		}
+		all := append(append([]string{}, defaults...), files...)
+		units = append(units, unit{source: dir, dir: dir, files: all})
+	}
+	if len(units) == 0 && len(diags) == 0 {
+		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: sitesDir}, Message: "fleet has no sites",
+			Hint: "add one folder per site under " + sitesDir})
+	}
+	_ = root
+	return units, diags
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// siteFilesIn lists the site files directly in dir, sorted.
+func siteFilesIn(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !IsSiteFile(name) {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		if e.Type()&fs.ModeSymlink != 0 || e.Type().IsRegular() {
+			if !isDir(full) {
+				files = append(files, full)
+			}
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func describeErr(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// parseFile reads and parses one input file into CUE syntax. YAML and JSON
+// keep their line numbers.
+func parseFile(name string, src map[string][]byte) (*ast.File, diag.List) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describeErr(err)}}
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, diag.List{tooLarge(name, fi.Size())}
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describeErr(err)}}
+	}
+	src[name] = data
+	return parseBytes(name, data)
+}
+
+func tooLarge(name string, size int64) diag.Diagnostic {
+	return diag.Diagnostic{Pos: diag.Position{File: name, Line: 1, Col: 1},
+		Message: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for site inputs", size, MaxFileSize),
+		Hint:    "a site description is a few kilobytes; split generated data out of it"}
+}
+
+// parseBytes parses src as the kind its name says.
+func parseBytes(name string, data []byte) (*ast.File, diag.List) {
+	if d, ok := checkText(name, data); !ok {
+		return nil, diag.List{d}
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
+	if len(bytes.TrimSpace(data)) == 0 || onlyComments(name, data) {
+		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "empty site file",
+			Hint: "a site needs at least apiVersion, kind, name, cluster, network and pools; `siteforge init DIR` writes a commented example"}}
+	}
+	var f *ast.File
+	var err error
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".cue":
+		f, err = parser.ParseFile(name, data, parser.ParseComments)
+	case ".json":
+		var expr ast.Expr
+		expr, err = json.Extract(name, data)
+		if err == nil {
+			f = &ast.File{Filename: name, Decls: []ast.Decl{&ast.EmbedDecl{Expr: expr}}}
+		}
+	default:
+		f, err = yaml.Extract(name, data)
+	}
+	if err != nil {
+		return nil, syntaxDiags(name, data, err)
+	}
+	return f, nil
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// checkText refuses binary input at the first offending byte.
+func checkText(name string, data []byte) (diag.Diagnostic, bool) {
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return diag.Diagnostic{Pos: diag.Position{File: name, Line: line, Col: col},
+				Message: fmt.Sprintf("not UTF-8 text: invalid byte 0x%02x at offset %d", data[i], i),
+				Hint:    "site files are UTF-8 text; is this a binary file?"}, false
+		case r == 0:
+			return diag.Diagnostic{Pos: diag.Position{File: name, Line: line, Col: col},
+				Message: fmt.Sprintf("not text: NUL byte at offset %d", i),
+				Hint:    "site files are UTF-8 text; is this a binary file?"}, false
+		case r == '\n':
+			line++
+			col = 1
+		default:
+			col += size
+		}
+		i += size
+	}
+	return diag.Diagnostic{}, true
+}
+
+// onlyComments reports whether a YAML or CUE file has nothing but comments.
+func onlyComments(name string, data []byte) bool {
+	prefix := "#"
+	if strings.EqualFold(filepath.Ext(name), ".cue") {
+		prefix = "//"
+	}
+	if strings.EqualFold(filepath.Ext(name), ".json") {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, prefix) || (prefix == "#" && (l == "---" || l == "...")) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// syntaxDiags turns parser errors into diagnostics.
+var reYAMLErr = regexp.MustCompile(`^(?:yaml: )?(.*?):(\d+): (.*)$`)
+
+// firstNonSpace is the column of the first non-blank byte of a line.
+func firstNonSpace(src []byte, line int) int {
+	for i := 1; i < line; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return 1
+		}
+		src = src[j+1:]
+	}
+	for i, c := range src {
+		if c != ' ' && c != '\t' {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+func syntaxDiags(name string, src []byte, err error) diag.List {
+	var out diag.List
+	for _, e := range errors.Errors(err) {
+		pos := diag.Position{File: name, Line: 1, Col: 1}
+		if p := e.Position(); p.IsValid() {
+			pos = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		}
+		format, args := e.Msg()
+		msg := fmt.Sprintf(format, args...)
+		if strings.TrimSpace(msg) == "" || strings.Contains(msg, "%!") {
+			msg = e.Error()
+			if strings.TrimSpace(msg) == "" {
+				msg = err.Error()
+			}
+		}
+		// The YAML decoder reports "file:line: message" without a position.
+		if m := reYAMLErr.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[2])
+			pos = diag.Position{File: name, Line: line, Col: firstNonSpace(src, line)}
+			msg = m[3]
+		}
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		out = append(out, diag.Diagnostic{Pos: pos, Message: "syntax error: " + msg})
+	}
+	if len(out) == 0 {
+		out = append(out, diag.Diagnostic{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "syntax error: " + err.Error()})
+	}
+	return out
+}

@@ -1,0 +1,272 @@
+// Package load reads site descriptions (CUE packages, YAML or JSON files,
+// fleet folders), checks them against the embedded schema and decodes them
+// into the typed site model. Every problem is reported at the user's own
+// file:line:col, all problems of an input at once.
+package load
+
+import (
+	"fmt"
+	"sort"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/cuecontext"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/schema"
+)
+
+// Result is what Load returns: the sites that loaded cleanly, every
+// diagnostic, and the source of every file read (for snippets).
+type Result struct {
+	Sites       []*site.Site
+	Diagnostics diag.List
+	Sources     map[string][]byte
+}
+
+// Loader holds the compiled schema; it is not safe for concurrent use (a CUE
+// context is single-threaded).
+type Loader struct {
+	ctx    *cue.Context
+	schema cue.Value // #Site
+	// fileRank orders the files of the site being loaded (fleet defaults
+	// first), to point conflicts at the site's own file.
+	fileRank map[string]int
+}
+
+// New compiles the embedded schema.
+func New() (*Loader, error) {
+	ctx := cuecontext.New()
+	v := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
+	if err := v.Err(); err != nil {
+		return nil, fmt.Errorf("compile embedded schema: %w", err)
+	}
+	def := v.LookupPath(cue.ParsePath(schema.Definition))
+	if err := def.Err(); err != nil {
+		return nil, fmt.Errorf("embedded schema: %w", err)
+	}
+	return &Loader{ctx: ctx, schema: def}, nil
+}
+
+// Load loads every site named by paths. Sites are returned in the order of
+// the paths, fleet sites sorted by folder name; a duplicate site name is an
+// error.
+func Load(paths []string) Result {
+	l, err := New()
+	if err != nil {
+		return Result{Diagnostics: diag.List{{Message: err.Error()}}}
+	}
+	return l.Load(paths)
+}
+
+// Load loads every site named by paths.
+func (l *Loader) Load(paths []string) Result {
+	res := Result{Sources: map[string][]byte{}}
+	units, diags := discover(paths)
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	for _, u := range units {
+		s, d := l.loadUnit(u, res.Sources)
+		res.Diagnostics = append(res.Diagnostics, d...)
+		if s != nil {
+			res.Sites = append(res.Sites, s)
+		}
+	}
+	res.Diagnostics = append(res.Diagnostics, duplicateNames(res.Sites)...)
+	res.Diagnostics = res.Diagnostics.Sort()
+	return res
+}
+
+// duplicateNames reports two sites with one name: they would render into the
+// same output folder.
+func duplicateNames(sites []*site.Site) diag.List {
+	first := map[string]*site.Site{}
+	var out diag.List
+	for _, s := range sites {
+		if f, ok := first[s.Name]; ok {
+			out = append(out, diag.Diagnostic{Pos: s.Positions.Of("name"), Path: "name",
+				Message: fmt.Sprintf("site name %q is already used by %s", s.Name, f.Positions.Of("name")),
+				Hint:    "site names name the output folders and must be unique"})
+			continue
+		}
+		first[s.Name] = s
+	}
+	return out
+}
+
+func (l *Loader) loadUnit(u unit, sources map[string][]byte) (*site.Site, diag.List) {
+	if len(u.files) > MaxFilesPerSite {
+		return nil, diag.List{{Pos: diag.Position{File: u.source},
+			Message: fmt.Sprintf("%d files make up this site, more than the limit of %d", len(u.files), MaxFilesPerSite)}}
+	}
+	var files []*ast.File
+	var diags diag.List
+	for _, name := range u.files {
+		f, d := parseFile(name, sources)
+		diags = append(diags, d...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return l.loadSyntax(u, files)
+}
+
+// LoadSource loads one site from a file's contents, as if read from name
+// (whose extension says the format). It reads nothing from disk.
+func (l *Loader) LoadSource(name string, data []byte) Result {
+	res := Result{Sources: map[string][]byte{name: data}}
+	if int64(len(data)) > MaxFileSize {
+		res.Diagnostics = diag.List{tooLarge(name, int64(len(data)))}
+		return res
+	}
+	f, diags := parseBytes(name, data)
+	if len(diags) > 0 {
+		res.Diagnostics = diags
+		return res
+	}
+	s, diags := l.loadSyntax(unit{source: name, dir: ".", files: []string{name}}, []*ast.File{f})
+	res.Diagnostics = diags.Sort()
+	if s != nil {
+		res.Sites = []*site.Site{s}
+	}
+	return res
+}
+
+// loadSyntax checks parsed files as one site.
+func (l *Loader) loadSyntax(u unit, files []*ast.File) (*site.Site, diag.List) {
+	var diags diag.List
+	l.fileRank = map[string]int{}
+	for i, f := range files {
+		l.fileRank[f.Filename] = i
+	}
+	user, diags := l.build(u, files)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	if k := user.IncompleteKind(); k != cue.StructKind {
+		return nil, diag.List{{Pos: firstPos(files), Message: fmt.Sprintf("a site is a mapping of fields, not a %s", kindName(k)),
+			Hint: "start the file with `apiVersion: siteforge.dev/v1alpha1`, `kind: Site`; a YAML site file holds exactly one document"}}
+	}
+
+	// Unknown fields first: CUE reports only some of them, and they hide
+	// other errors. Report them all, drop them, and check the rest.
+	unknown := l.unknownFields(user)
+	if len(unknown) > 0 {
+		files = removeFields(files, unknown.positions())
+		diags = append(diags, unknown.diagnostics()...)
+		user, _ = l.build(u, files)
+	}
+
+	unified := l.schema.Unify(user)
+	if err := unified.Validate(cue.Concrete(true)); err != nil {
+		for _, d := range l.translate(err, user, firstPos(files)) {
+			// "did you mean uplinkMTU?" already says uplinkMTU is missing
+			if !unknown.suggested(d) {
+				diags = append(diags, d)
+			}
+		}
+	}
+	if len(diags) > 0 {
+		return nil, diags
+	}
+
+	var s site.Site
+	if err := unified.Decode(&s); err != nil {
+		return nil, l.translate(err, user, firstPos(files))
+	}
+	s.Source = u.source
+	s.Positions = positions(user)
+	if d := checkSemantics(&s); len(d) > 0 {
+		return nil, d
+	}
+	return &s, nil
+}
+
+// build evaluates the user's files as one CUE package.
+func (l *Loader) build(u unit, files []*ast.File) (cue.Value, diag.List) {
+	inst := build.NewContext().NewInstance(u.dir, nil)
+	var diags diag.List
+	for _, f := range files {
+		if err := inst.AddSyntax(f); err != nil {
+			diags = append(diags, l.translate(err, cue.Value{}, firstPos(files))...)
+		}
+	}
+	if inst.Err != nil {
+		diags = append(diags, l.translate(inst.Err, cue.Value{}, firstPos(files))...)
+	}
+	if len(diags) > 0 {
+		return cue.Value{}, diags
+	}
+	v := l.ctx.BuildInstance(inst)
+	if err := v.Err(); err != nil {
+		return cue.Value{}, l.translate(err, cue.Value{}, firstPos(files))
+	}
+	// Conflicts inside the user's own files (a site against its fleet
+	// defaults) surface here, before the schema is involved.
+	if err := v.Validate(); err != nil {
+		return cue.Value{}, l.translate(err, v, firstPos(files))
+	}
+	return v, nil
+}
+
+func firstPos(files []*ast.File) diag.Position {
+	if len(files) == 0 {
+		return diag.Position{}
+	}
+	return diag.Position{File: files[len(files)-1].Filename, Line: 1, Col: 1}
+}
+
+func kindName(k cue.Kind) string {
+	switch k {
+	case cue.ListKind:
+		return "list (several YAML documents or a top-level list)"
+	case cue.BottomKind:
+		return "invalid value"
+	}
+	return k.String()
+}
+
+// positions records where the user wrote each field.
+func positions(user cue.Value) site.Positions {
+	out := site.Positions{}
+	var walk func(v cue.Value, path []cue.Selector)
+	walk = func(v cue.Value, path []cue.Selector) {
+		if p := valuePos(v); p.IsValid() {
+			out[cue.MakePath(path...).String()] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		}
+		switch v.IncompleteKind() {
+		case cue.StructKind:
+			it, err := v.Fields(cue.Optional(true))
+			if err != nil {
+				return
+			}
+			for it.Next() {
+				walk(it.Value(), append(path[:len(path):len(path)], it.Selector()))
+			}
+		case cue.ListKind:
+			it, err := v.List()
+			if err != nil {
+				return
+			}
+			for i := 0; it.Next(); i++ {
+				walk(it.Value(), append(path[:len(path):len(path)], cue.Index(i)))
+			}
+		}
+	}
+	walk(user, nil)
+	return out
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

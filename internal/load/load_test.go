@@ -1,0 +1,488 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/schema"
+)
+
+// goodYAML is a valid site; cases below break one thing each, so the
+// expected line numbers refer to this text.
+const goodYAML = `apiVersion: siteforge.dev/v1alpha1
+kind: Site
+name: lab-1
+cluster:
+  baseDomain: example.com
+  version: "4.16"
+  platform: baremetal
+  installMethod: agent
+  lifecycle: install
+network:
+  machineNetwork: ["192.168.10.0/24"]
+  apiVIPs: ["192.168.10.5"]
+pools:
+  master:
+    uplinkInterface: eno1
+    uplinkMTU: 1500
+    count: 3
+  worker:
+    uplinkInterface: eno1
+    uplinkMTU: 9000
+`
+
+const goodCUE = `package site
+
+apiVersion: "siteforge.dev/v1alpha1"
+kind:       "Site"
+name:       "lab-1"
+cluster: {
+	baseDomain:    "example.com"
+	version:       "4.16"
+	platform:      "baremetal"
+	installMethod: "agent"
+	lifecycle:     "install"
+}
+network: machineNetwork: ["192.168.10.0/24"]
+pools: master: {
+	uplinkInterface: "eno1"
+	uplinkMTU:       1500
+}
+`
+
+func newLoader(t testing.TB) *Loader {
+	t.Helper()
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestLoadSourceValid(t *testing.T) {
+	l := newLoader(t)
+	for name, src := range map[string]string{"site.yaml": goodYAML, "site.cue": goodCUE} {
+		res := l.LoadSource(name, []byte(src))
+		if len(res.Diagnostics) > 0 {
+			t.Fatalf("%s: unexpected diagnostics:\n%v", name, res.Diagnostics)
+		}
+		s := res.Sites[0]
+		if s.Name != "lab-1" || s.Cluster.Name != "lab-1" {
+			t.Errorf("%s: name %q cluster name %q, want lab-1 (cluster name defaults to the site name)", name, s.Name, s.Cluster.Name)
+		}
+		if s.Network.Type != "OVNKubernetes" || s.Network.ServiceNetwork[0] != "172.30.0.0/16" || s.Network.ClusterNetwork[0].HostPrefix != 23 {
+			t.Errorf("%s: schema defaults not applied: %+v", name, s.Network)
+		}
+		if s.Pools["master"].Role != "master" || s.Pools["master"].Placement != "plain" {
+			t.Errorf("%s: pool defaults: %+v", name, s.Pools["master"])
+		}
+		if s.Cluster.Connectivity != "connected" {
+			t.Errorf("%s: connectivity default %q", name, s.Cluster.Connectivity)
+		}
+	}
+	// Positions point into the user's file.
+	res := l.LoadSource("site.yaml", []byte(goodYAML))
+	s := res.Sites[0]
+	if got := s.Positions.Of("pools.worker.uplinkMTU"); got.String() != "site.yaml:20:16" {
+		t.Errorf("position of pools.worker.uplinkMTU = %s, want site.yaml:20:16 (the value)", got)
+	}
+	// A field the user did not write (a default) falls back to its nearest
+	// written ancestor.
+	if got := s.Positions.Of("network.type"); got.String() != "site.yaml:10:1" {
+		t.Errorf("position of network.type = %s, want site.yaml:10:1", got)
+	}
+}
+
+func TestLoadSourceErrors(t *testing.T) {
+	l := newLoader(t)
+	cases := []struct {
+		name, file, src string
+		// want: each entry must match one diagnostic's Error() text
+		want []string
+		// count is the exact number of diagnostics (0: len(want))
+		count int
+	}{
+		{
+			name: "misspelled field",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "    uplinkMTU: 9000", "    uplinkMtu: 9000", 1),
+			want: []string{`site.yaml:20:5: error: pools.worker: field "uplinkMtu" is not allowed (did you mean "uplinkMTU"?)`},
+		},
+		{
+			name: "misspelled field CUE",
+			file: "site.cue",
+			src:  strings.Replace(goodCUE, "baseDomain:", "basedomain:", 1),
+			want: []string{`site.cue:7:2: error: cluster: field "basedomain" is not allowed (did you mean "baseDomain"?)`},
+		},
+		{
+			name: "wrong type",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "count: 3", `count: "three"`, 1),
+			want: []string{`site.yaml:17:12: error: pools.master.count: "three" has the wrong type (must be a non-negative integer of at most 10000)`},
+		},
+		{
+			name: "out of range",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "uplinkMTU: 9000", "uplinkMTU: 90000", 1),
+			want: []string{`site.yaml:20:16: error: pools.worker.uplinkMTU: 90000 is out of range (must be an integer from 576 to 65536)`},
+		},
+		{
+			name: "below range",
+			file: "site.cue",
+			src:  strings.Replace(goodCUE, "uplinkMTU:       1500", "uplinkMTU:       500", 1),
+			want: []string{`site.cue:16:19: error: pools.master.uplinkMTU: 500 is out of range (must be an integer from 576 to 65536)`},
+		},
+		{
+			name: "missing required field",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "  installMethod: agent\n", "", 1),
+			want: []string{`site.yaml:4:1: error: cluster: missing required field "installMethod" (add installMethod: <one of "ipi", "upi", "agent", "assisted">)`},
+		},
+		{
+			name: "missing list",
+			file: "site.cue",
+			src:  strings.Replace(goodCUE, `network: machineNetwork: ["192.168.10.0/24"]`, `network: type: "OVNKubernetes"`, 1),
+			want: []string{`site.cue:13:1: error: network: missing required field "machineNetwork"`},
+		},
+		{
+			name: "enum with suggestion",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "platform: baremetal", "platform: baremetl", 1),
+			want: []string{`site.yaml:7:13: error: cluster.platform: "baremetl" is not allowed (did you mean "baremetal"? must be one of "aws", "azure", "gcp", "vsphere", "baremetal", "openstack", "nutanix", "none")`},
+		},
+		{
+			name: "pattern",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, `version: "4.16"`, `version: "4.9"`, 1),
+			want: []string{`site.yaml:6:12: error: cluster.version: "4.9" is not valid (must be an OpenShift version "4.N" or "4.N.z", 4.10 or later`},
+		},
+		{
+			name: "YAML number version",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, `version: "4.16"`, `version: 4.16`, 1),
+			want: []string{`site.yaml:6:12: error: cluster.version: 4.16 has the wrong type (must be an OpenShift version`},
+		},
+		{
+			name: "bad IP",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, `apiVIPs: ["192.168.10.5"]`, `apiVIPs: ["192.168.10.500"]`, 1),
+			want: []string{`site.yaml:12:13: error: network.apiVIPs[0]: "192.168.10.500" is not valid (must be an IP address)`},
+		},
+		{
+			name: "bad pool name",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "  worker:", "  Worker_1:", 1),
+			want: []string{`site.yaml:18:3: error: pools: key "Worker_1" is not valid here (must be a DNS-1123 label`},
+		},
+		{
+			name: "unknown top-level field YAML",
+			file: "site.yaml",
+			src:  goodYAML + "extra: true\n",
+			want: []string{`site.yaml:21:1: error: field "extra" is not allowed (allowed fields: apiVersion, cluster, egress,`},
+		},
+		{
+			name: "unknown top-level field CUE",
+			file: "site.cue",
+			src:  goodCUE + "pool: {}\n",
+			want: []string{`site.cue:18:1: error: field "pool" is not allowed (did you mean "pools"?)`},
+		},
+		{
+			name: "all errors at once",
+			file: "site.yaml",
+			src: strings.NewReplacer("uplinkMTU: 9000", "uplinkMtu: 9000", "count: 3", "count: -1",
+				"platform: baremetal", "platform: metal").Replace(goodYAML) + "bogus: 1\n",
+			want: []string{
+				`site.yaml:7:13: error: cluster.platform: "metal" is not allowed`,
+				`site.yaml:17:12: error: pools.master.count: -1 is out of range`,
+				`site.yaml:20:5: error: pools.worker: field "uplinkMtu" is not allowed`,
+				`site.yaml:21:1: error: field "bogus" is not allowed`,
+			},
+		},
+		{
+			name:  "CUE syntax error",
+			file:  "site.cue",
+			src:   strings.Replace(goodCUE, `name:       "lab-1"`, `name:       "lab-1`, 1),
+			want:  []string{`site.cue:5:13: error: syntax error: string literal not terminated`},
+			count: -1,
+		},
+		{
+			name:  "YAML syntax error",
+			file:  "site.yaml",
+			src:   strings.Replace(goodYAML, "  platform: baremetal", "  platform: [baremetal", 1),
+			want:  []string{`site.yaml:`, `error: syntax error: `},
+			count: -1,
+		},
+		{
+			name:  "YAML bad indentation",
+			file:  "site.yaml",
+			src:   strings.Replace(goodYAML, "  version:", "   version:", 1),
+			want:  []string{`site.yaml:6:`, `syntax error: mapping values are not allowed in this context`},
+			count: -1,
+		},
+		{
+			name:  "JSON syntax error",
+			file:  "site.json",
+			src:   `{"apiVersion": "siteforge.dev/v1alpha1",` + "\n" + `"kind": }`,
+			want:  []string{`site.json:2:9: error: syntax error:`},
+			count: -1,
+		},
+		{
+			name: "empty file",
+			file: "site.yaml",
+			src:  "",
+			want: []string{`site.yaml:1:1: error: empty site file (a site needs at least apiVersion, kind, name, cluster, network and pools`},
+		},
+		{
+			name: "comments only",
+			file: "site.cue",
+			src:  "// nothing yet\n\n",
+			want: []string{`site.cue:1:1: error: empty site file`},
+		},
+		{
+			name: "binary garbage",
+			file: "site.yaml",
+			src:  "apiVersion: x\n\x89PNG\r\n\x1a\n\x00\x00",
+			want: []string{`site.yaml:2:1: error: not UTF-8 text: invalid byte 0x89 at offset 14 (site files are UTF-8 text; is this a binary file?)`},
+		},
+		{
+			name: "NUL byte",
+			file: "site.cue",
+			src:  "name: \"a\x00\"",
+			want: []string{`site.cue:1:9: error: not text: NUL byte at offset 8`},
+		},
+		{
+			name: "list instead of mapping",
+			file: "site.yaml",
+			src:  "- a\n- b\n",
+			want: []string{`site.yaml:1:1: error: a site is a mapping of fields, not a list`},
+		},
+		{
+			name: "two YAML documents",
+			file: "site.yaml",
+			src:  goodYAML + "---\n" + goodYAML,
+			want: []string{`site.yaml:1:1: error: a site is a mapping of fields, not a list (several YAML documents or a top-level list)`},
+		},
+		{
+			name: "wrong apiVersion",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "siteforge.dev/v1alpha1", "siteforge.dev/v1", 1),
+			want: []string{`site.yaml:1:13: error: apiVersion: "siteforge.dev/v1" is not valid (must be "siteforge.dev/v1alpha1")`},
+		},
+		{
+			name: "unknown pool reference",
+			file: "site.yaml",
+			src:  goodYAML + "egress:\n  assignablePools: [wrker]\n",
+			want: []string{`site.yaml:22:21: error: egress.assignablePools[0]: pool "wrker" does not exist (known pools: master, worker)`},
+		},
+		{
+			name: "no master pool",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, "  master:", "  infra:", 1),
+			want: []string{`site.yaml:13:1: error: pools: no pool has role master`},
+		},
+		{
+			name: "mtu.current on a site to install",
+			file: "site.yaml",
+			src:  goodYAML + "mtu:\n  current: 1400\n",
+			want: []string{`site.yaml:22:12: error: mtu.current: mtu.current is the MTU of a running cluster, but cluster.lifecycle is "install"`},
+		},
+		{
+			name: "CUE conflict inside the user's files",
+			file: "site.cue",
+			src:  goodCUE + "pools: master: uplinkMTU: 9000\n",
+			want: []string{`site.cue:16:19: error: pools.master.uplinkMTU: conflicting values 9000 and 1500 (the other value is at site.cue:18:27;`},
+		},
+		{
+			name:  "import of a package that does not exist",
+			file:  "site.cue",
+			src:   strings.Replace(goodCUE, "package site\n", "package site\n\nimport \"example.com/nothere\"\n", 1),
+			want:  []string{`site.cue:3:8: error:`},
+			count: -1,
+		},
+		{
+			name: "suppression without reason",
+			file: "site.yaml",
+			src:  goodYAML + "lint:\n  suppress:\n    - rule: MTU001\n      reason: \"\"\n",
+			want: []string{`site.yaml:24:15: error: lint.suppress[0].reason: "" is not valid (must be a non-empty text)`},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := l.LoadSource(tc.file, []byte(tc.src))
+			if len(res.Sites) != 0 {
+				t.Fatalf("loaded a site from invalid input")
+			}
+			var got []string
+			for _, d := range res.Diagnostics {
+				got = append(got, d.Error())
+				if !d.Pos.IsValid() || d.Pos.File != tc.file || d.Pos.Line < 1 || d.Pos.Col < 1 {
+					t.Errorf("diagnostic without a position in the user's file: %s", d.Error())
+				}
+			}
+			for _, w := range tc.want {
+				found := false
+				for _, g := range got {
+					if strings.Contains(g, w) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no diagnostic contains\n  %s\ngot:\n  %s", w, strings.Join(got, "\n  "))
+				}
+			}
+			want := tc.count
+			if want == 0 {
+				want = len(tc.want)
+			}
+			if want > 0 && len(got) != want {
+				t.Errorf("got %d diagnostics, want %d:\n  %s", len(got), want, strings.Join(got, "\n  "))
+			}
+		})
+	}
+}
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const fleetDefaults = `package site
+
+apiVersion: "siteforge.dev/v1alpha1"
+kind:       "Site"
+cluster: {
+	baseDomain:    *"fleet.example.com" | string
+	version:       *"4.16" | string
+	platform:      "baremetal"
+	installMethod: "agent"
+	lifecycle:     "install"
+}
+network: machineNetwork: *["192.168.0.0/24"] | [...string]
+pools: master: {
+	uplinkInterface: *"eno1" | string
+	uplinkMTU:       *1500 | int
+}
+`
+
+func TestLoadFleet(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"defaults.cue":        fleetDefaults,
+		"README.md":           "not a site file",
+		"sites/a/site.cue":    "package site\nname: \"a\"\n",
+		"sites/b/site.cue":    "package site\nname: \"b\"\ncluster: version: \"4.17\"\npools: master: uplinkMTU: 9000\n",
+		"sites/c/site.yaml":   "name: c\nnetwork:\n  machineNetwork: [10.0.0.0/24]\n",
+		"sites/.hidden/x.cue": "garbage",
+		"sites/notadir.txt":   "ignored",
+	})
+	res := Load([]string{dir})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %v", res.Diagnostics)
+	}
+	if len(res.Sites) != 3 {
+		t.Fatalf("got %d sites, want 3", len(res.Sites))
+	}
+	a, b, c := res.Sites[0], res.Sites[1], res.Sites[2]
+	if a.Name != "a" || a.Cluster.Version != "4.16" || a.Cluster.BaseDomain != "fleet.example.com" {
+		t.Errorf("site a did not get the fleet defaults: %+v", a.Cluster)
+	}
+	if b.Cluster.Version != "4.17" || b.Pools["master"].UplinkMTU != 9000 {
+		t.Errorf("site b did not override the defaults: %+v %+v", b.Cluster, b.Pools["master"])
+	}
+	if c.Network.MachineNetwork[0] != "10.0.0.0/24" {
+		t.Errorf("YAML site c did not override the machine network: %+v", c.Network)
+	}
+	if got := b.Positions.Of("cluster.version"); !strings.HasSuffix(got.File, filepath.Join("sites", "b", "site.cue")) || got.Line != 3 {
+		t.Errorf("position of b's version = %s, want sites/b/site.cue:3", got)
+	}
+}
+
+func TestLoadFleetErrors(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"defaults.cue":      fleetDefaults,
+		"sites/a/site.cue":  "package site\nname: \"a\"\ncluster: platform: \"aws\"\n",
+		"sites/b/site.cue":  "package site\nname: \"dup\"\n",
+		"sites/c/site.cue":  "package site\nname: \"dup\"\n",
+		"sites/d/site.cue":  "package other\nname: \"d\"\n",
+		"sites/e/notes.txt": "no site files here",
+	})
+	res := Load([]string{dir})
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`sites/a/site\.cue:3:20: error: cluster\.platform: conflicting values "aws" and "baremetal" \(the other value is at .*defaults\.cue:8:17`),
+		regexp.MustCompile(`sites/c/site\.cue:2:7: error: name: site name "dup" is already used by .*sites/b/site\.cue:2:7`),
+		regexp.MustCompile(`sites/d/site\.cue:1:1: error: package name "other" conflicts with previous package name "site"`),
+		regexp.MustCompile(`sites/e: error: no site files in fleet site directory`),
+	}
+	assertDiagnostics(t, res.Diagnostics, want)
+}
+
+func assertDiagnostics(t *testing.T, diags diag.List, want []*regexp.Regexp) {
+	t.Helper()
+	for _, w := range want {
+		found := false
+		for _, d := range diags {
+			if w.MatchString(d.Error()) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no diagnostic matches %s; got:\n%v", w, diags)
+		}
+	}
+	if len(diags) != len(want) {
+		t.Errorf("got %d diagnostics, want %d:\n%v", len(diags), len(want), diags)
+	}
+}
+
+func TestLoadPaths(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"one/a.cue":   goodCUE,
+		"one/b.cue":   "package site\npools: worker: {uplinkInterface: \"eno2\", uplinkMTU: 9000}\n",
+		"empty/x.txt": "",
+		"site.toml":   "",
+	})
+	res := Load([]string{filepath.Join(dir, "one")})
+	if len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Pools["worker"].UplinkMTU != 9000 {
+		t.Fatalf("a directory's CUE files are one site: %v %v", res.Diagnostics, res.Sites)
+	}
+	res = Load([]string{filepath.Join(dir, "nope"), filepath.Join(dir, "empty"), filepath.Join(dir, "site.toml")})
+	assertDiagnostics(t, res.Diagnostics, []*regexp.Regexp{
+		regexp.MustCompile(`nope: error: cannot read: no such file or directory`),
+		regexp.MustCompile(`empty: error: no site files in directory`),
+		regexp.MustCompile(`site\.toml: error: not a site file`),
+	})
+}
+
+// TestDescribeCoversSchema: every pattern in the schema has words for its
+// error message.
+func TestDescribeCoversSchema(t *testing.T) {
+	re := regexp.MustCompile(`=~"((?:[^"\\]|\\.)*)"`)
+	for _, m := range re.FindAllStringSubmatch(string(schema.Source), -1) {
+		pat := strings.ReplaceAll(m[1], `\\`, `\`)
+		if _, ok := describe[pat]; !ok {
+			t.Errorf("schema pattern %q has no entry in describe", pat)
+		}
+	}
+}
+
+func TestNearest(t *testing.T) {
+	cands := []string{"uplinkMTU", "uplinkInterface", "placement", "labels"}
+	for in, want := range map[string]string{"uplinkMtu": "uplinkMTU", "uplinkmtu": "uplinkMTU", "placment": "placement", "label": "labels", "xyz": ""} {
+		if got := nearest(in, cands); got != want {
+			t.Errorf("nearest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

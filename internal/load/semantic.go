@@ -1,0 +1,115 @@
+package load
+
+import (
+	"fmt"
+	"strings"
+
+	"cuelang.org/go/cue"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// checkSemantics checks what the schema cannot say field by field: references
+// between parts of the site and fields that only make sense together.
+func checkSemantics(s *site.Site) diag.List {
+	var out diag.List
+	at := func(path string, msg, hint string) {
+		out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: msg, Hint: hint})
+	}
+	p := func(sels ...cue.Selector) string { return cue.MakePath(sels...).String() }
+
+	masters := 0
+	mcps := map[string]bool{site.RoleMaster: true, site.RoleWorker: true}
+	for _, name := range s.PoolNames() {
+		pool := s.Pools[name]
+		if pool.Role == site.RoleMaster {
+			masters++
+		}
+		if pool.Role == site.RoleCustom {
+			mcps[name] = true
+		}
+	}
+	if masters == 0 {
+		at("pools", "no pool has role master", `add the control plane: pools: master: {uplinkInterface: ..., uplinkMTU: ...}`)
+	}
+	poolRef := func(path, name string) {
+		if _, ok := s.Pools[name]; !ok {
+			at(path, fmt.Sprintf("pool %q does not exist", name), "known pools: "+strings.Join(s.PoolNames(), ", "))
+		}
+	}
+
+	for i, path := range s.Paths {
+		for j, name := range path.Between {
+			poolRef(p(cue.Str("paths"), cue.Index(i), cue.Str("between"), cue.Index(j)), name)
+		}
+		if path.Between[0] == path.Between[1] {
+			at(p(cue.Str("paths"), cue.Index(i), cue.Str("between")), "a path joins two different pools",
+				"the MTU inside one pool is its uplinkMTU")
+		}
+	}
+
+	running := s.Cluster.Lifecycle == "running"
+	if s.MTU != nil && s.MTU.Current != nil && !running {
+		at("mtu.current", "mtu.current is the MTU of a running cluster, but cluster.lifecycle is \"install\"",
+			"remove mtu.current, or set cluster.lifecycle: \"running\"")
+	}
+	if running && s.MTU != nil && s.MTU.Target != nil && s.MTU.Current == nil {
+		at("mtu.target", "an MTU target for a running cluster needs mtu.current, the MTU applied now",
+			"read it with: oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}'")
+	}
+	if m := s.NetworkMigration; m != nil {
+		if s.Network.Type != "OpenShiftSDN" {
+			at("networkMigration", "a network type migration needs network.type \"OpenShiftSDN\" (the type it migrates from)",
+				"remove networkMigration, or set network.type to the type the cluster runs now")
+		}
+		if !running {
+			at("networkMigration", "a network type migration needs a running cluster, but cluster.lifecycle is \"install\"",
+				"install with network.type: \"OVNKubernetes\" instead")
+		}
+	}
+	if s.Network.Type == "OpenShiftSDN" && s.Network.IPsec != "Disabled" {
+		at("network.ipsec", "IPsec is an OVN-Kubernetes feature", `set network.ipsec: "Disabled" for OpenShift SDN`)
+	}
+
+	if in := s.Ingress; in != nil {
+		if in.Default != nil {
+			for i, name := range in.Default.Pools {
+				poolRef(p(cue.Str("ingress"), cue.Str("default"), cue.Str("pools"), cue.Index(i)), name)
+			}
+		}
+		for _, shard := range sortedKeys(in.Shards) {
+			sh := in.Shards[shard]
+			for i, name := range sh.Pools {
+				poolRef(p(cue.Str("ingress"), cue.Str("shards"), cue.Str(shard), cue.Str("pools"), cue.Index(i)), name)
+			}
+			if len(sh.Pools) > 0 && sh.NodeSelector != nil {
+				at(p(cue.Str("ingress"), cue.Str("shards"), cue.Str(shard), cue.Str("nodeSelector")),
+					"a shard is placed either by pools or by nodeSelector, not both", "keep one of them")
+			}
+			if sh.RouteSelector == nil && sh.NamespaceSelector == nil {
+				at(p(cue.Str("ingress"), cue.Str("shards"), cue.Str(shard)),
+					"a shard needs a routeSelector or a namespaceSelector (else it competes with the default router for every route)",
+					"add routeSelector: matchLabels: {type: "+shard+"}")
+			}
+		}
+	}
+	if eg := s.Egress; eg != nil {
+		for i, name := range eg.AssignablePools {
+			poolRef(p(cue.Str("egress"), cue.Str("assignablePools"), cue.Index(i)), name)
+		}
+		if len(eg.EgressIPs) > 0 && len(eg.AssignablePools) == 0 {
+			at("egress.egressIPs", "EgressIPs need egress-assignable nodes, but egress.assignablePools is empty",
+				"list the pools whose nodes may host egress IPs in egress.assignablePools")
+		}
+	}
+	for _, name := range sortedKeys(s.MachineConfigs) {
+		mc := s.MachineConfigs[name]
+		if !mcps[mc.Pool] {
+			at(p(cue.Str("machineConfigs"), cue.Str(name), cue.Str("pool")),
+				fmt.Sprintf("%q is not a MachineConfigPool of this site", mc.Pool),
+				"use master, worker or the name of a pool with role custom")
+		}
+	}
+	return out
+}

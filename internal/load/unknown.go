@@ -1,0 +1,323 @@
+package load
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
+	"cuelang.org/go/cue/token"
+
+	"github.com/siteforge/siteforge/internal/diag"
+)
+
+// unknownField is a field the schema does not allow.
+type unknownField struct {
+	path    cue.Path
+	name    string
+	pos     token.Pos // where the value is
+	label   token.Pos // where the label is, once found in the syntax
+	allowed []string  // the fields allowed beside it; empty for maps
+	mapKind string    // what the keys of a map must be, for maps
+}
+
+type unknownList []*unknownField
+
+// unknownFields walks the user's value beside the schema and returns every
+// field the schema does not allow, with the allowed alternatives.
+func (l *Loader) unknownFields(user cue.Value) unknownList {
+	var out unknownList
+	top := l.ctx.CompileString("_")
+	var walk func(uv, sv cue.Value, path []cue.Selector)
+	walk = func(uv, sv cue.Value, path []cue.Selector) {
+		if !sv.Exists() {
+			return
+		}
+		switch uv.IncompleteKind() {
+		case cue.StructKind:
+			if sv.IncompleteKind()&cue.StructKind == 0 {
+				return // a type error; Validate reports it
+			}
+			it, err := uv.Fields(cue.Optional(true))
+			if err != nil {
+				return
+			}
+			for it.Next() {
+				sel := regular(it.Selector())
+				child := append(path[:len(path):len(path)], sel)
+				if !allows(sv, sel) {
+					f := &unknownField{path: cue.MakePath(child...), name: sel.Unquoted(), pos: it.Value().Pos()}
+					f.allowed = fieldNames(sv)
+					if len(f.allowed) == 0 {
+						f.mapKind = mapKeyKind(path)
+					}
+					out = append(out, f)
+					continue
+				}
+				walk(it.Value(), schemaField(sv, sel, top), child)
+			}
+		case cue.ListKind:
+			it, err := uv.List()
+			if err != nil {
+				return
+			}
+			for i := 0; it.Next(); i++ {
+				walk(it.Value(), schemaIndex(sv, i), append(path[:len(path):len(path)], cue.Index(i)))
+			}
+		}
+	}
+	walk(user, l.schema, nil)
+	return out
+}
+
+// regular turns an optional or required field selector into a plain one.
+func regular(sel cue.Selector) cue.Selector {
+	if sel.LabelType() == cue.StringLabel && sel.ConstraintType() != 0 {
+		return cue.Str(sel.Unquoted())
+	}
+	return sel
+}
+
+// disjuncts splits a schema value into the alternatives of a disjunction.
+func disjuncts(v cue.Value) []cue.Value {
+	op, args := v.Expr()
+	if op == cue.AndOp && len(args) == 2 {
+		// `_ & X`, as FillPath leaves it: look through the top.
+		if k := args[0].IncompleteKind(); k == cue.TopKind {
+			op, args = args[1].Expr()
+		}
+	}
+	if op == cue.OrOp {
+		return args
+	}
+	return []cue.Value{v}
+}
+
+func allows(sv cue.Value, sel cue.Selector) bool {
+	if sel.LabelType() != cue.StringLabel {
+		return true
+	}
+	for _, d := range disjuncts(sv) {
+		if d.IncompleteKind()&cue.StructKind != 0 && d.Allows(sel) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaField returns the schema for field sel of sv, with pattern
+// constraints applied.
+func schemaField(sv cue.Value, sel cue.Selector, top cue.Value) cue.Value {
+	p := cue.MakePath(sel)
+	for _, d := range disjuncts(sv) {
+		if d.IncompleteKind()&cue.StructKind == 0 || !d.Allows(sel) {
+			continue
+		}
+		if c := d.FillPath(p, top).LookupPath(p); c.Exists() {
+			return c
+		}
+	}
+	return cue.Value{}
+}
+
+// schemaIndex returns the schema for element i of list sv.
+func schemaIndex(sv cue.Value, i int) cue.Value {
+	for _, d := range disjuncts(sv) {
+		if d.IncompleteKind()&cue.ListKind == 0 {
+			continue
+		}
+		if c := d.LookupPath(cue.MakePath(cue.Index(i))); c.Exists() {
+			return c
+		}
+		if c := d.LookupPath(cue.MakePath(cue.AnyIndex)); c.Exists() {
+			return c
+		}
+	}
+	return cue.Value{}
+}
+
+// fieldNames lists the fixed fields a schema struct allows.
+func fieldNames(sv cue.Value) []string {
+	seen := map[string]bool{}
+	for _, d := range disjuncts(sv) {
+		it, err := d.Fields(cue.Optional(true))
+		if err != nil {
+			continue
+		}
+		for it.Next() {
+			if s := it.Selector(); s.LabelType() == cue.StringLabel {
+				seen[s.Unquoted()] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// mapKeyKind says what the keys of a map-valued field must look like.
+func mapKeyKind(path []cue.Selector) string {
+	parent := ""
+	if len(path) > 0 {
+		parent = path[len(path)-1].Unquoted()
+	}
+	switch parent {
+	case "pools", "shards", "catalogs":
+		return "a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters)"
+	case "egressIPs", "machineConfigs":
+		return "a DNS-1123 subdomain (lowercase letters, digits, '-' and '.')"
+	case "sources":
+		return "a registry scope: host[:port][/path] in lowercase, or *.domain"
+	case "orgs":
+		return "a Quay organization name matching ^[a-z0-9]+(?:[._-][a-z0-9]+)*$"
+	case "labels", "matchLabels":
+		return "a Kubernetes label key ([prefix/]name, name at most 63 characters)"
+	case "severity":
+		return "a rule ID such as MTU001 (MTU, NET, MIR, ING, EGR or MCF and three digits)"
+	}
+	return "a valid key"
+}
+
+func (u unknownList) diagnostics() diag.List {
+	var out diag.List
+	for _, f := range u {
+		pos := f.label
+		if !pos.IsValid() {
+			pos = f.pos
+		}
+		d := diag.Diagnostic{
+			Pos:  diag.Position{File: pos.Filename(), Line: pos.Line(), Col: pos.Column()},
+			Path: parentPath(f.path),
+			Len:  len(f.name),
+		}
+		if f.label.IsValid() {
+			d.Len = 0
+		}
+		if f.mapKind != "" {
+			d.Message = fmt.Sprintf("key %q is not valid here", f.name)
+			d.Hint = "must be " + f.mapKind
+		} else {
+			d.Message = fmt.Sprintf("field %q is not allowed", f.name)
+			if s := nearest(f.name, f.allowed); s != "" {
+				d.Hint = fmt.Sprintf("did you mean %q?", s)
+			} else {
+				d.Hint = "allowed fields: " + strings.Join(f.allowed, ", ")
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// suggested reports whether d is a missing-field error for a field that an
+// unknown field's "did you mean" already names.
+func (u unknownList) suggested(d diag.Diagnostic) bool {
+	for _, f := range u {
+		if f.mapKind == "" && d.Path == parentPath(f.path) {
+			if s := nearest(f.name, f.allowed); s != "" && d.Message == fmt.Sprintf("missing required field %q", s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func parentPath(p cue.Path) string {
+	sels := p.Selectors()
+	if len(sels) <= 1 {
+		return ""
+	}
+	return cue.MakePath(sels[:len(sels)-1]...).String()
+}
+
+func (u unknownList) positions() map[token.Pos]*unknownField {
+	m := map[token.Pos]*unknownField{}
+	for _, f := range u {
+		if f.pos.IsValid() {
+			m[f.pos] = f
+		}
+	}
+	return m
+}
+
+// removeFields deletes the unknown fields from the syntax so the rest of the
+// input can be checked, and records their label positions.
+func removeFields(files []*ast.File, byPos map[token.Pos]*unknownField) []*ast.File {
+	out := make([]*ast.File, 0, len(files))
+	for _, f := range files {
+		n := astutil.Apply(f, func(c astutil.Cursor) bool {
+			field, ok := c.Node().(*ast.Field)
+			if !ok {
+				return true
+			}
+			u := byPos[field.Value.Pos()]
+			if u == nil {
+				u = byPos[field.Label.Pos()]
+			}
+			if u != nil && labelName(field.Label) == u.name {
+				u.label = field.Label.Pos()
+				c.Delete()
+				return false
+			}
+			return true
+		}, nil)
+		out = append(out, n.(*ast.File))
+	}
+	return out
+}
+
+func labelName(l ast.Label) string {
+	name, _, err := ast.LabelName(l)
+	if err != nil {
+		return ""
+	}
+	return name
+}
+
+// nearest returns the candidate closest to name, if close enough to be a
+// typo: same letters in another case, or a small edit distance.
+func nearest(name string, candidates []string) string {
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		if strings.EqualFold(c, name) {
+			return c
+		}
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(name) >= 9 {
+		limit = 3
+	}
+	if bestD <= limit {
+		return best
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,214 @@
+// Package platform holds the OpenShift platform facts that siteforge's
+// generators and lints share: numbers, names and version gates copied from
+// the upstream component that owns them, each with a one-line source comment,
+// plus an offline reproduction of the Cluster Network Operator's MTU-change
+// verdict (cno.go).
+//
+// Sources are cited by upstream function or file:
+//
+//	CNO       openshift/cluster-network-operator
+//	api       github.com/openshift/api (the module pinned in go.mod)
+//	installer openshift/installer
+//	OVS       openvswitch/ovs vswitchd/vswitch.xml
+//	docs      OpenShift Container Platform documentation (title given)
+//
+// The package is standard library only on purpose: lints, generators and the
+// CLI all import it.
+package platform
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Default network types (Network.config spec.networkType).
+const (
+	OVNKubernetes = "OVNKubernetes" // api operator/v1 NetworkTypeOVNKubernetes
+	OpenShiftSDN  = "OpenShiftSDN"  // api operator/v1 NetworkTypeOpenShiftSDN
+)
+
+// KnownNetworkType reports whether networkType is one whose MTU rules this
+// package models.
+func KnownNetworkType(networkType string) bool {
+	return networkType == OVNKubernetes || networkType == OpenShiftSDN
+}
+
+// Overlay encapsulation overheads, subtracted from the smallest link MTU.
+const (
+	GeneveOverhead   = 100 // CNO getOVNEncapOverhead geneveOverhead
+	IPsecESPOverhead = 46  // CNO getOVNEncapOverhead ipsecOverhead (ESP transport mode, AES-GCM); added only for IPsec mode Full
+	VXLANOverhead    = 50  // CNO isOpenShiftSDNChangeSafe sdnOverhead / fillOpenShiftSDNDefaults "50 byte VXLAN header"
+)
+
+// Overhead is the encapsulation overhead CNO reserves for networkType.
+// ipsecFull means OVN-Kubernetes IPsec in mode Full (see IPsecModeIsFull);
+// it is ignored for OpenShiftSDN, which has no IPsec option. Unknown network
+// types return 0: check KnownNetworkType first where that matters.
+func Overhead(networkType string, ipsecFull bool) int {
+	switch networkType {
+	case OVNKubernetes:
+		if ipsecFull {
+			return GeneveOverhead + IPsecESPOverhead
+		}
+		return GeneveOverhead
+	case OpenShiftSDN:
+		return VXLANOverhead
+	}
+	return 0
+}
+
+// IPsec modes of ovnKubernetesConfig.ipsecConfig.mode.
+const (
+	IPsecModeFull     = "Full"     // api operator/v1 IPsecModeFull
+	IPsecModeExternal = "External" // api operator/v1 IPsecModeExternal
+	IPsecModeDisabled = "Disabled" // api operator/v1 IPsecModeDisabled
+)
+
+// IPsecModeIsFull reports whether CNO counts an ipsecConfig as mode Full, and
+// so reserves IPsecESPOverhead: a present ipsecConfig with an empty mode is
+// the pre-4.15 API and means Full (CNO GetIPsecMode).
+func IPsecModeIsFull(ipsecConfigPresent bool, mode string) bool {
+	if !ipsecConfigPresent {
+		return false
+	}
+	return mode == "" || mode == IPsecModeFull
+}
+
+// Cluster network MTU bounds.
+const (
+	MinMTUIPv4 = 576   // CNO pkg/network/mtu.go MinMTUIPv4 (RFC 791)
+	MinMTUIPv6 = 1280  // CNO pkg/network/mtu.go MinMTUIPv6 (RFC 8200)
+	MaxMTU     = 65536 // CNO pkg/network/mtu.go MaxMTU
+)
+
+// MinMTU is the smallest cluster MTU OVN-Kubernetes accepts: the IPv6 floor
+// applies as soon as any clusterNetwork CIDR is IPv6, single- or dual-stack
+// (CNO validateOVNKubernetes, isOVNKubernetesChangeSafe). OpenShiftSDN
+// always uses MinMTUIPv4 (CNO validateOpenShiftSDN); see minMTUFor in cno.go.
+func MinMTU(anyIPv6 bool) int {
+	if anyIPv6 {
+		return MinMTUIPv6
+	}
+	return MinMTUIPv4
+}
+
+// Default geneve / VXLAN ports.
+const (
+	GenevePortDefault = 6081 // CNO fillOVNKubernetesDefaults; api operator/v1 OVNKubernetesConfig.genevePort
+	VXLANPortDefault  = 4789 // CNO fillOpenShiftSDNDefaults; api operator/v1 OpenShiftSDNConfig.vxlanPort
+)
+
+// Path MTUs by platform: defaults for planning, always overridable.
+const (
+	AWSInVPCMTU            = 9001 // AWS EC2 docs "Network maximum transmission unit": jumbo frames inside a VPC
+	AWSInternetGatewayMTU  = 1500 // AWS EC2 docs "Network maximum transmission unit": through an internet gateway or VPN
+	AWSTransitGatewayMTU   = 8500 // AWS EC2 docs "Network maximum transmission unit": Transit Gateway / inter-Region peering
+	AWSEdgeZoneToRegionMTU = 1300 // AWS Local Zones "How Local Zones work" (also Wavelength): Local Zone instance <-> Region instance
+	GCPDefaultMTU          = 1460 // Google Cloud VPC docs "Maximum transmission unit": VPC default
+	GCPMinMTU              = 1300 // Google Cloud VPC docs "Maximum transmission unit": configurable range floor
+	GCPMaxMTU              = 8896 // Google Cloud VPC docs "Maximum transmission unit": configurable range ceiling
+	AzureMTU               = 1500 // Azure docs "Virtual network TCP/IP performance tuning": default VM NIC MTU
+)
+
+// Cluster MTU the installer writes for clusters with an AWS edge (Local /
+// Wavelength Zone) compute pool and no explicit networking.clusterNetworkMTU.
+const (
+	EdgePoolClusterMTUOVNKubernetes = 1200 // installer pkg/asset/manifests/network.go (test "mtu unset OVNKubernetes edge defaults"); = AWSEdgeZoneToRegionMTU - GeneveOverhead
+	EdgePoolClusterMTUOpenShiftSDN  = 1250 // installer pkg/asset/manifests/network.go, pre-4.17 SDN branch (not in the stored source; = AWSEdgeZoneToRegionMTU - VXLANOverhead)
+)
+
+// EdgePoolClusterMTU returns the installer's edge-pool cluster MTU for
+// networkType, or false for a type the installer does not special-case.
+func EdgePoolClusterMTU(networkType string) (int, bool) {
+	switch networkType {
+	case OVNKubernetes:
+		return EdgePoolClusterMTUOVNKubernetes, true
+	case OpenShiftSDN:
+		return EdgePoolClusterMTUOpenShiftSDN, true
+	}
+	return 0, false
+}
+
+// Persisting a new hardware MTU on NetworkManager platforms (machine.to is
+// transient): one keyfile per interface, delivered by two MachineConfigs.
+const (
+	NMMTUKeyfilePathFormat       = "/etc/NetworkManager/conf.d/99-%s-mtu.conf" // docs "Changing the cluster network MTU" (NetworkManager keyfile step)
+	NMMTUKeyfileMode             = 0o600                                       // docs "Changing the cluster network MTU" (Butane storage.files mode)
+	ControlPlaneInterfaceMCName  = "01-control-plane-interface"                // docs "Changing the cluster network MTU" (role master)
+	WorkerInterfaceMCName        = "01-worker-interface"                       // docs "Changing the cluster network MTU" (role worker)
+	MTUMigrationRenderedScript   = "mtu-migration.sh"                          // docs "Changing the cluster network MTU": present in rendered MachineConfig during phase 1
+	MachineConfigRoleLabel       = "machineconfiguration.openshift.io/role"    // MCO MachineConfig role label
+	MachineConfigRoleMaster      = "master"                                    // MCO pool role for control-plane MachineConfigs
+	MachineConfigRoleWorker      = "worker"                                    // MCO pool role for worker MachineConfigs
+	nmMTUKeyfileConnectionFormat = "[connection-%s-mtu]\nmatch-device=interface-name:%s\nethernet.mtu=%d\n"
+)
+
+// NMMTUKeyfilePath is the keyfile path that persists iface's MTU.
+func NMMTUKeyfilePath(iface string) string {
+	return fmt.Sprintf(NMMTUKeyfilePathFormat, iface)
+}
+
+// NMMTUKeyfile is the keyfile content that sets iface's MTU to mtu
+// (docs "Changing the cluster network MTU").
+func NMMTUKeyfile(iface string, mtu int) string {
+	return fmt.Sprintf(nmMTUKeyfileConnectionFormat, iface, iface, mtu)
+}
+
+// OVN-Kubernetes internal subnets (defaults; cluster and service networks
+// must not overlap them, and live SDN migration refuses to start if they do).
+const (
+	OVNJoinSubnetV4       = "100.64.0.0/16"  // api operator/v1 IPv4OVNKubernetesConfig.internalJoinSubnet / v4InternalSubnet default
+	OVNJoinSubnetV6       = "fd98::/64"      // api operator/v1 IPv6OVNKubernetesConfig.internalJoinSubnet default
+	OVNTransitSubnetV4    = "100.88.0.0/16"  // api operator/v1 IPv4OVNKubernetesConfig.internalTransitSwitchSubnet default
+	OVNTransitSubnetV6    = "fd97::/64"      // api operator/v1 IPv6OVNKubernetesConfig.internalTransitSwitchSubnet default
+	OVNMasqueradeSubnetV4 = "169.254.0.0/17" // CNO defaultV4MasqueradeSubnet (new installs; upgraded clusters keep their annotated value)
+	OVNMasqueradeSubnetV6 = "fd69::/112"     // CNO defaultV6MasqueradeSubnet (new installs; upgraded clusters keep their annotated value)
+)
+
+// OVS datapath flow idle timeout (other_config:max-idle, milliseconds).
+// OpenShift neither sets nor supports it.
+const (
+	OVSMaxIdleDefaultMs = 10000 // OVS vswitch.xml Open_vSwitch other_config:max-idle "The default is 10000"
+	OVSMaxIdleMinMs     = 500   // OVS vswitch.xml Open_vSwitch other_config:max-idle minInteger 500
+)
+
+// OCPMinor is an OpenShift 4.y release, identified by its minor number y.
+// Every gate below is a 4.y release, so a typed integer keeps them constant
+// and comparable.
+type OCPMinor int
+
+// String renders the release as "4.y".
+func (m OCPMinor) String() string { return "4." + strconv.Itoa(int(m)) }
+
+// ParseOCPMinor parses "4.y" or "4.y.z" (an optional leading "v" is allowed).
+func ParseOCPMinor(version string) (OCPMinor, error) {
+	s := strings.TrimPrefix(strings.TrimSpace(version), "v")
+	parts := strings.SplitN(s, ".", 3)
+	if len(parts) < 2 || parts[0] != "4" {
+		return 0, fmt.Errorf("parse OpenShift version %q: want 4.y or 4.y.z", version)
+	}
+	minor, err := strconv.Atoi(parts[1])
+	if err != nil || minor < 0 {
+		return 0, fmt.Errorf("parse OpenShift version %q: bad minor %q", version, parts[1])
+	}
+	return OCPMinor(minor), nil
+}
+
+// Version gates.
+const (
+	MTUMigrationSince               OCPMinor = 10 // docs "Changing the cluster network MTU" (first in 4.10); api operator/v1 NetworkMigration.mtu
+	SDNOfflineMigrationSince        OCPMinor = 8  // docs "Migrating from the OpenShift SDN network plugin" (offline procedure, 4.8+)
+	IDMSITMSSince                   OCPMinor = 13 // api config/v1 ImageDigestMirrorSet / ImageTagMirrorSet (4.13 release notes)
+	RemoteWorkerAutoDetectSince     OCPMinor = 13 // docs baremetal IPI "remote worker nodes" auto-detection (4.13)
+	SDNDeprecatedSince              OCPMinor = 14 // 4.14 release notes: OpenShift SDN deprecated
+	SDNNotInstallableSince          OCPMinor = 15 // 4.15 release notes: new installs cannot choose OpenShift SDN
+	SDNLiveMigrationCodeSince       OCPMinor = 15 // CNO 4.15: network-type-migration annotation handled (NetworkLiveMigration)
+	SDNLiveMigrationDocumentedSince OCPMinor = 16 // docs 4.16 "Limited live migration to OVN-Kubernetes"
+	SDNUpgradeBlockedSince          OCPMinor = 16 // 4.16 CNO sets Upgradeable=False while OpenShift SDN is in use
+	SDNRemovedSince                 OCPMinor = 17 // 4.17 release notes: OpenShift SDN removed; CNO rejects the network type
+)
+
+// RemoteWorkerAutoDetectPlatform is the only platform where remote workers are
+// detected automatically from RemoteWorkerAutoDetectSince.
+const RemoteWorkerAutoDetectPlatform = "BareMetal" // docs baremetal IPI remote worker nodes (4.13)

@@ -1,0 +1,300 @@
+// Package site is the typed model of a site description
+// (siteforge.dev/v1alpha1), decoded from the CUE schema with its defaults
+// applied. Every field of the user's input keeps its source position in
+// Positions, so generators and lints can point back at the user's line.
+package site
+
+import (
+	"sort"
+
+	"cuelang.org/go/cue"
+
+	"github.com/siteforge/siteforge/internal/diag"
+)
+
+// Site is one cluster.
+type Site struct {
+	APIVersion       string                         `json:"apiVersion"`
+	Kind             string                         `json:"kind"`
+	Name             string                         `json:"name"`
+	Cluster          Cluster                        `json:"cluster"`
+	Network          Network                        `json:"network"`
+	Pools            map[string]Pool                `json:"pools"`
+	Paths            []Path                         `json:"paths,omitempty"`
+	MTU              *MTU                           `json:"mtu,omitempty"`
+	NetworkMigration *NetworkMigration              `json:"networkMigration,omitempty"`
+	Mirroring        *Mirroring                     `json:"mirroring,omitempty"`
+	Ingress          *Ingress                       `json:"ingress,omitempty"`
+	Egress           *Egress                        `json:"egress,omitempty"`
+	OVS              *OVS                           `json:"ovs,omitempty"`
+	MachineConfigs   map[string]ButaneMachineConfig `json:"machineConfigs,omitempty"`
+	Lint             *LintSettings                  `json:"lint,omitempty"`
+
+	// Source is the path the site was loaded from (a file or directory), as
+	// the user gave it.
+	Source string `json:"-"`
+	// Positions maps a field path ("pools.edge.uplinkMTU",
+	// `mirroring.sources."registry.redhat.io"`) to where the user wrote it.
+	Positions Positions `json:"-"`
+}
+
+// Cluster is the site's identity.
+type Cluster struct {
+	Name          string `json:"name"`
+	BaseDomain    string `json:"baseDomain"`
+	Version       string `json:"version"`
+	Platform      string `json:"platform"`
+	Region        string `json:"region,omitempty"`
+	InstallMethod string `json:"installMethod"`
+	Connectivity  string `json:"connectivity"`
+	Lifecycle     string `json:"lifecycle"`
+	ReleaseImage  string `json:"releaseImage,omitempty"`
+}
+
+// Network is the cluster network configuration.
+type Network struct {
+	Type           string           `json:"type"`
+	ClusterNetwork []ClusterNetwork `json:"clusterNetwork"`
+	ServiceNetwork []string         `json:"serviceNetwork"`
+	MachineNetwork []string         `json:"machineNetwork"`
+	APIVIPs        []string         `json:"apiVIPs,omitempty"`
+	IngressVIPs    []string         `json:"ingressVIPs,omitempty"`
+	IPsec          string           `json:"ipsec"`
+}
+
+// ClusterNetwork is one pod network block.
+type ClusterNetwork struct {
+	CIDR       string `json:"cidr"`
+	HostPrefix int    `json:"hostPrefix"`
+}
+
+// Pool roles.
+const (
+	RoleMaster = "master"
+	RoleWorker = "worker"
+	RoleCustom = "custom"
+)
+
+// Pool is a group of nodes sharing placement and uplink.
+type Pool struct {
+	Name            string            `json:"name"`
+	Role            string            `json:"role"`
+	Placement       string            `json:"placement"`
+	Zone            string            `json:"zone,omitempty"`
+	Subnets         []string          `json:"subnets,omitempty"`
+	UplinkInterface string            `json:"uplinkInterface"`
+	UplinkMTU       int               `json:"uplinkMTU"`
+	Count           *int              `json:"count,omitempty"`
+	Nodes           []Node            `json:"nodes,omitempty"`
+	Labels          map[string]string `json:"labels,omitempty"`
+}
+
+// MachineConfigPool is the pool whose MachineConfigs the nodes get.
+func (p Pool) MachineConfigPool() string {
+	if p.Role == RoleCustom {
+		return p.Name
+	}
+	return p.Role
+}
+
+// Size is the number of nodes: the listed nodes, else Count, else -1
+// (unknown).
+func (p Pool) Size() int {
+	if len(p.Nodes) > 0 {
+		return len(p.Nodes)
+	}
+	if p.Count != nil {
+		return *p.Count
+	}
+	return -1
+}
+
+// Node is a known node of a pool.
+type Node struct {
+	Name string `json:"name"`
+	IP   string `json:"ip"`
+	IPv6 string `json:"ipv6,omitempty"`
+}
+
+// Path is a link between two pools smaller than their uplinks.
+type Path struct {
+	Between [2]string `json:"between"`
+	MTU     int       `json:"mtu"`
+	Note    string    `json:"note,omitempty"`
+}
+
+// MTU holds the applied and wanted MTUs.
+type MTU struct {
+	Current *int `json:"current,omitempty"`
+	Target  *int `json:"target,omitempty"`
+	Machine *int `json:"machine,omitempty"`
+}
+
+// NetworkMigration is the intent to migrate the network type.
+type NetworkMigration struct {
+	To       string             `json:"to"`
+	Mode     string             `json:"mode"`
+	Features *MigrationFeatures `json:"features,omitempty"`
+}
+
+// MigrationFeatures are the SDN features an offline migration carries over.
+type MigrationFeatures struct {
+	EgressIP       *bool `json:"egressIP,omitempty"`
+	EgressFirewall *bool `json:"egressFirewall,omitempty"`
+	Multicast      *bool `json:"multicast,omitempty"`
+}
+
+// Mirroring is the site's image mirroring.
+type Mirroring struct {
+	Sources             map[string]MirroredSource `json:"sources,omitempty"`
+	QuayCache           *QuayCache                `json:"quayCache,omitempty"`
+	InsecureRegistries  []string                  `json:"insecureRegistries,omitempty"`
+	BlockedRegistries   []string                  `json:"blockedRegistries,omitempty"`
+	AllowedRegistries   []string                  `json:"allowedRegistries,omitempty"`
+	AdditionalTrustedCA *TrustedCA                `json:"additionalTrustedCA,omitempty"`
+	Images              []string                  `json:"images,omitempty"`
+	Catalogs            map[string]Catalog        `json:"catalogs,omitempty"`
+}
+
+// What a mirror serves.
+const (
+	ServesDigests = "digests"
+	ServesTags    = "tags"
+	ServesBoth    = "both"
+)
+
+// MirroredSource is one source and its mirrors.
+type MirroredSource struct {
+	Mirrors []string `json:"mirrors"`
+	Serves  string   `json:"serves"`
+	Policy  string   `json:"policy"`
+}
+
+// QuayCache is a Quay pull-through cache: organisation -> upstream.
+type QuayCache struct {
+	Host   string            `json:"host"`
+	Orgs   map[string]string `json:"orgs"`
+	Policy string            `json:"policy"`
+}
+
+// TrustedCA references a ConfigMap in openshift-config.
+type TrustedCA struct {
+	ConfigMap string `json:"configMap"`
+}
+
+// Catalog is an operator catalog the site uses.
+type Catalog struct {
+	Image       string `json:"image"`
+	DisplayName string `json:"displayName,omitempty"`
+	Publisher   string `json:"publisher,omitempty"`
+}
+
+// Ingress holds the default router placement and the shards.
+type Ingress struct {
+	Default *DefaultIngress  `json:"default,omitempty"`
+	Shards  map[string]Shard `json:"shards,omitempty"`
+}
+
+// DefaultIngress is the default IngressController's placement.
+type DefaultIngress struct {
+	Pools    []string `json:"pools,omitempty"`
+	Replicas *int     `json:"replicas,omitempty"`
+}
+
+// Shard is an IngressController shard.
+type Shard struct {
+	Domain             string         `json:"domain"`
+	Pools              []string       `json:"pools,omitempty"`
+	NodeSelector       *LabelSelector `json:"nodeSelector,omitempty"`
+	RouteSelector      *LabelSelector `json:"routeSelector,omitempty"`
+	NamespaceSelector  *LabelSelector `json:"namespaceSelector,omitempty"`
+	Replicas           *int           `json:"replicas,omitempty"`
+	EndpointPublishing string         `json:"endpointPublishing"`
+	Ports              *Ports         `json:"ports,omitempty"`
+	ExcludeFromDefault bool           `json:"excludeFromDefault"`
+}
+
+// Ports are a HostNetwork router's host ports.
+type Ports struct {
+	HTTP  int `json:"http"`
+	HTTPS int `json:"https"`
+	Stats int `json:"stats"`
+}
+
+// LabelSelector is a Kubernetes label selector.
+type LabelSelector struct {
+	MatchLabels      map[string]string `json:"matchLabels,omitempty"`
+	MatchExpressions []Requirement     `json:"matchExpressions,omitempty"`
+}
+
+// Requirement is one selector expression.
+type Requirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// Egress holds EgressIP objects and the pools that may host them.
+type Egress struct {
+	AssignablePools []string            `json:"assignablePools,omitempty"`
+	EgressIPs       map[string]EgressIP `json:"egressIPs,omitempty"`
+}
+
+// EgressIP is one EgressIP object.
+type EgressIP struct {
+	IPs               []string       `json:"ips"`
+	NamespaceSelector LabelSelector  `json:"namespaceSelector"`
+	PodSelector       *LabelSelector `json:"podSelector,omitempty"`
+}
+
+// OVS is unsupported Open vSwitch tuning.
+type OVS struct {
+	FlowIdleTimeoutMs *int `json:"flowIdleTimeoutMs,omitempty"`
+}
+
+// ButaneMachineConfig is an extra MachineConfig authored as Butane.
+type ButaneMachineConfig struct {
+	Pool   string `json:"pool"`
+	Butane string `json:"butane"`
+}
+
+// LintSettings are the site's lint suppressions and severity overrides.
+type LintSettings struct {
+	Suppress []Suppression     `json:"suppress,omitempty"`
+	Severity map[string]string `json:"severity,omitempty"`
+}
+
+// Suppression silences a rule, with the reason why.
+type Suppression struct {
+	Rule   string `json:"rule"`
+	Reason string `json:"reason"`
+}
+
+// PoolNames returns the pool names in sorted order.
+func (s *Site) PoolNames() []string {
+	names := make([]string, 0, len(s.Pools))
+	for n := range s.Pools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Positions maps field paths to user positions.
+type Positions map[string]diag.Position
+
+// Of returns the position of path (a CUE path such as
+// `pools.edge.uplinkMTU`), or of its nearest ancestor the user wrote, or the
+// zero Position.
+func (p Positions) Of(path string) diag.Position {
+	if pos, ok := p[path]; ok {
+		return pos
+	}
+	sels := cue.ParsePath(path).Selectors()
+	for n := len(sels) - 1; n > 0; n-- {
+		if pos, ok := p[cue.MakePath(sels[:n]...).String()]; ok {
+			return pos
+		}
+	}
+	return p[""]
+}
