@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/siteforge/siteforge/internal/suggest"
 )
 
 // Exit codes, the same for every verb.
@@ -123,12 +125,12 @@ func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
 	}
 }
 
+// suggestCommand returns the command nearest to a mistyped verb.
 func suggestCommand(verb string) string {
+	names := make([]string, 0, len(commands))
 	for n := range commands {
-		if strings.HasPrefix(n, verb) || strings.HasPrefix(verb, n) {
-			return n
-		}
+		names = append(names, n)
 	}
-	return ""
+	sort.Strings(names)
+	return suggest.Nearest(verb, names)
 }
-

@@ -161,7 +161,7 @@ func (l *Loader) loadSyntax(u unit, files []*ast.File) (*site.Site, diag.List) {
 		user, _ = l.build(u, files)
 	}
 
-	unified := l.schema.Unify(user)
+	unified := applyUserDefaults(l.schema.Unify(user), user)
 	if err := unified.Validate(cue.Concrete(true)); err != nil {
 		for _, d := range l.translate(err, user, firstPos(files)) {
 			// "did you mean uplinkMTU?" already says uplinkMTU is missing
@@ -228,6 +228,41 @@ func kindName(k cue.Kind) string {
 		return "invalid value"
 	}
 	return k.String()
+}
+
+// applyUserDefaults gives the user's own defaults (`*"disconnected" |
+// "connected"` in fleet defaults) precedence over the schema's: in CUE two
+// different defaults cancel out and leave the field undecided. The user value
+// is already the unification of all the site's files, so its defaults are the
+// site's intent.
+func applyUserDefaults(unified, user cue.Value) cue.Value {
+	var walk func(v cue.Value, path []cue.Selector)
+	walk = func(v cue.Value, path []cue.Selector) {
+		if d, ok := v.Default(); ok && d.IsConcrete() && len(path) > 0 {
+			unified = unified.FillPath(cue.MakePath(path...), d)
+			return
+		}
+		switch v.IncompleteKind() {
+		case cue.StructKind:
+			it, err := v.Fields()
+			if err != nil {
+				return
+			}
+			for it.Next() {
+				walk(it.Value(), append(path[:len(path):len(path)], it.Selector()))
+			}
+		case cue.ListKind:
+			it, err := v.List()
+			if err != nil {
+				return
+			}
+			for i := 0; it.Next(); i++ {
+				walk(it.Value(), append(path[:len(path):len(path)], cue.Index(i)))
+			}
+		}
+	}
+	walk(user, nil)
+	return unified
 }
 
 // positions records where the user wrote each field.

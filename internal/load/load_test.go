@@ -367,6 +367,8 @@ kind:       "Site"
 cluster: {
 	baseDomain:    *"fleet.example.com" | string
 	version:       *"4.16" | string
+	// a default that differs from the schema's default wins over it
+	connectivity:  *"disconnected" | "connected"
 	platform:      "baremetal"
 	installMethod: "agent"
 	lifecycle:     "install"
@@ -384,7 +386,7 @@ func TestLoadFleet(t *testing.T) {
 		"README.md":           "not a site file",
 		"sites/a/site.cue":    "package site\nname: \"a\"\n",
 		"sites/b/site.cue":    "package site\nname: \"b\"\ncluster: version: \"4.17\"\npools: master: uplinkMTU: 9000\n",
-		"sites/c/site.yaml":   "name: c\nnetwork:\n  machineNetwork: [10.0.0.0/24]\n",
+		"sites/c/site.yaml":   "name: c\nnetwork:\n  machineNetwork: [10.0.0.0/24]\ncluster:\n  connectivity: connected\n",
 		"sites/.hidden/x.cue": "garbage",
 		"sites/notadir.txt":   "ignored",
 	})
@@ -399,11 +401,14 @@ func TestLoadFleet(t *testing.T) {
 	if a.Name != "a" || a.Cluster.Version != "4.16" || a.Cluster.BaseDomain != "fleet.example.com" {
 		t.Errorf("site a did not get the fleet defaults: %+v", a.Cluster)
 	}
+	if a.Cluster.Connectivity != "disconnected" {
+		t.Errorf("fleet default connectivity lost to the schema default: %q", a.Cluster.Connectivity)
+	}
 	if b.Cluster.Version != "4.17" || b.Pools["master"].UplinkMTU != 9000 {
 		t.Errorf("site b did not override the defaults: %+v %+v", b.Cluster, b.Pools["master"])
 	}
-	if c.Network.MachineNetwork[0] != "10.0.0.0/24" {
-		t.Errorf("YAML site c did not override the machine network: %+v", c.Network)
+	if c.Network.MachineNetwork[0] != "10.0.0.0/24" || c.Cluster.Connectivity != "connected" {
+		t.Errorf("YAML site c did not override the defaults: %+v %+v", c.Network, c.Cluster)
 	}
 	if got := b.Positions.Of("cluster.version"); !strings.HasSuffix(got.File, filepath.Join("sites", "b", "site.cue")) || got.Line != 3 {
 		t.Errorf("position of b's version = %s, want sites/b/site.cue:3", got)
@@ -421,7 +426,7 @@ func TestLoadFleetErrors(t *testing.T) {
 	})
 	res := Load([]string{dir})
 	want := []*regexp.Regexp{
-		regexp.MustCompile(`sites/a/site\.cue:3:20: error: cluster\.platform: conflicting values "aws" and "baremetal" \(the other value is at .*defaults\.cue:8:17`),
+		regexp.MustCompile(`sites/a/site\.cue:3:20: error: cluster\.platform: conflicting values "aws" and "baremetal" \(the other value is at .*defaults\.cue:10:17`),
 		regexp.MustCompile(`sites/c/site\.cue:2:7: error: name: site name "dup" is already used by .*sites/b/site\.cue:2:7`),
 		regexp.MustCompile(`sites/d/site\.cue:1:1: error: package name "other" conflicts with previous package name "site"`),
 		regexp.MustCompile(`sites/e: error: no site files in fleet site directory`),

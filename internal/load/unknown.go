@@ -11,6 +11,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/suggest"
 )
 
 // unknownField is a field the schema does not allow.
@@ -280,44 +281,5 @@ func labelName(l ast.Label) string {
 }
 
 // nearest returns the candidate closest to name, if close enough to be a
-// typo: same letters in another case, or a small edit distance.
-func nearest(name string, candidates []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		if strings.EqualFold(c, name) {
-			return c
-		}
-		d := editDistance(strings.ToLower(name), strings.ToLower(c))
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	limit := 2
-	if len(name) >= 9 {
-		limit = 3
-	}
-	if bestD <= limit {
-		return best
-	}
-	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// typo.
+func nearest(name string, candidates []string) string { return suggest.Nearest(name, candidates) }
