@@ -9,7 +9,8 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := \
 	./internal/load:FuzzLoadCUE \
 	./internal/load:FuzzLoadYAML \
-	./internal/load:FuzzLoadJSON
+	./internal/load:FuzzLoadJSON \
+	./internal/registries:FuzzRender
 
 .PHONY: help build test unit fuzz-short fuzz golden vet
 

@@ -33,6 +33,14 @@ func checkSemantics(s *site.Site) diag.List {
 	if masters == 0 {
 		at("pools", "no pool has role master", `add the control plane: pools: master: {uplinkInterface: ..., uplinkMTU: ...}`)
 	}
+	for _, name := range s.PoolNames() {
+		pool := s.Pools[name]
+		if (pool.Placement == site.PlacementAWSLocalZone || pool.Placement == site.PlacementAWSWavelength) && s.Cluster.Platform != "aws" {
+			at(p(cue.Str("pools"), cue.Str(name), cue.Str("placement")),
+				fmt.Sprintf("placement %q needs cluster.platform \"aws\", not %q", pool.Placement, s.Cluster.Platform),
+				`use placement "region", "remote" or "plain"`)
+		}
+	}
 	poolRef := func(path, name string) {
 		if _, ok := s.Pools[name]; !ok {
 			at(path, fmt.Sprintf("pool %q does not exist", name), "known pools: "+strings.Join(s.PoolNames(), ", "))
@@ -72,6 +80,12 @@ func checkSemantics(s *site.Site) diag.List {
 		at("network.ipsec", "IPsec is an OVN-Kubernetes feature", `set network.ipsec: "Disabled" for OpenShift SDN`)
 	}
 
+	if m := s.Mirroring; m != nil && len(m.AllowedRegistries) > 0 && len(m.BlockedRegistries) > 0 {
+		// image.config.openshift.io: "Only one of BlockedRegistries or
+		// AllowedRegistries may be set" (openshift/api config/v1 types_image.go)
+		at("mirroring.allowedRegistries", "allowedRegistries and blockedRegistries cannot both be set (image.config.openshift.io allows one of them)",
+			"keep allowedRegistries (everything else is blocked) or blockedRegistries (everything else is allowed)")
+	}
 	if in := s.Ingress; in != nil {
 		if in.Default != nil {
 			for i, name := range in.Default.Pools {
