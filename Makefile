@@ -5,6 +5,9 @@ BIN := $(CURDIR)/bin
 # Short fuzz run per target inside `make test`; `make fuzz` runs longer.
 FUZZ_SHORT ?= 3s
 FUZZTIME ?= 30s
+# Real clients the end-to-end tests drive, pinned, installed into ./bin.
+KUSTOMIZE_VERSION := v5.8.1
+KUSTOMIZE := $(BIN)/kustomize-$(KUSTOMIZE_VERSION)
 # package:FuzzTarget, every fuzz target of the module.
 FUZZ_TARGETS := \
 	./internal/load:FuzzLoadCUE \
@@ -12,7 +15,7 @@ FUZZ_TARGETS := \
 	./internal/load:FuzzLoadJSON \
 	./internal/registries:FuzzRender
 
-.PHONY: help build test unit fuzz-short fuzz golden vet
+.PHONY: help build test unit tools fuzz-short fuzz golden vet
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -25,8 +28,14 @@ vet: ## go vet and gofmt check
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-unit: ## go test ./... (no fuzzing)
-	$(GO) test -count=1 ./...
+unit: tools ## go test ./... (no fuzzing)
+	KUSTOMIZE=$(KUSTOMIZE) $(GO) test -count=1 ./...
+
+tools: $(KUSTOMIZE) ## install the pinned test clients into ./bin
+
+$(KUSTOMIZE):
+	GOBIN=$(BIN)/.install $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
+	mv $(BIN)/.install/kustomize $@
 
 test: vet unit fuzz-short ## what CI runs: vet, all tests, a short run of every fuzz target
 

@@ -90,19 +90,24 @@ func printDiagnostics(w io.Writer, res load.Result) bool {
 	if len(res.Diagnostics) == 0 {
 		return false
 	}
-	p := &diag.Printer{Source: func(file string) ([]byte, bool) {
-		if b, ok := res.Sources[file]; ok {
-			return b, true
-		}
-		b, err := os.ReadFile(file)
-		return b, err == nil
-	}}
+	p := printer(res)
 	for _, d := range res.Diagnostics {
 		fmt.Fprint(w, p.Format(d))
 	}
 	n := len(res.Diagnostics)
 	fmt.Fprintf(w, "%d error%s\n", n, plural(n))
 	return true
+}
+
+// printer shows snippets from the sources the loader read, else from disk.
+func printer(res load.Result) *diag.Printer {
+	return &diag.Printer{Source: func(file string) ([]byte, bool) {
+		if b, ok := res.Sources[file]; ok {
+			return b, true
+		}
+		b, err := os.ReadFile(file)
+		return b, err == nil
+	}}
 }
 
 func plural(n int) string {

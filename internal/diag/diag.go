@@ -134,9 +134,12 @@ func (p *Printer) source(file string) ([]byte, bool) {
 //	16 |     uplinkMtu: 9001
 //	   |     ^^^^^^^^^
 //	   = hint: did you mean "uplinkMTU"?
-func (p *Printer) Format(d Diagnostic) string {
+func (p *Printer) Format(d Diagnostic) string { return p.FormatSeverity(d, "error") }
+
+// FormatSeverity renders a diagnostic as an error, warning or info.
+func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: error: ", d.Pos)
+	fmt.Fprintf(&b, "%s: %s: ", d.Pos, severity)
 	if d.Path != "" {
 		fmt.Fprintf(&b, "%s: ", d.Path)
 	}

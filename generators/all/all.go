@@ -1,0 +1,2 @@
+// Package all registers every generator; import it for its side effect.
+package all

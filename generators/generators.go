@@ -1,0 +1,256 @@
+// Package generators is siteforge's render framework: a registry of
+// generators, each turning a Site into Artifacts (files with their origin in
+// the user's input). Render is pure: it reads and writes nothing.
+//
+// Generator packages (generators/mirroring, generators/machineconfigs, ...)
+// register themselves in init; generators/all imports every one of them.
+package generators
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// SourceAnnotation marks every rendered object with the input it came from,
+// so pipelines can check that render really ran.
+const SourceAnnotation = "siteforge.dev/source"
+
+// Role says where an artifact goes.
+type Role int
+
+const (
+	// Resource is a Kubernetes object the cluster should have: listed in
+	// kustomization.yaml and written to the --stdout stream.
+	Resource Role = iota
+	// File is anything else: Butane sources, registries.conf previews,
+	// patches to apply by hand, runbooks, install-time configuration.
+	File
+)
+
+// Artifact is one output file of a site.
+type Artifact struct {
+	// Path is slash-separated, relative to the site's output folder,
+	// grouped by kind: "mirroring/imagedigestmirrorset-cache.yaml".
+	Path string
+	Role Role
+	// Object is the Kubernetes object of a Resource (an openshift/api typed
+	// struct, or map[string]any); Render encodes it.
+	Object any
+	// Data is the content of a File. Render adds the header comment where
+	// the format has comments (see Comment).
+	Data []byte
+	// Comment is the line-comment prefix of a File's format ("#", "//"), or
+	// "" for formats without comments (JSON).
+	Comment string
+	// Origin is where in the user's input the artifact comes from.
+	Origin []diag.Position
+	// Generator is filled in by Render.
+	Generator string
+}
+
+// Generator turns a site into artifacts.
+type Generator struct {
+	// Name is stable: it appears in every file header.
+	Name string
+	// Generate returns the site's artifacts. Problems in the user's input
+	// are returned as diag.List (with positions); warnings go to
+	// ctx.Warn.
+	Generate func(ctx *Context, s *site.Site) ([]Artifact, error)
+}
+
+var registry = map[string]Generator{}
+
+// Register adds a generator; names are unique.
+func Register(g Generator) {
+	if _, dup := registry[g.Name]; dup {
+		panic("generators: duplicate generator " + g.Name)
+	}
+	registry[g.Name] = g
+}
+
+// Names lists the registered generators in order.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Options tune a render.
+type Options struct {
+	// Strict turns warnings into errors.
+	Strict bool
+}
+
+// Context is what a generator may use besides the site.
+type Context struct {
+	Options  Options
+	warnings diag.List
+}
+
+// Warn records a warning (shown; an error under --strict).
+func (c *Context) Warn(d diag.Diagnostic) { c.warnings = append(c.warnings, d) }
+
+// Output is a rendered site.
+type Output struct {
+	Site *site.Site
+	// Files maps a path to its final bytes, header included.
+	Files map[string][]byte
+	// Resources lists the Resource paths, sorted (kustomization order).
+	Resources []string
+	Warnings  diag.List
+}
+
+// Render runs every generator on a site. A problem in the input is returned
+// as a diag.List error.
+func Render(s *site.Site, opts Options) (*Output, error) {
+	ctx := &Context{Options: opts}
+	out := &Output{Site: s, Files: map[string][]byte{}}
+	var diags diag.List
+	for _, name := range Names() {
+		arts, err := registry[name].Generate(ctx, s)
+		if err != nil {
+			if dl, ok := err.(diag.List); ok {
+				diags = append(diags, dl...)
+				continue
+			}
+			return nil, fmt.Errorf("generator %s: %w", name, err)
+		}
+		for _, a := range arts {
+			a.Generator = name
+			if err := out.add(a); err != nil {
+				return nil, fmt.Errorf("generator %s: %w", name, err)
+			}
+		}
+	}
+	out.Warnings = ctx.warnings.Sort()
+	if opts.Strict && len(out.Warnings) > 0 {
+		diags = append(diags, out.Warnings...)
+	}
+	if len(diags) > 0 {
+		return nil, diags.Sort()
+	}
+	sort.Strings(out.Resources)
+	if len(out.Resources) > 0 {
+		out.Files[KustomizationFile] = Kustomization(out.Resources)
+	}
+	return out, nil
+}
+
+// KustomizationFile lists a site's resources, so `kustomize build DIR/<site>`
+// works.
+const KustomizationFile = "kustomization.yaml"
+
+func (o *Output) add(a Artifact) error {
+	p := path.Clean(a.Path)
+	if p != a.Path || p == "." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") || p == KustomizationFile {
+		return fmt.Errorf("invalid artifact path %q", a.Path)
+	}
+	if _, dup := o.Files[p]; dup {
+		return fmt.Errorf("two artifacts write %s", p)
+	}
+	var data []byte
+	switch a.Role {
+	case Resource:
+		b, err := EncodeObject(a.Object, o.Site.Source)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		data = append(header("#", a.Generator, o.Site.Source), b...)
+		o.Resources = append(o.Resources, p)
+	case File:
+		data = a.Data
+		if a.Comment != "" {
+			data = append(header(a.Comment, a.Generator, o.Site.Source), data...)
+		}
+	}
+	o.Files[p] = data
+	return nil
+}
+
+func header(comment, generator, source string) []byte {
+	return []byte(fmt.Sprintf("%s Generated by siteforge (generator %s) from %s. Do not edit: change the site and render again.\n", comment, generator, source))
+}
+
+// EncodeObject encodes a Kubernetes object as YAML with sorted keys, without
+// the empty fields typed structs carry (creationTimestamp: null, status: {}),
+// and with the source annotation.
+func EncodeObject(obj any, source string) ([]byte, error) {
+	m, err := ToMap(obj)
+	if err != nil {
+		return nil, err
+	}
+	meta, _ := m["metadata"].(map[string]any)
+	if meta == nil {
+		return nil, fmt.Errorf("object has no metadata")
+	}
+	delete(meta, "creationTimestamp")
+	ann, _ := meta["annotations"].(map[string]any)
+	if ann == nil {
+		ann = map[string]any{}
+	}
+	ann[SourceAnnotation] = source
+	meta["annotations"] = ann
+	if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
+		delete(m, "status")
+	}
+	return yaml.Marshal(m)
+}
+
+// ToMap converts an object (typed or a map) to a fresh JSON map.
+func ToMap(obj any) (map[string]any, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Kustomization returns a kustomization.yaml listing resources.
+func Kustomization(resources []string) []byte {
+	var b bytes.Buffer
+	b.WriteString("# Generated by siteforge. Do not edit: change the site and render again.\n")
+	b.WriteString("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n")
+	for _, r := range resources {
+		fmt.Fprintf(&b, "- %s\n", r)
+	}
+	return b.Bytes()
+}
+
+// Stream returns the site's resources as one YAML stream ("---" separated,
+// never a List), in kustomization order.
+func (o *Output) Stream() []byte {
+	var b bytes.Buffer
+	for _, p := range o.Resources {
+		b.WriteString("---\n")
+		b.Write(o.Files[p])
+	}
+	return b.Bytes()
+}
+
+// Paths lists every file of the output, sorted.
+func (o *Output) Paths() []string {
+	paths := make([]string, 0, len(o.Files))
+	for p := range o.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}

@@ -1,0 +1,106 @@
+// Package golden holds the rendered output of every example, one folder per
+// example as `siteforge render examples/<example> -o golden/<example>` writes
+// it. `make golden` (UPDATE_GOLDEN=1) rewrites them: review the diff.
+package golden
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/siteforge/siteforge/generators"
+	_ "github.com/siteforge/siteforge/generators/all"
+	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/output"
+)
+
+// Examples are the bundled examples, each rendered into golden/<name>.
+var Examples = []string{"aws-local-zones", "disconnected-quay-cache", "fleet", "remote-workers"}
+
+// RenderExample renders an example as `siteforge render examples/<name>` run
+// at the repository root would. The working directory must be the root.
+func RenderExample(t testing.TB, name string) []*generators.Output {
+	t.Helper()
+	res := load.Load([]string{filepath.Join("examples", name)})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("example %s does not load:\n%v", name, res.Diagnostics)
+	}
+	var outs []*generators.Output
+	for _, s := range res.Sites {
+		o, err := generators.Render(s, generators.Options{Strict: true})
+		if err != nil {
+			t.Fatalf("render %s: %v", s.Name, err)
+		}
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+func TestGolden(t *testing.T) {
+	t.Chdir("..")
+	update := os.Getenv("UPDATE_GOLDEN") != ""
+	for _, ex := range Examples {
+		t.Run(ex, func(t *testing.T) {
+			dir := filepath.Join("golden", ex)
+			for _, o := range RenderExample(t, ex) {
+				s := output.Site{Name: o.Site.Name, Files: o.Files}
+				// Rendering twice gives the same bytes.
+				again := RenderExample(t, ex)
+				for _, o2 := range again {
+					if o2.Site.Name == o.Site.Name {
+						for p, b := range o2.Files {
+							if string(b) != string(o.Files[p]) {
+								t.Errorf("%s/%s: two renders differ", o.Site.Name, p)
+							}
+						}
+					}
+				}
+				if update {
+					if err := output.PrepareDir(dir); err != nil {
+						t.Fatal(err)
+					}
+					if err := output.Write(dir, s); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				diffs, err := output.Diff(dir, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(diffs) > 0 {
+					t.Errorf("golden files differ from a fresh render (run make golden and review the diff):\n  %s", strings.Join(diffs, "\n  "))
+				}
+			}
+		})
+	}
+}
+
+// TestKustomizeBuild runs the real kustomize on every golden site folder.
+// make test installs the pinned kustomize and sets KUSTOMIZE.
+func TestKustomizeBuild(t *testing.T) {
+	kustomize := os.Getenv("KUSTOMIZE")
+	if kustomize == "" {
+		t.Skip("KUSTOMIZE is not set: run through `make test`, which installs the pinned kustomize")
+	}
+	t.Chdir("..")
+	for _, ex := range Examples {
+		for _, o := range RenderExample(t, ex) {
+			if len(o.Resources) == 0 {
+				continue
+			}
+			dir := filepath.Join("golden", ex, o.Site.Name)
+			cmd := exec.Command(kustomize, "build", dir)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Errorf("kustomize build %s: %v\n%s", dir, err, out)
+				continue
+			}
+			if want := string(o.Stream()); !strings.Contains(string(out), "kind:") || len(want) == 0 {
+				t.Errorf("kustomize build %s printed no objects", dir)
+			}
+		}
+	}
+}
