@@ -1,0 +1,299 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/schema"
+)
+
+func init() {
+	register(&command{
+		name:    "mirrors",
+		args:    "preview|resolve PATH... [--image REF...]",
+		summary: "show the registries.conf nodes get, and where each image is pulled from",
+		help: `PATH is a site (as for vet: its rendered mirror objects are used) or plain
+manifests (YAML/JSON files or folders holding ImageDigestMirrorSet,
+ImageTagMirrorSet, ImageContentSourcePolicy and image.config.openshift.io
+cluster objects).
+
+  siteforge mirrors preview PATH...
+      prints /etc/containers/registries.conf as the Machine Config Operator
+      renders it for the worker pool (master and custom pools get the same
+      file). Exit 2 with MCO's own error text where MCO would refuse to render
+      (it logs the error in machine-config-controller and keeps the old file).
+
+  siteforge mirrors resolve PATH... --image REF [--image REF...]
+      lists, per reference, the endpoints a node tries in order (CRI-O through
+      containers/image), marking blocked and skipped ones, and whether the pull
+      can succeed without reaching the source. Exit 1 when the site is
+      disconnected (or --disconnected is given) and some pull cannot succeed.`,
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			images := fs.StringArray("image", nil, "image reference to resolve (repeatable)")
+			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests (default: latest behaviour)")
+			disconnected := fs.Bool("disconnected", false, "judge pulls as in a disconnected cluster (sites say it themselves)")
+			return func(e env, args []string) int {
+				if len(args) < 2 || (args[0] != "preview" && args[0] != "resolve") {
+					return usageError(e, "mirrors", "expected preview or resolve and at least one PATH")
+				}
+				minor := 0
+				if *version != "" {
+					m, err := platform.ParseOCPMinor(*version)
+					if err != nil {
+						return usageError(e, "mirrors", fmt.Sprintf("--ocp-version %q: %v", *version, err))
+					}
+					minor = int(m)
+				}
+				if args[0] == "resolve" && len(*images) == 0 {
+					return usageError(e, "mirrors", "resolve needs at least one --image REF")
+				}
+				if args[0] == "preview" && len(*images) > 0 {
+					return usageError(e, "mirrors", "--image is for resolve")
+				}
+				sets, ok := mirrorInputs(e, args[1:], minor)
+				if !ok {
+					return ExitFailure
+				}
+				if args[0] == "preview" {
+					return preview(e, sets)
+				}
+				return resolve(e, sets, *images, *disconnected)
+			}
+		},
+	})
+}
+
+// mirrorSet is one registries.conf to compute: a site's, or the one of a set
+// of plain manifests.
+type mirrorSet struct {
+	label        string // the site name, or "manifests"
+	input        registries.Input
+	disconnected bool
+}
+
+// mirrorInputs reads sites and manifests.
+func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
+	var sitePaths, manifestPaths []string
+	for _, p := range paths {
+		if isSitePath(p) {
+			sitePaths = append(sitePaths, p)
+		} else {
+			manifestPaths = append(manifestPaths, p)
+		}
+	}
+	var sets []mirrorSet
+	if len(sitePaths) > 0 {
+		outs, ok := renderAll(e, sitePaths, generators.Options{})
+		if !ok {
+			return nil, false
+		}
+		for _, o := range outs {
+			var objs []*manifests.Object
+			for _, p := range o.Resources {
+				got, d := manifests.ReadBytes(filepath.Join(o.Site.Name, p), o.Files[p])
+				if len(d) > 0 {
+					fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: rendered %s/%s does not read back: %v\n", o.Site.Name, p, d)
+					return nil, false
+				}
+				objs = append(objs, got...)
+			}
+			m, err := platform.ParseOCPMinor(o.Site.Cluster.Version)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "siteforge mirrors: site %s: %v\n", o.Site.Name, err)
+				return nil, false
+			}
+			in, d := manifests.RegistriesInput(objs, int(m))
+			if len(d) > 0 {
+				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %v\n", d)
+				return nil, false
+			}
+			in.ReleaseImage = o.Site.Cluster.ReleaseImage
+			sets = append(sets, mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"})
+		}
+	}
+	if len(manifestPaths) > 0 {
+		objs, diags := manifests.ReadPaths(manifestPaths)
+		in, d := manifests.RegistriesInput(objs, minor)
+		diags = append(diags, d...)
+		if printDiagnostics(e.stderr, load.Result{Diagnostics: diags.Sort()}) {
+			return nil, false
+		}
+		sets = append(sets, mirrorSet{label: "manifests", input: in})
+	}
+	return sets, true
+}
+
+// isSitePath tells a site input from plain manifests: CUE, a fleet, or a
+// YAML/JSON file declaring the site apiVersion.
+func isSitePath(p string) bool {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	if !fi.IsDir() {
+		return strings.EqualFold(filepath.Ext(p), ".cue") || declaresSite(p)
+	}
+	if st, err := os.Stat(filepath.Join(p, "sites")); err == nil && st.IsDir() {
+		return true
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return false
+	}
+	for _, en := range entries {
+		name := filepath.Join(p, en.Name())
+		if en.IsDir() || !load.IsSiteFile(name) {
+			continue
+		}
+		if strings.EqualFold(filepath.Ext(name), ".cue") || declaresSite(name) {
+			return true
+		}
+	}
+	return false
+}
+
+func declaresSite(file string) bool {
+	data, err := os.ReadFile(file)
+	if err != nil || len(data) > load.MaxFileSize {
+		return false
+	}
+	return bytes.Contains(data, []byte(schema.APIVersion))
+}
+
+// conf renders one set's registries.conf, or prints MCO's error.
+func conf(e env, s mirrorSet) (*registries.Config, []byte, bool) {
+	c, err := registries.Render(s.input)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: error: the Machine Config Operator would refuse to render registries.conf: %v\n", s.label, err)
+		fmt.Fprintln(e.stderr, "  (MCO logs this in machine-config-controller and keeps the previous file on every node)")
+		return nil, nil, false
+	}
+	b, err := c.TOML()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: internal error: %v\n", s.label, err)
+		return nil, nil, false
+	}
+	return c, b, true
+}
+
+func preview(e env, sets []mirrorSet) int {
+	var out bytes.Buffer
+	for _, s := range sets {
+		c, b, ok := conf(e, s)
+		if !ok {
+			return ExitFailure
+		}
+		if len(sets) > 1 {
+			fmt.Fprintf(&out, "# ---- %s\n", s.label)
+		}
+		fmt.Fprintf(&out, "# %s for the worker pool (master and custom pools get the same file), %s\n", registries.RegistriesConfPath, s.label)
+		if !c.Written {
+			out.WriteString("# The Machine Config Operator writes no registries.conf for this input: no mirror sets and no\n# insecure or blocked registries. Nodes keep the default file:\n")
+		}
+		for _, w := range c.Warnings {
+			fmt.Fprintf(e.stderr, "%s: warning: %v\n", s.label, w)
+		}
+		out.Write(b)
+	}
+	_, _ = e.stdout.Write(out.Bytes())
+	return ExitOK
+}
+
+func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
+	var out bytes.Buffer
+	code := ExitOK
+	for _, s := range sets {
+		_, b, ok := conf(e, s)
+		if !ok {
+			return ExitFailure
+		}
+		if len(sets) > 1 {
+			fmt.Fprintf(&out, "# %s\n", s.label)
+		}
+		for _, ref := range images {
+			r, err := registries.Resolve(b, ref)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %v\n", ref, err)
+				return ExitFailure
+			}
+			ok := printResolution(&out, r)
+			if !ok && (disconnected || s.disconnected) {
+				code = ExitFindings
+			}
+		}
+	}
+	_, _ = e.stdout.Write(out.Bytes())
+	return code
+}
+
+// printResolution prints the endpoints of one reference and reports whether
+// the pull can succeed without the source.
+func printResolution(w io.Writer, r registries.Resolution) bool {
+	by := "tag"
+	if r.Digest {
+		by = "digest"
+	}
+	fmt.Fprintf(w, "%s (by %s)\n", r.Reference, by)
+	if r.Prefix == "" {
+		fmt.Fprintln(w, "  no registries.conf table matches: pulled from the source only")
+	} else {
+		fmt.Fprintf(w, "  table %s\n", r.Prefix)
+	}
+	n := 0
+	for _, ep := range r.Endpoints {
+		kind := "source"
+		if ep.Mirror && !ep.Source {
+			kind = "mirror"
+			if ep.PullFromMirror != "" {
+				kind += " (" + ep.PullFromMirror + ")"
+			}
+		}
+		var notes []string
+		if ep.Insecure {
+			notes = append(notes, "insecure")
+		}
+		if ep.Blocked {
+			notes = append(notes, "BLOCKED")
+		}
+		loc := ep.Reference
+		if loc == "" {
+			loc = ep.Location
+		}
+		if ep.Skipped {
+			fmt.Fprintf(w, "  -  %s  %s  skipped: %s\n", loc, kind, ep.SkipReason)
+			continue
+		}
+		n++
+		line := fmt.Sprintf("  %d. %s  %s", n, loc, kind)
+		if len(notes) > 0 {
+			line += "  " + strings.Join(notes, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+	ok := r.SucceedsDisconnected(func(string) bool { return true })
+	if ok {
+		first := ""
+		for _, ep := range r.Attempts() {
+			if ep.Mirror && !ep.Source && !ep.Blocked {
+				first = ep.Location
+				break
+			}
+		}
+		fmt.Fprintf(w, "  disconnected: the pull can succeed (first mirror tried: %s)\n", first)
+	} else {
+		fmt.Fprintln(w, "  disconnected: the pull FAILS: no mirror serves this reference, only the source")
+	}
+	return ok
+}
+

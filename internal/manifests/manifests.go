@@ -1,0 +1,289 @@
+// Package manifests reads plain Kubernetes manifests (YAML or JSON streams in
+// a GitOps repository) into objects that keep the position of every field, so
+// findings point at the user's line.
+package manifests
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/siteforge/siteforge/internal/diag"
+)
+
+// Limits on what is read: manifests are small; anything larger is a mistake
+// or an attack.
+const (
+	MaxFileSize = 16 << 20 // bytes per file
+	MaxDepth    = 200      // nesting of mappings and sequences
+)
+
+// Object is one document of a stream.
+type Object struct {
+	File                              string
+	Index                             int // 0-based document index in the file
+	APIVersion, Kind, Namespace, Name string
+	// Raw is the document alone, as YAML.
+	Raw []byte
+	// Node is the document's mapping node (positions of every field).
+	Node *yaml.Node
+}
+
+// Pos is where the object starts.
+func (o *Object) Pos() diag.Position { return nodePos(o.File, o.Node) }
+
+// PosOf returns the position of the value at path (mapping keys, or
+// sequence indexes as decimal strings), or of its nearest existing ancestor.
+func (o *Object) PosOf(path ...string) diag.Position {
+	n := o.Node
+	for _, p := range path {
+		next := child(n, p)
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	return nodePos(o.File, n)
+}
+
+// KeyPosOf returns the position of the key of the field at path (the
+// `mtu:` of `mtu: 8901`), falling back to PosOf.
+func (o *Object) KeyPosOf(path ...string) diag.Position {
+	if len(path) == 0 {
+		return o.Pos()
+	}
+	n := o.Node
+	for _, p := range path[:len(path)-1] {
+		if n = child(n, p); n == nil {
+			return o.PosOf(path...)
+		}
+	}
+	if n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == path[len(path)-1] {
+				return nodePos(o.File, n.Content[i])
+			}
+		}
+	}
+	return o.PosOf(path...)
+}
+
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i+1]
+			}
+		}
+	case yaml.SequenceNode:
+		if i, err := strconv.Atoi(key); err == nil && i >= 0 && i < len(n.Content) {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+func nodePos(file string, n *yaml.Node) diag.Position {
+	if n == nil {
+		return diag.Position{File: file, Line: 1, Col: 1}
+	}
+	return diag.Position{File: file, Line: max(n.Line, 1), Col: max(n.Column, 1)}
+}
+
+// ID names the object for messages: Kind/namespace/name.
+func (o *Object) ID() string {
+	if o.Namespace != "" {
+		return fmt.Sprintf("%s %s/%s", o.Kind, o.Namespace, o.Name)
+	}
+	return fmt.Sprintf("%s %s", o.Kind, o.Name)
+}
+
+// Decode decodes the object strictly (unknown fields are errors) into a
+// typed struct with json tags.
+func (o *Object) Decode(into any) error {
+	return sigsyaml.UnmarshalStrict(o.Raw, into)
+}
+
+// IsManifestFile reports whether a file name is read as manifests.
+func IsManifestFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// ReadPaths reads every manifest file under paths (directories are walked
+// recursively, hidden entries skipped), in sorted order.
+func ReadPaths(paths []string) ([]*Object, diag.List) {
+	var objs []*Object
+	var diags diag.List
+	for _, root := range paths {
+		fi, err := os.Stat(root)
+		if err != nil {
+			diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read: " + describe(err)})
+			continue
+		}
+		var files []string
+		if fi.IsDir() {
+			err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if p != root && strings.HasPrefix(d.Name(), ".") {
+					if d.IsDir() {
+						return fs.SkipDir
+					}
+					return nil
+				}
+				if !d.IsDir() && IsManifestFile(p) {
+					files = append(files, p)
+				}
+				return nil
+			})
+			if err != nil {
+				diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describe(err)})
+			}
+		} else {
+			files = []string{root}
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			o, d := ReadFile(f)
+			objs = append(objs, o...)
+			diags = append(diags, d...)
+		}
+	}
+	return objs, diags
+}
+
+func describe(err error) string {
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or directory"
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ReadFile reads one manifest file.
+func ReadFile(name string) ([]*Object, diag.List) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describe(err)}}
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1},
+			Message: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for manifests", fi.Size(), MaxFileSize)}}
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describe(err)}}
+	}
+	return ReadBytes(name, data)
+}
+
+// ReadBytes splits a YAML (or JSON) stream into objects. Documents without
+// apiVersion and kind are skipped; empty documents are skipped.
+func ReadBytes(name string, data []byte) ([]*Object, diag.List) {
+	if len(data) > MaxFileSize {
+		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1},
+			Message: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for manifests", len(data), MaxFileSize)}}
+	}
+	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "not UTF-8 text"}}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var objs []*Object
+	for i := 0; ; i++ {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return objs, diag.List{yamlError(name, err)}
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		root := doc.Content[0]
+		if root.Kind != yaml.MappingNode {
+			continue
+		}
+		if d := depth(root, 0); d > MaxDepth {
+			return objs, diag.List{{Pos: nodePos(name, root), Message: fmt.Sprintf("document nests deeper than %d levels", MaxDepth)}}
+		}
+		o := &Object{File: name, Index: i, Node: root}
+		o.APIVersion = scalar(root, "apiVersion")
+		o.Kind = scalar(root, "kind")
+		if o.APIVersion == "" || o.Kind == "" {
+			continue
+		}
+		o.Name = scalar(child(root, "metadata"), "name")
+		o.Namespace = scalar(child(root, "metadata"), "namespace")
+		raw, err := yaml.Marshal(root)
+		if err != nil {
+			return objs, diag.List{{Pos: nodePos(name, root), Message: "cannot re-encode document: " + err.Error()}}
+		}
+		o.Raw = raw
+		objs = append(objs, o)
+	}
+	return objs, nil
+}
+
+func depth(n *yaml.Node, d int) int {
+	if d > MaxDepth {
+		return d
+	}
+	best := d
+	for _, c := range n.Content {
+		if x := depth(c, d+1); x > best {
+			best = x
+		}
+	}
+	return best
+}
+
+func scalar(n *yaml.Node, key string) string {
+	c := child(n, key)
+	if c == nil || c.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return c.Value
+}
+
+func yamlError(name string, err error) diag.Diagnostic {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if strings.HasPrefix(msg, "line ") {
+		rest := strings.TrimPrefix(msg, "line ")
+		if i := strings.Index(rest, ":"); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				line = n
+				msg = strings.TrimSpace(rest[i+1:])
+			}
+		}
+	}
+	return diag.Diagnostic{Pos: diag.Position{File: name, Line: line, Col: 1}, Message: "syntax error: " + msg}
+}
