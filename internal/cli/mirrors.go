@@ -296,4 +296,3 @@ func printResolution(w io.Writer, r registries.Resolution) bool {
 	}
 	return ok
 }
-
