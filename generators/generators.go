@@ -109,14 +109,16 @@ type Output struct {
 	Files map[string][]byte
 	// Resources lists the Resource paths, sorted (kustomization order).
 	Resources []string
-	Warnings  diag.List
+	// Origins maps a path to the user positions it comes from.
+	Origins  map[string][]diag.Position
+	Warnings diag.List
 }
 
 // Render runs every generator on a site. A problem in the input is returned
 // as a diag.List error.
 func Render(s *site.Site, opts Options) (*Output, error) {
 	ctx := &Context{Options: opts}
-	out := &Output{Site: s, Files: map[string][]byte{}}
+	out := &Output{Site: s, Files: map[string][]byte{}, Origins: map[string][]diag.Position{}}
 	var diags diag.List
 	for _, name := range Names() {
 		arts, err := registry[name].Generate(ctx, s)
@@ -176,6 +178,7 @@ func (o *Output) add(a Artifact) error {
 		}
 	}
 	o.Files[p] = data
+	o.Origins[p] = a.Origin
 	return nil
 }
 

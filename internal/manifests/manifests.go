@@ -122,6 +122,11 @@ func (o *Object) Decode(into any) error {
 	return sigsyaml.UnmarshalStrict(o.Raw, into)
 }
 
+// DecodeLoose decodes the object, ignoring fields the struct lacks.
+func (o *Object) DecodeLoose(into any) error {
+	return sigsyaml.Unmarshal(o.Raw, into)
+}
+
 // IsManifestFile reports whether a file name is read as manifests.
 func IsManifestFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
@@ -237,6 +242,9 @@ func ReadBytes(name string, data []byte) ([]*Object, diag.List) {
 		o := &Object{File: name, Index: i, Node: root}
 		o.APIVersion = scalar(root, "apiVersion")
 		o.Kind = scalar(root, "kind")
+		if o.Kind == "" && isInstallConfig(name, root) {
+			o.Kind = KindInstallConfig
+		}
 		if o.APIVersion == "" || o.Kind == "" {
 			continue
 		}
@@ -250,6 +258,19 @@ func ReadBytes(name string, data []byte) ([]*Object, diag.List) {
 		objs = append(objs, o)
 	}
 	return objs, nil
+}
+
+// KindInstallConfig is the kind siteforge gives an install-config.yaml
+// document (the installer's file has apiVersion v1 and no kind).
+const KindInstallConfig = "InstallConfig"
+
+// isInstallConfig recognises install-config.yaml by name or by shape.
+func isInstallConfig(file string, root *yaml.Node) bool {
+	if strings.EqualFold(filepath.Base(file), "install-config.yaml") || strings.EqualFold(filepath.Base(file), "install-config.yml") {
+		return true
+	}
+	return child(root, "baseDomain") != nil && child(root, "platform") != nil &&
+		(child(root, "controlPlane") != nil || child(root, "compute") != nil || child(root, "networking") != nil)
 }
 
 func depth(n *yaml.Node, d int) int {

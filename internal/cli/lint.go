@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/lint"
+	"github.com/siteforge/siteforge/lint/report"
+	_ "github.com/siteforge/siteforge/lint/rules" // every rule
+)
+
+func init() {
+	register(&command{
+		name:    "lint",
+		args:    "PATH... [--format text|json|sarif|github] [--fail-on error|warning|info]",
+		summary: "check sites and plain manifests for mistakes that break clusters",
+		help: `PATH may be a site (as for vet: the site and its rendered objects are checked)
+or a GitOps folder of plain files, walked recursively: Kubernetes YAML/JSON
+streams, install-config.yaml, agent-config.yaml. Site files found while walking
+(YAML/JSON declaring siteforge.dev/v1alpha1, folders of .cue files) are linted
+as sites. Checks run across the whole set.
+
+Suppress a finding with a reason: in a site, lint: suppress: [{rule: "MIR001",
+reason: "..."}]; on a manifest, the annotation siteforge.dev/ignore-MIR001:
+"<reason>". Unused and reasonless suppressions are findings.
+
+Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			format := fs.String("format", "text", "output format: "+strings.Join(report.Names(), ", "))
+			failOn := fs.String("fail-on", "error", "exit 1 on findings at or above this severity: error, warning or info")
+			enable := fs.StringArray("enable", nil, "run only these rules (ID or name; repeatable, comma-separated)")
+			disable := fs.StringArray("disable", nil, "skip these rules (ID or name; repeatable, comma-separated)")
+			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests without one")
+			return func(e env, args []string) int {
+				if len(args) == 0 {
+					return usageError(e, "lint", "no PATH given")
+				}
+				write, ok := report.Formats[*format]
+				if !ok {
+					return usageError(e, "lint", fmt.Sprintf("unknown --format %q (%s)", *format, strings.Join(report.Names(), ", ")))
+				}
+				threshold, err := lint.ParseSeverity(*failOn)
+				if err != nil {
+					return usageError(e, "lint", "--fail-on: "+err.Error())
+				}
+				in := &lint.Input{}
+				if *version != "" {
+					m, err := platform.ParseOCPMinor(*version)
+					if err != nil {
+						return usageError(e, "lint", fmt.Sprintf("--ocp-version %q: %v", *version, err))
+					}
+					in.Minor = int(m)
+				}
+				if !lintInput(e, args, in) {
+					return ExitFailure
+				}
+				res, err := lint.Run(in, lint.Options{Enable: *enable, Disable: *disable})
+				if err != nil {
+					return usageError(e, "lint", err.Error())
+				}
+				report.ToolVersion = Version()
+				var b bytes.Buffer
+				if err := write(&b, res); err != nil {
+					fmt.Fprintf(e.stderr, "siteforge lint: %v\n", err)
+					return ExitFailure
+				}
+				_, _ = e.stdout.Write(b.Bytes())
+				if res.Fails(threshold) {
+					return ExitFindings
+				}
+				return ExitOK
+			}
+		},
+	})
+	register(&command{
+		name:    "explain",
+		args:    "[RULE]",
+		summary: "list the lint rules, or explain one",
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			return func(e env, args []string) int {
+				switch len(args) {
+				case 0:
+					for _, r := range lint.Rules() {
+						fmt.Fprintf(e.stdout, "%s  %-7s  %-40s %s\n", r.ID, r.Severity, r.Name, r.Summary)
+					}
+					return ExitOK
+				case 1:
+					r := lint.Lookup(args[0])
+					if r == nil {
+						fmt.Fprintf(e.stderr, "siteforge explain: no rule %q; run siteforge explain for the list\n", args[0])
+						return ExitFailure
+					}
+					fmt.Fprint(e.stdout, lint.Explain(r))
+					return ExitOK
+				}
+				return usageError(e, "explain", "at most one RULE")
+			}
+		},
+	})
+}
+
+// lintInput reads every PATH into the lint input: sites are loaded and
+// rendered, plain files read as manifests.
+func lintInput(e env, paths []string, in *lint.Input) bool {
+	var sitePaths, manifestFiles []string
+	var diags diag.List
+	for _, p := range paths {
+		if isSitePath(p) {
+			sitePaths = append(sitePaths, p)
+			continue
+		}
+		s, m, d := walkGitOps(p)
+		sitePaths = append(sitePaths, s...)
+		manifestFiles = append(manifestFiles, m...)
+		diags = append(diags, d...)
+	}
+	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags}) {
+		return false
+	}
+	if len(sitePaths) > 0 {
+		outs, ok := renderAll(e, sitePaths, generators.Options{})
+		if !ok {
+			return false
+		}
+		for _, o := range outs {
+			ls := &lint.Site{Site: o.Site, Origin: map[string]diag.Position{}}
+			for _, p := range o.Resources {
+				file := "rendered:" + o.Site.Name + "/" + p
+				objs, d := manifests.ReadBytes(file, o.Files[p])
+				if len(d) > 0 {
+					fmt.Fprintf(e.stderr, "siteforge lint: internal error: rendered %s does not read back: %v\n", file, d)
+					return false
+				}
+				ls.Objects = append(ls.Objects, objs...)
+				if org := o.Origins[p]; len(org) > 0 {
+					ls.Origin[file] = org[0]
+				}
+			}
+			in.Sites = append(in.Sites, ls)
+		}
+	}
+	objs, d := manifests.ReadPaths(manifestFiles)
+	if printDiagnostics(e.stderr, load.Result{Diagnostics: d}) {
+		return false
+	}
+	in.Objects = objs
+	return true
+}
+
+// walkGitOps splits a GitOps folder (or file) into site inputs and manifest
+// files: a folder holding .cue files is a site; a YAML/JSON file declaring
+// the site apiVersion is a site; everything else YAML/JSON is manifests.
+func walkGitOps(root string) (sites, files []string, diags diag.List) {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read: no such file or directory"}}
+	}
+	if !fi.IsDir() {
+		return nil, []string{root}, nil
+	}
+	cueDirs := map[string]bool{}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != root && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && isSitePath(p) && hasDir(p, "sites") {
+				sites = append(sites, p) // a fleet
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case strings.EqualFold(path.Ext(p), ".cue"):
+			cueDirs[filepath.Dir(p)] = true
+		case manifests.IsManifestFile(p) && declaresSite(p):
+			sites = append(sites, p)
+		case manifests.IsManifestFile(p):
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read directory: " + err.Error()})
+	}
+	for d := range cueDirs {
+		sites = append(sites, d)
+	}
+	sort.Strings(sites)
+	return sites, files, diags
+}
+
+func hasDir(p, name string) bool {
+	fi, err := os.Stat(filepath.Join(p, name))
+	return err == nil && fi.IsDir()
+}

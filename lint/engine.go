@@ -1,0 +1,318 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cuelang.org/go/cue"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
+)
+
+// IgnoreAnnotationPrefix suppresses a rule on a manifest:
+// `siteforge.dev/ignore-MIR001: "<reason>"`.
+const IgnoreAnnotationPrefix = "siteforge.dev/ignore-"
+
+// Meta rules: the engine's own findings about suppressions.
+const (
+	RuleUnusedSuppression     = "LNT001"
+	RuleReasonlessSuppression = "LNT002"
+	RuleUnknownRule           = "LNT003"
+)
+
+// The engine's own rules: their findings come from the engine, not a check.
+func init() {
+	for _, r := range []*Rule{
+		{ID: RuleUnusedSuppression, Name: "unused-suppression", Severity: Warning,
+			Summary:   "a suppression matches no finding",
+			Rationale: "A suppression that silences nothing is stale: the problem was fixed or the rule ID is wrong, and it would hide a future finding. Suppressions are reported when unused, as staticcheck's //lint:ignore is.",
+			Fix:       "Remove the suppression (lint.suppress entry in the site, or the siteforge.dev/ignore-<ID> annotation)."},
+		{ID: RuleReasonlessSuppression, Name: "suppression-without-reason", Severity: Error,
+			Summary:   "a suppression has no reason",
+			Rationale: "Every suppression must say why the finding does not apply, so reviewers can judge it; an empty reason suppresses nothing.",
+			Fix:       "Write the reason: lint.suppress: [{rule: \"MIR001\", reason: \"...\"}] or siteforge.dev/ignore-MIR001: \"...\"."},
+		{ID: RuleUnknownRule, Name: "unknown-rule-suppressed", Severity: Warning,
+			Summary:   "a suppression names a rule that does not exist",
+			Rationale: "A misspelled rule ID suppresses nothing while looking like it does.",
+			Fix:       "Use an ID from `siteforge explain`."},
+	} {
+		r.Since = "v1alpha1"
+		registry[r.ID] = r
+	}
+}
+
+// Reporter collects a rule's findings.
+type Reporter struct {
+	rule     *Rule
+	findings []Finding
+}
+
+// Object reports a finding at a field of a plain or rendered object.
+// path is the field path inside the object (keys, or indexes as strings).
+func (r *Reporter) Object(o *manifests.Object, msg string, path ...string) {
+	r.findings = append(r.findings, Finding{
+		Message:  msg,
+		Pos:      o.PosOf(path...),
+		Resource: &ResourceRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name},
+		Site:     "",
+	})
+}
+
+// At reports a finding at a position (a site field: s.Positions.Of(path)).
+func (r *Reporter) At(site string, pos diag.Position, msg string) {
+	r.findings = append(r.findings, Finding{Message: msg, Pos: pos, Site: site})
+}
+
+// Options select and tune rules.
+type Options struct {
+	Enable  []string // run only these rules (IDs or names); empty: all
+	Disable []string
+}
+
+// Result of a lint run.
+type Result struct {
+	Findings   []Finding
+	Suppressed int
+}
+
+// Counts returns the number of errors, warnings and infos.
+func (res Result) Counts() (errors, warnings, infos int) {
+	for _, f := range res.Findings {
+		switch f.Severity {
+		case Error:
+			errors++
+		case Warning:
+			warnings++
+		default:
+			infos++
+		}
+	}
+	return
+}
+
+// Fails reports whether any finding is at or above the threshold.
+func (res Result) Fails(threshold Severity) bool {
+	for _, f := range res.Findings {
+		if f.Severity >= threshold {
+			return true
+		}
+	}
+	return false
+}
+
+// suppression is one way to silence a rule.
+type suppression struct {
+	rule   string
+	reason string
+	pos    diag.Position
+	site   string // for site suppressions: the site it applies to
+	object *manifests.Object
+	used   bool
+}
+
+// Run checks the input with every selected rule.
+func Run(in *Input, opts Options) (Result, error) {
+	selected, err := selectRules(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	sups := collectSuppressions(in)
+	overrides := map[string]map[string]Severity{} // site -> rule -> severity ("off" drops)
+	off := map[string]map[string]bool{}
+	for _, s := range in.Sites {
+		if l := s.Site.Lint; l != nil {
+			for id, sev := range l.Severity {
+				if sev == "off" {
+					if off[s.Site.Name] == nil {
+						off[s.Site.Name] = map[string]bool{}
+					}
+					off[s.Site.Name][id] = true
+					continue
+				}
+				v, _ := ParseSeverity(sev)
+				if overrides[s.Site.Name] == nil {
+					overrides[s.Site.Name] = map[string]Severity{}
+				}
+				overrides[s.Site.Name][id] = v
+			}
+		}
+	}
+
+	var res Result
+	for _, rule := range selected {
+		if rule.Check == nil {
+			continue // an engine rule
+		}
+		rep := &Reporter{rule: rule}
+		rule.Check(in, rep)
+		for _, f := range rep.findings {
+			f.Rule, f.Name, f.Severity = rule.ID, rule.Name, rule.Severity
+			mapToSite(in, &f)
+			if off[f.Site][f.Rule] {
+				continue
+			}
+			if sev, ok := overrides[f.Site][f.Rule]; ok {
+				f.Severity = sev
+			}
+			if suppressed(sups, f) {
+				res.Suppressed++
+				continue
+			}
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	for _, s := range sups {
+		switch {
+		case Lookup(s.rule) == nil:
+			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, fmt.Sprintf("suppression of unknown rule %s", s.rule)))
+		case strings.TrimSpace(s.reason) == "":
+			res.Findings = append(res.Findings, meta(RuleReasonlessSuppression, s, fmt.Sprintf("suppression of %s has no reason: say why the finding does not apply", s.rule)))
+		case !s.used && isSelected(selected, s.rule):
+			res.Findings = append(res.Findings, meta(RuleUnusedSuppression, s, fmt.Sprintf("suppression of %s matches no finding: remove it", s.rule)))
+		}
+	}
+	sortFindings(res.Findings)
+	return res, nil
+}
+
+func meta(id string, s *suppression, msg string) Finding {
+	r := registry[id]
+	f := Finding{Rule: r.ID, Name: r.Name, Severity: r.Severity, Message: msg, Pos: s.pos, Site: s.site}
+	if o := s.object; o != nil {
+		f.Resource = &ResourceRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+	}
+	return f
+}
+
+func isSelected(rules []*Rule, id string) bool {
+	for _, r := range rules {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func selectRules(opts Options) ([]*Rule, error) {
+	all := Rules()
+	pick := func(list []string) (map[string]bool, error) {
+		m := map[string]bool{}
+		for _, x := range list {
+			for _, part := range strings.Split(x, ",") {
+				part = strings.TrimSpace(part)
+				if part == "" {
+					continue
+				}
+				r := Lookup(part)
+				if r == nil {
+					return nil, fmt.Errorf("unknown rule %q (siteforge explain lists them)", part)
+				}
+				m[r.ID] = true
+			}
+		}
+		return m, nil
+	}
+	enable, err := pick(opts.Enable)
+	if err != nil {
+		return nil, err
+	}
+	disable, err := pick(opts.Disable)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Rule
+	for _, r := range all {
+		if (len(enable) == 0 || enable[r.ID]) && !disable[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// mapToSite points a finding on a rendered object back at the site input.
+func mapToSite(in *Input, f *Finding) {
+	for _, s := range in.Sites {
+		for _, o := range s.Objects {
+			if f.Pos.File == o.File {
+				f.Site = s.Site.Name
+				if p, ok := s.Origin[o.File]; ok && p.IsValid() {
+					f.Pos = p
+				} else {
+					f.Pos = s.Site.Positions.Of("")
+				}
+				return
+			}
+		}
+	}
+}
+
+func collectSuppressions(in *Input) []*suppression {
+	var out []*suppression
+	for _, s := range in.Sites {
+		if l := s.Site.Lint; l != nil {
+			for i, sup := range l.Suppress {
+				out = append(out, &suppression{rule: sup.Rule, reason: sup.Reason, site: s.Site.Name,
+					pos: s.Site.Positions.Of(cue.MakePath(cue.Str("lint"), cue.Str("suppress"), cue.Index(i)).String())})
+			}
+		}
+	}
+	for _, o := range in.Objects {
+		ann := annotations(o)
+		for k, v := range ann {
+			if strings.HasPrefix(k, IgnoreAnnotationPrefix) {
+				out = append(out, &suppression{rule: strings.TrimPrefix(k, IgnoreAnnotationPrefix), reason: v, object: o,
+					pos: o.KeyPosOf("metadata", "annotations", k)})
+			}
+		}
+	}
+	return out
+}
+
+// annotations reads an object's annotations.
+func annotations(o *manifests.Object) map[string]string {
+	var m struct {
+		Metadata struct {
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	_ = o.DecodeLoose(&m)
+	return m.Metadata.Annotations
+}
+
+func suppressed(sups []*suppression, f Finding) bool {
+	hit := false
+	for _, s := range sups {
+		if s.rule != f.Rule || strings.TrimSpace(s.reason) == "" {
+			continue
+		}
+		switch {
+		case s.site != "" && s.site == f.Site:
+			s.used, hit = true, true
+		case s.object != nil && f.Resource != nil && f.Pos.File == s.object.File &&
+			f.Resource.Kind == s.object.Kind && f.Resource.Name == s.object.Name && f.Resource.Namespace == s.object.Namespace:
+			s.used, hit = true, true
+		}
+	}
+	return hit
+}
+
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+}

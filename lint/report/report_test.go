@@ -1,0 +1,158 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/lint"
+	_ "github.com/siteforge/siteforge/lint/rules"
+)
+
+var sample = lint.Result{
+	Findings: []lint.Finding{
+		{Rule: "MIR001", Name: "tag-pull-under-digest-only-mirrors", Severity: lint.Error,
+			Message: "100% broken: a,b\nnext line", Pos: diag.Position{File: "gitops/cs.yaml", Line: 8, Col: 10},
+			Resource: &lint.ResourceRef{APIVersion: "operators.coreos.com/v1alpha1", Kind: "CatalogSource", Namespace: "openshift-marketplace", Name: "redhat-operators"}},
+		{Rule: "MTU001", Name: "cluster-mtu-exceeds-path", Severity: lint.Warning,
+			Message: "no position known", Pos: diag.Position{File: "site.cue"}, Site: "lab"},
+	},
+	Suppressed: 2,
+}
+
+func TestText(t *testing.T) {
+	var b bytes.Buffer
+	if err := Text(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	want := "gitops/cs.yaml:8:10: error: 100% broken: a,b\nnext line [MIR001]\nsite.cue: warning: no position known [MTU001]\n1 errors, 1 warnings, 0 infos, 2 suppressed\n"
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSON(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		SchemaVersion string           `json:"schemaVersion"`
+		Findings      []map[string]any `json:"findings"`
+		Summary       map[string]int   `json:"summary"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.SchemaVersion != "1" || len(got.Findings) != 2 || got.Summary["errors"] != 1 || got.Summary["warnings"] != 1 || got.Summary["suppressed"] != 2 {
+		t.Errorf("json: %+v", got)
+	}
+	f := got.Findings[0]
+	for _, k := range []string{"rule", "name", "severity", "message", "file", "line", "column", "endLine", "endColumn", "resource"} {
+		if _, ok := f[k]; !ok {
+			t.Errorf("finding lacks %q: %v", k, f)
+		}
+	}
+	if f["line"].(float64) != 8 || f["column"].(float64) != 10 {
+		t.Errorf("position: %v", f)
+	}
+	// Never line 0.
+	if got.Findings[1]["line"].(float64) != 1 || got.Findings[1]["site"] != "lab" {
+		t.Errorf("second finding: %v", got.Findings[1])
+	}
+}
+
+func TestGitHubEscapes(t *testing.T) {
+	var b bytes.Buffer
+	if err := GitHub(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 2 annotations and a summary, got %q", b.String())
+	}
+	want := "::error file=gitops/cs.yaml,line=8,col=10,endLine=8,endColumn=10,title=MIR001 tag-pull-under-digest-only-mirrors::100%25 broken: a,b%0Anext line"
+	if lines[0] != want {
+		t.Errorf("annotation:\n%s\nwant\n%s", lines[0], want)
+	}
+	if !strings.HasPrefix(lines[1], "::warning file=site.cue,line=1,col=1,") {
+		t.Errorf("warning annotation: %s", lines[1])
+	}
+	if escapeProperty("a:b,c%\n") != "a%3Ab%2Cc%25%0A" {
+		t.Errorf("property escaping: %s", escapeProperty("a:b,c%\n"))
+	}
+	if lines[2] != "siteforge lint: 1 errors, 1 warnings, 0 infos, 2 suppressed" {
+		t.Errorf("summary: %s", lines[2])
+	}
+}
+
+// TestSARIF checks the SARIF 2.1.0 structure GitHub code scanning requires
+// (docs.github.com "SARIF support for code scanning": version, runs,
+// tool.driver.name and rules with help, results with ruleId, message.text,
+// physicalLocation.artifactLocation.uri and region.startLine >= 1).
+func TestSARIF(t *testing.T) {
+	var b bytes.Buffer
+	if err := SARIF(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	var log map[string]any
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log["version"] != "2.1.0" || !strings.Contains(log["$schema"].(string), "sarif-2.1.0") {
+		t.Errorf("version/schema: %v %v", log["version"], log["$schema"])
+	}
+	runs := log["runs"].([]any)
+	if len(runs) != 1 {
+		t.Fatalf("runs: %d", len(runs))
+	}
+	run := runs[0].(map[string]any)
+	driver := run["tool"].(map[string]any)["driver"].(map[string]any)
+	if driver["name"] != "siteforge" {
+		t.Errorf("driver name %v", driver["name"])
+	}
+	ruleIndex := map[string]int{}
+	for i, r := range driver["rules"].([]any) {
+		rm := r.(map[string]any)
+		id := rm["id"].(string)
+		ruleIndex[id] = i
+		for _, k := range []string{"name", "shortDescription", "fullDescription", "help", "defaultConfiguration"} {
+			if rm[k] == nil {
+				t.Errorf("rule %s lacks %s", id, k)
+			}
+		}
+		if rm["help"].(map[string]any)["text"] == "" {
+			t.Errorf("rule %s has empty help", id)
+		}
+		lvl := rm["defaultConfiguration"].(map[string]any)["level"]
+		if lvl != "error" && lvl != "warning" && lvl != "note" {
+			t.Errorf("rule %s level %v", id, lvl)
+		}
+	}
+	results := run["results"].([]any)
+	if len(results) != 2 {
+		t.Fatalf("results: %d", len(results))
+	}
+	for _, r := range results {
+		rm := r.(map[string]any)
+		id := rm["ruleId"].(string)
+		idx, ok := ruleIndex[id]
+		if !ok || int(rm["ruleIndex"].(float64)) != idx {
+			t.Errorf("result %s: ruleIndex %v, want %d", id, rm["ruleIndex"], idx)
+		}
+		if rm["message"].(map[string]any)["text"] == "" {
+			t.Errorf("result %s has no message", id)
+		}
+		loc := rm["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+		uri := loc["artifactLocation"].(map[string]any)["uri"].(string)
+		if uri == "" || strings.HasPrefix(uri, "/") || strings.Contains(uri, `\`) {
+			t.Errorf("uri %q is not repo-relative", uri)
+		}
+		region := loc["region"].(map[string]any)
+		if region["startLine"].(float64) < 1 || region["startColumn"].(float64) < 1 || region["endLine"].(float64) < region["startLine"].(float64) {
+			t.Errorf("region %v", region)
+		}
+	}
+}

@@ -1,0 +1,209 @@
+// Package lint is siteforge's lint engine: rules are data plus a check, run
+// over sites (typed model and rendered objects) and over plain manifests in a
+// GitOps repository, producing findings at the user's file:line:col.
+//
+// Rule families register themselves from lint/rules; the engine knows none of
+// them.
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// Severity of a finding.
+type Severity int
+
+// Severities, in increasing order.
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	}
+	return "error"
+}
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (error, warning or info)", s)
+}
+
+// Families are the rule ID prefixes.
+var Families = map[string]string{
+	"MTU": "MTU math and MTU migrations",
+	"NET": "network type migration, CIDR overlaps",
+	"MIR": "image mirroring and registries",
+	"ING": "ingress controllers and sharding",
+	"EGR": "EgressIP",
+	"MCF": "MachineConfigs, pools, remote workers, node tuning",
+	"LNT": "the linter itself: suppressions",
+}
+
+var ruleIDPattern = regexp.MustCompile(`^([A-Z]{3})[0-9]{3}$`)
+var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Rule is one check, with everything `explain` prints.
+type Rule struct {
+	ID       string // family prefix + three digits: MTU001
+	Name     string // kebab-case
+	Severity Severity
+	Summary  string // one line
+	// Rationale states the platform fact and its source.
+	Rationale string
+	Fix       string
+	// Since is the siteforge schema version that introduced the rule.
+	Since string
+	// Check runs the rule. It reports through the Reporter.
+	Check func(in *Input, r *Reporter)
+}
+
+var registry = map[string]*Rule{}
+
+// Register adds a rule; it panics on a malformed or duplicate rule, so a
+// broken catalog fails every test.
+func Register(r *Rule) {
+	m := ruleIDPattern.FindStringSubmatch(r.ID)
+	switch {
+	case m == nil || Families[m[1]] == "":
+		panic("lint: bad rule ID " + r.ID)
+	case !kebab.MatchString(r.Name):
+		panic("lint: rule name not kebab-case: " + r.Name)
+	case r.Summary == "" || r.Rationale == "" || r.Fix == "" || r.Since == "" || r.Check == nil:
+		panic("lint: rule " + r.ID + " lacks summary, rationale, fix, since or check")
+	case registry[r.ID] != nil:
+		panic("lint: duplicate rule " + r.ID)
+	}
+	for _, other := range registry {
+		if other.Name == r.Name {
+			panic("lint: duplicate rule name " + r.Name)
+		}
+	}
+	registry[r.ID] = r
+}
+
+// Rules returns every registered rule, sorted by ID.
+func Rules() []*Rule {
+	out := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Lookup finds a rule by ID or name.
+func Lookup(idOrName string) *Rule {
+	if r := registry[strings.ToUpper(idOrName)]; r != nil {
+		return r
+	}
+	for _, r := range registry {
+		if r.Name == idOrName {
+			return r
+		}
+	}
+	return nil
+}
+
+// ResourceRef names the object a finding is about.
+type ResourceRef struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// Finding is one problem found.
+type Finding struct {
+	Rule     string
+	Name     string
+	Severity Severity
+	Message  string
+	Pos      diag.Position
+	End      diag.Position // zero when unknown
+	Site     string
+	Resource *ResourceRef
+}
+
+// Site is a site under lint: the typed model and its rendered objects.
+type Site struct {
+	Site *site.Site
+	// Objects are the rendered resources, read back as manifests; their
+	// positions are mapped to the site input by Origin.
+	Objects []*manifests.Object
+	// Origin maps a rendered object (by File) to the site position it came
+	// from.
+	Origin map[string]diag.Position
+}
+
+// Input is what rules look at.
+type Input struct {
+	Sites []*Site
+	// Objects are plain manifests (not rendered by siteforge).
+	Objects []*manifests.Object
+	// Minor is the OpenShift minor version plain manifests target (0:
+	// unknown, judge by the latest release).
+	Minor int
+}
+
+// Set is a group of objects that live in one cluster: a site's rendered
+// objects, or the plain manifests given together.
+type Set struct {
+	// Site is the site the objects were rendered from; nil for plain
+	// manifests.
+	Site    *Site
+	Objects []*manifests.Object
+	// Minor is the OpenShift minor version (0: unknown, judge by the latest).
+	Minor int
+	// Disconnected is true for a site declared disconnected.
+	Disconnected bool
+}
+
+// Sets returns every site's objects, then the plain manifests (when any).
+func (in *Input) Sets() []Set {
+	var out []Set
+	for _, s := range in.Sites {
+		minor := 0
+		if m, err := platform.ParseOCPMinor(s.Site.Cluster.Version); err == nil {
+			minor = int(m)
+		}
+		out = append(out, Set{Site: s, Objects: s.Objects, Minor: minor, Disconnected: s.Site.Cluster.Connectivity == "disconnected"})
+	}
+	if len(in.Objects) > 0 {
+		out = append(out, Set{Objects: in.Objects, Minor: in.Minor})
+	}
+	return out
+}
+
+// Kind returns the objects of one apiVersion and kind.
+func (s Set) Kind(apiVersion, kind string) []*manifests.Object {
+	var out []*manifests.Object
+	for _, o := range s.Objects {
+		if o.Kind == kind && (apiVersion == "" || o.APIVersion == apiVersion) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
