@@ -87,18 +87,18 @@ spec:
 
 var ruleCases = []ruleCase{
 	{rule: "MTU001", name: "edge pool with the install-time default MTU", files: map[string]string{
-		"install-config.yaml": installConfigEdge,
+		"install-config.yaml":                     installConfigEdge,
 		"manifests/cluster-network-03-config.yml": strings.Replace(networkManifest, "%MTU%", "8901", 1),
 	}, want: []string{"manifests/cluster-network-03-config.yml:9:12: error: cluster MTU 8901 does not fit the 1300-byte path"}},
 	{rule: "MTU001", name: "edge pool with 1200", files: map[string]string{
-		"install-config.yaml": installConfigEdge,
+		"install-config.yaml":                     installConfigEdge,
 		"manifests/cluster-network-03-config.yml": strings.Replace(networkManifest, "%MTU%", "1200", 1),
 	}},
 	{rule: "MTU001", name: "clusterNetworkMTU in install-config", files: map[string]string{
 		"install-config.yaml": installConfigEdge + "  clusterNetworkMTU: 1400\n",
 	}, want: []string{"install-config.yaml:18:22: error: cluster MTU 1400"}},
 	{rule: "MTU001", name: "no edge pool", files: map[string]string{
-		"install-config.yaml": strings.Replace(installConfigEdge, "name: edge", "name: more", 1),
+		"install-config.yaml":                     strings.Replace(installConfigEdge, "name: edge", "name: more", 1),
 		"manifests/cluster-network-03-config.yml": strings.Replace(networkManifest, "%MTU%", "8901", 1),
 	}},
 	{rule: "MIR001", name: "catalog by tag under digest-only mirrors, source blocked", files: map[string]string{
