@@ -1,2 +1,6 @@
 // Package all registers every generator; import it for its side effect.
 package all
+
+import (
+	_ "github.com/siteforge/siteforge/generators/machineconfigs"
+)
