@@ -97,11 +97,29 @@ func discoverFleet(root, sitesDir string, defaults []string) ([]unit, diag.List)
 	}
 	var units []unit
 	var diags diag.List
+	rootReal, _ := filepath.EvalSymlinks(root)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		dir := filepath.Join(sitesDir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A symlinked site folder must not lead back into the fleet
+			// (a loop) and must resolve.
+			real, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: dir}, Message: "symbolic link does not resolve (a loop, or a missing target)",
+					Hint: "each folder under sites/ is one site; remove or fix the symbolic link"})
+				continue
+			}
+			if rootReal != "" && (real == rootReal || strings.HasPrefix(rootReal, real+string(filepath.Separator)) ||
+				real == filepath.Join(rootReal, fleetSitesDir)) {
+				diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: dir},
+					Message: "site folder is a symbolic link back into the fleet (" + real + "), which would load the fleet as a site",
+					Hint:    "each folder under sites/ is one site; remove the symbolic link"})
+				continue
+			}
+		}
 		if !isDir(dir) {
 			continue
 		}
@@ -122,7 +140,6 @@ func discoverFleet(root, sitesDir string, defaults []string) ([]unit, diag.List)
 		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: sitesDir}, Message: "fleet has no sites",
 			Hint: "add one folder per site under " + sitesDir})
 	}
-	_ = root
 	return units, diags
 }
 
