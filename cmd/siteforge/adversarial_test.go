@@ -83,7 +83,7 @@ func TestAdversarialInputs(t *testing.T) {
 		{name: "site name with a slash", files: map[string]string{"site.yaml": strings.Replace(validSite, "name: lab", `name: "a/b"`, 1)},
 			code: 2, want: `"a/b" is not valid`},
 		{name: "duplicate site names in a fleet", files: map[string]string{
-			"fleet/defaults.cue":    "package site\n",
+			"fleet/defaults.cue":   "package site\n",
 			"fleet/sites/a/s.yaml": validSite, "fleet/sites/b/s.yaml": validSite},
 			args: []string{"fleet"}, code: 2, want: `site name "lab" is already used by fleet/sites/a/s.yaml:3:7`},
 	}
