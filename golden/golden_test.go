@@ -29,7 +29,7 @@ func RenderExample(t testing.TB, name string) []*generators.Output {
 	}
 	var outs []*generators.Output
 	for _, s := range res.Sites {
-		o, err := generators.Render(s, generators.Options{Strict: true})
+		o, err := generators.Render(s, generators.Options{})
 		if err != nil {
 			t.Fatalf("render %s: %v", s.Name, err)
 		}

@@ -3,4 +3,5 @@ package all
 
 import (
 	_ "github.com/siteforge/siteforge/generators/machineconfigs"
+	_ "github.com/siteforge/siteforge/generators/mirroring"
 )

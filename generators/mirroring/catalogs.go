@@ -1,0 +1,77 @@
+package mirroring
+
+import (
+	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// CatalogSource (operators.coreos.com/v1alpha1) has no Go module among siteforge's
+// dependencies: catalogSource is the subset of it siteforge renders. Field names and JSON tags
+// are those of operator-framework/api pkg/operators/v1alpha1/catalogsource_types.go
+// (CatalogSource, CatalogSourceSpec). Upstream's Status and Icon are left out on purpose:
+// both are non-pointer structs there, so they would always be encoded, and the CRD requires
+// icon.base64data and icon.mediatype.
+type catalogSource struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+
+	Spec catalogSourceSpec `json:"spec"`
+}
+
+type catalogSourceSpec struct {
+	SourceType  string `json:"sourceType"`
+	Image       string `json:"image,omitempty"`
+	DisplayName string `json:"displayName,omitempty"`
+	Publisher   string `json:"publisher,omitempty"`
+}
+
+// catalogSourceGroupVersion is CatalogSource's API group and version. // operator-framework/api pkg/operators/v1alpha1 (GroupName "operators.coreos.com", GroupVersion "v1alpha1")
+const catalogSourceGroupVersion = "operators.coreos.com/v1alpha1"
+
+// catalogSources renders one CatalogSource per declared catalog. The image stays as declared:
+// the catalog pod's node pulls it through the mirrors (by tag, hence the ITMS), so the upstream
+// name is the right one.
+func catalogSources(s *site.Site) []namedObject {
+	var out []namedObject
+	for _, name := range sortedKeys(s.Mirroring.Catalogs) {
+		c := s.Mirroring.Catalogs[name]
+		path := fieldPath("mirroring", "catalogs", name)
+		out = append(out, namedObject{
+			kind: "CatalogSource",
+			name: name,
+			object: &catalogSource{
+				TypeMeta:   metav1.TypeMeta{APIVersion: catalogSourceGroupVersion, Kind: "CatalogSource"},
+				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: marketplaceNamespace},
+				Spec: catalogSourceSpec{
+					SourceType:  catalogSourceTypeGrpc,
+					Image:       c.Image,
+					DisplayName: c.DisplayName,
+					Publisher:   c.Publisher,
+				},
+			},
+			origin: []diag.Position{s.Positions.Of(path)},
+		})
+	}
+	return out
+}
+
+// operatorHub disables the default catalog sources of a disconnected site: they pull
+// registry.redhat.io/redhat/*-index by tag and can only fail there (registries.md section 4).
+func operatorHub(s *site.Site) *namedObject {
+	if !disconnected(s) {
+		return nil
+	}
+	return &namedObject{
+		kind: "OperatorHub",
+		name: clusterObjectName,
+		object: &configv1.OperatorHub{
+			TypeMeta:   metav1.TypeMeta{APIVersion: configv1.GroupVersion.String(), Kind: "OperatorHub"},
+			ObjectMeta: metav1.ObjectMeta{Name: clusterObjectName},
+			Spec:       configv1.OperatorHubSpec{DisableAllDefaultSources: true},
+		},
+		origin: []diag.Position{s.Positions.Of("cluster.connectivity")},
+	}
+}
