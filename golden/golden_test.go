@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all"
+	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/output"
 )
@@ -103,4 +106,56 @@ func TestKustomizeBuild(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGoldenFidelity runs the fidelity harness over every golden output:
+// every whole object (resources, and installer manifests) decodes strictly
+// into its openshift/api type and passes the CRD schema, CEL and pruning
+// checks (MachineConfigs also Ignition validation); every registries.conf
+// loads in containers/image. Fragments and patches are not whole objects.
+func TestGoldenFidelity(t *testing.T) {
+	checked := 0
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		switch filepath.Ext(p) {
+		case ".conf":
+			checked++
+			if err := fidelity.CheckRegistriesConf(data); err != nil {
+				t.Errorf("%s: %v", p, err)
+			}
+		case ".yaml", ".yml":
+			if filepath.Base(p) == generators.KustomizationFile || !wholeObject(data) {
+				return nil
+			}
+			checked++
+			if err := fidelity.Check(data); err != nil {
+				t.Errorf("%s: %v", p, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Fatal("no golden output checked")
+	}
+}
+
+// wholeObject reports whether a YAML file is one complete Kubernetes object.
+func wholeObject(data []byte) bool {
+	var head struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Metadata   struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	return yaml.Unmarshal(data, &head) == nil && head.APIVersion != "" && head.Kind != "" && head.Metadata.Name != ""
 }

@@ -774,9 +774,6 @@ func TestEveryArtifactHasAnOrigin(t *testing.T) {
 }
 
 func TestFidelity(t *testing.T) {
-	if err := registerCatalogSource(); err != nil {
-		t.Fatal(err)
-	}
 	kinds := map[string]bool{}
 	for _, s := range allSites(t) {
 		out := render(t, s)

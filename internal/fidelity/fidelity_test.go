@@ -13,6 +13,12 @@ import (
 // validManifests holds one accepted object per registered kind; TestEveryKindHasAValidExample
 // keeps the table complete.
 var validManifests = map[string]string{
+	"operators.coreos.com/v1alpha1 CatalogSource": `
+apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata: {name: redhat-operators, namespace: openshift-marketplace}
+spec: {sourceType: grpc, image: registry.redhat.io/redhat/redhat-operator-index:v4.16, displayName: Red Hat Operators, publisher: Red Hat}
+`,
 	"config.openshift.io/v1 ImageDigestMirrorSet": `
 apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
@@ -790,15 +796,15 @@ spec: {domain: Bad_Domain}
 
 func TestUnregisteredKind(t *testing.T) {
 	err := Check([]byte(`
-apiVersion: operators.coreos.com/v1alpha1
-kind: CatalogSource
+apiVersion: operators.coreos.com/v1
+kind: Subscription
 metadata: {name: redhat-operators, namespace: openshift-marketplace}
-spec: {sourceType: grpc, image: mirror.example.com/redhat/redhat-operator-index:v4.18}
+spec: {name: x}
 `))
 	if !errors.Is(err, ErrUnregisteredKind) {
 		t.Fatalf("want ErrUnregisteredKind, got %v", err)
 	}
-	want := "CatalogSource/openshift-marketplace/redhat-operators: no fidelity check for operators.coreos.com/v1alpha1 CatalogSource [kind]"
+	want := "Subscription/openshift-marketplace/redhat-operators: no fidelity check for operators.coreos.com/v1 Subscription [kind]"
 	if err.Error() != want {
 		t.Errorf("got  %q\nwant %q", err, want)
 	}

@@ -59,6 +59,7 @@ func init() {
 	}
 	mustAdd(&kind{gvk: egressIPGVK, newObj: func() any { return &egressIP{} }, crdYAML: []byte(egressIPCRD),
 		rules: []kindRule{checkEgressIPCreate}})
+	mustAdd(&kind{gvk: catalogSourceGVK, newObj: func() any { return &catalogSource{} }, crdYAML: []byte(catalogSourceCRD)})
 	for _, k := range coreKinds() {
 		mustAdd(k)
 	}
