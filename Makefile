@@ -15,7 +15,7 @@ FUZZ_TARGETS := \
 	./internal/load:FuzzLoadJSON \
 	./internal/registries:FuzzRender
 
-.PHONY: help build test unit tools fuzz-short fuzz golden vet
+.PHONY: help build test unit tools fuzz-short fuzz golden vet fleet
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -48,6 +48,11 @@ fuzz: ## run every fuzz target for FUZZTIME (default 30s)
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
 		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
 	done
+
+N ?= 100
+OUT ?= $(CURDIR)/out/fleet
+fleet: ## write a synthetic fleet of N sites (default 100) to OUT
+	$(GO) run -tags fleetgen ./internal/fleetgen/cmd -n $(N) -o $(OUT)
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...

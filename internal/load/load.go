@@ -34,6 +34,8 @@ type Loader struct {
 	// fileRank orders the files of the site being loaded (fleet defaults
 	// first), to point conflicts at the site's own file.
 	fileRank map[string]int
+	// schemaNodes caches schema lookups by field path (see unknownFields).
+	schemaNodes map[string]schemaNode
 }
 
 // New compiles the embedded schema.
@@ -47,7 +49,7 @@ func New() (*Loader, error) {
 	if err := def.Err(); err != nil {
 		return nil, fmt.Errorf("embedded schema: %w", err)
 	}
-	return &Loader{ctx: ctx, schema: def}, nil
+	return &Loader{ctx: ctx, schema: def, schemaNodes: map[string]schemaNode{}}, nil
 }
 
 // Load loads every site named by paths. Sites are returned in the order of
@@ -236,10 +238,15 @@ func kindName(k cue.Kind) string {
 // is already the unification of all the site's files, so its defaults are the
 // site's intent.
 func applyUserDefaults(unified, user cue.Value) cue.Value {
+	// Collect the defaults into one small value and unify once: FillPath on
+	// the whole site per field re-evaluates it every time.
+	patch := user.Context().CompileString("_")
+	n := 0
 	var walk func(v cue.Value, path []cue.Selector)
 	walk = func(v cue.Value, path []cue.Selector) {
 		if d, ok := v.Default(); ok && d.IsConcrete() && len(path) > 0 {
-			unified = unified.FillPath(cue.MakePath(path...), d)
+			patch = patch.FillPath(cue.MakePath(path...), d)
+			n++
 			return
 		}
 		switch v.IncompleteKind() {
@@ -262,7 +269,10 @@ func applyUserDefaults(unified, user cue.Value) cue.Value {
 		}
 	}
 	walk(user, nil)
-	return unified
+	if n == 0 {
+		return unified
+	}
+	return unified.Unify(patch)
 }
 
 // positions records where the user wrote each field.

@@ -26,6 +26,13 @@ type unknownField struct {
 
 type unknownList []*unknownField
 
+// schemaNode caches, per field path, what the schema says of a field: the
+// schema of a path is the same in every site of a fleet.
+type schemaNode struct {
+	allowed bool
+	value   cue.Value
+}
+
 // unknownFields walks the user's value beside the schema and returns every
 // field the schema does not allow, with the allowed alternatives.
 func (l *Loader) unknownFields(user cue.Value) unknownList {
@@ -48,7 +55,16 @@ func (l *Loader) unknownFields(user cue.Value) unknownList {
 			for it.Next() {
 				sel := regular(it.Selector())
 				child := append(path[:len(path):len(path)], sel)
-				if !allows(sv, sel) {
+				key := cue.MakePath(child...).String()
+				node, seen := l.schemaNodes[key]
+				if !seen {
+					node = schemaNode{allowed: allows(sv, sel)}
+					if node.allowed {
+						node.value = schemaField(sv, sel, top)
+					}
+					l.schemaNodes[key] = node
+				}
+				if !node.allowed {
 					f := &unknownField{path: cue.MakePath(child...), name: sel.Unquoted(), pos: it.Value().Pos()}
 					f.allowed = fieldNames(sv)
 					if len(f.allowed) == 0 {
@@ -57,7 +73,7 @@ func (l *Loader) unknownFields(user cue.Value) unknownList {
 					out = append(out, f)
 					continue
 				}
-				walk(it.Value(), schemaField(sv, sel, top), child)
+				walk(it.Value(), node.value, child)
 			}
 		case cue.ListKind:
 			it, err := uv.List()
@@ -115,6 +131,17 @@ func schemaField(sv cue.Value, sel cue.Selector, top cue.Value) cue.Value {
 	for _, d := range disjuncts(sv) {
 		if d.IncompleteKind()&cue.StructKind == 0 || !d.Allows(sel) {
 			continue
+		}
+		// Regular and optional fields are found directly; only a field
+		// that exists through a pattern ([Name=#DNSLabel]: #Pool) needs
+		// filling in, which evaluates the pattern for that name.
+		if c := d.LookupPath(p); c.Exists() {
+			return c
+		}
+		if sel.LabelType() == cue.StringLabel {
+			if c := d.LookupPath(cue.MakePath(sel.Optional())); c.Exists() {
+				return c
+			}
 		}
 		if c := d.FillPath(p, top).LookupPath(p); c.Exists() {
 			return c

@@ -1,0 +1,28 @@
+//go:build fleetgen
+
+// Command fleetgen writes a synthetic fleet: go run -tags fleetgen
+// ./internal/fleetgen/cmd -n 1000 -o /tmp/fleet (make fleet N=1000 OUT=/tmp/fleet).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/siteforge/siteforge/internal/fleetgen"
+)
+
+func main() {
+	n := flag.Int("n", 100, "number of sites")
+	out := flag.String("o", "", "output directory (created)")
+	flag.Parse()
+	if *out == "" || *n < 1 {
+		fmt.Fprintln(os.Stderr, "usage: fleetgen -n N -o DIR")
+		os.Exit(2)
+	}
+	if err := fleetgen.Write(*out, *n); err != nil {
+		fmt.Fprintln(os.Stderr, "fleetgen:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("wrote %d sites to %s\n", *n, *out)
+}

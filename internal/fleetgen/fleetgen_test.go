@@ -1,0 +1,25 @@
+package fleetgen
+
+import (
+	"testing"
+
+	"github.com/siteforge/siteforge/internal/load"
+)
+
+// TestFleetVets: every kind of synthetic site is valid.
+func TestFleetVets(t *testing.T) {
+	dir := t.TempDir()
+	if err := Write(dir, 8); err != nil {
+		t.Fatal(err)
+	}
+	res := load.Load([]string{dir})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("synthetic fleet does not vet:\n%v", res.Diagnostics)
+	}
+	if len(res.Sites) != 8 {
+		t.Fatalf("%d sites, want 8", len(res.Sites))
+	}
+	if Site(3) != Site(3) || Site(1) == Site(5) {
+		t.Errorf("sites must be deterministic and distinct")
+	}
+}
