@@ -61,7 +61,7 @@ func TestGolden(t *testing.T) {
 					}
 				}
 				if update {
-					if err := output.PrepareDir(dir); err != nil {
+					if _, err := output.PrepareDir(dir); err != nil {
 						t.Fatal(err)
 					}
 					if err := output.Write(dir, s); err != nil {

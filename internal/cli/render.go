@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"sort"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -46,39 +48,136 @@ pre-commit), exit 0 when it is up to date.`,
 				case *check && *out == "":
 					return usageError(e, "render", "--check needs -o DIR")
 				}
-				outs, ok := renderAll(e, args, generators.Options{Strict: *strict})
-				if !ok {
-					return ExitFailure
-				}
+				opts := generators.Options{Strict: *strict}
 				switch {
 				case *stdout:
-					var b bytes.Buffer
-					for _, o := range outs {
-						b.Write(o.Stream())
-					}
-					if _, err := e.stdout.Write(b.Bytes()); err != nil {
-						fmt.Fprintf(e.stderr, "siteforge render: %v\n", err)
-						return ExitFailure
-					}
+					return renderStdout(e, args, opts)
 				case *check:
-					return checkOutput(e, *out, outs)
-				default:
-					if err := output.PrepareDir(*out); err != nil {
-						fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", *out, err)
-						return ExitFailure
-					}
-					for _, o := range outs {
-						if err := output.Write(*out, output.Site{Name: o.Site.Name, Files: o.Files}); err != nil {
-							fmt.Fprintf(e.stderr, "siteforge render: %v\n", err)
-							return ExitFailure
-						}
-						fmt.Fprintf(e.stdout, "rendered %s -> %s/%s (%d files)\n", o.Site.Source, *out, o.Site.Name, len(o.Files))
-					}
+					return renderCheck(e, args, opts, *out)
 				}
-				return ExitOK
+				return renderDir(e, args, opts, *out)
 			}
 		},
 	})
+}
+
+// renderStdout writes every site's resources as one stream, only when every
+// site rendered (an empty or partial stream with pruning deletes objects).
+func renderStdout(e env, paths []string, opts generators.Options) int {
+	streams := map[int][]byte{}
+	var mu sync.Mutex
+	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
+		mu.Lock()
+		streams[i] = o.Stream()
+		mu.Unlock()
+		return nil
+	})
+	if !finish(e, run, err) {
+		return ExitFailure
+	}
+	var b bytes.Buffer
+	for _, i := range sortedIndexes(streams) {
+		b.Write(streams[i])
+	}
+	if _, err := e.stdout.Write(b.Bytes()); err != nil {
+		fmt.Fprintf(e.stderr, "siteforge render: %v\n", err)
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// renderDir stages every site inside DIR as it renders, then swaps each
+// site folder in; on any failure nothing in DIR changes.
+func renderDir(e env, paths []string, opts generators.Options, dir string) int {
+	undo, err := output.PrepareDir(dir)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		return ExitFailure
+	}
+	stage, err := output.NewStage(dir)
+	if err != nil {
+		undo()
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		return ExitFailure
+	}
+	lines := map[int]string{}
+	var mu sync.Mutex
+	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
+		if err := stage.Add(output.Site{Name: o.Site.Name, Files: o.Files}); err != nil {
+			return err
+		}
+		mu.Lock()
+		lines[i] = fmt.Sprintf("rendered %s -> %s (%d files)", o.Site.Source, filepath.Join(dir, o.Site.Name), len(o.Files))
+		mu.Unlock()
+		return nil
+	})
+	if !finish(e, run, err) {
+		stage.Abort()
+		undo()
+		return ExitFailure
+	}
+	if err := stage.Commit(); err != nil {
+		fmt.Fprintf(e.stderr, "siteforge render: %v\n", err)
+		return ExitFailure
+	}
+	for _, i := range sortedIndexes(lines) {
+		fmt.Fprintln(e.stdout, lines[i])
+	}
+	return ExitOK
+}
+
+// renderCheck compares DIR with what render would write.
+func renderCheck(e env, paths []string, opts generators.Options, dir string) int {
+	diffs := map[int][]string{}
+	var mu sync.Mutex
+	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
+		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		diffs[i] = d
+		mu.Unlock()
+		return nil
+	})
+	if !finish(e, run, err) {
+		return ExitFailure
+	}
+	n := 0
+	for _, i := range sortedIndexes(diffs) {
+		for _, d := range diffs[i] {
+			fmt.Fprintln(e.stdout, d)
+			n++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(e.stdout, "%s is up to date\n", dir)
+		return ExitOK
+	}
+	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run siteforge render -o %s\n", dir, n, dir)
+	return ExitFindings
+}
+
+// finish prints a run's warnings and problems and tells whether it succeeded.
+func finish(e env, run siteRun, err error) bool {
+	res := load.Result{Diagnostics: run.Diagnostics, Sources: run.Sources}
+	for _, w := range run.Warnings {
+		printWarnings(e.stderr, res, w)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
+		return false
+	}
+	return !printDiagnostics(e.stderr, res)
+}
+
+func sortedIndexes[V any](m map[int]V) []int {
+	idx := make([]int, 0, len(m))
+	for i := range m {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	return idx
 }
 
 func usageError(e env, verb, msg string) int {
@@ -86,33 +185,26 @@ func usageError(e env, verb, msg string) int {
 	return ExitFailure
 }
 
-// renderAll loads and renders every site; it prints every problem and
-// reports whether all sites rendered.
+// renderAll loads and renders every site and returns the outputs in input
+// order (for lint and mirrors, which need them all); it prints every
+// problem and reports whether all sites rendered.
 func renderAll(e env, paths []string, opts generators.Options) ([]*generators.Output, bool) {
-	res := load.Load(paths)
-	if printDiagnostics(e.stderr, res) {
+	outs := map[int]*generators.Output{}
+	var mu sync.Mutex
+	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
+		mu.Lock()
+		outs[i] = o
+		mu.Unlock()
+		return nil
+	})
+	if !finish(e, run, err) {
 		return nil, false
 	}
-	var outs []*generators.Output
-	var problems diag.List
-	for _, s := range res.Sites {
-		o, err := generators.Render(s, opts)
-		var dl diag.List
-		switch {
-		case errors.As(err, &dl):
-			problems = append(problems, dl...)
-			continue
-		case err != nil:
-			fmt.Fprintf(e.stderr, "siteforge render: site %s: internal error: %v\n", s.Name, err)
-			return nil, false
-		}
-		printWarnings(e.stderr, res, o.Warnings)
-		outs = append(outs, o)
+	var list []*generators.Output
+	for _, i := range sortedIndexes(outs) {
+		list = append(list, outs[i])
 	}
-	if printDiagnostics(e.stderr, load.Result{Diagnostics: problems, Sources: res.Sources}) {
-		return nil, false
-	}
-	return outs, true
+	return list, true
 }
 
 func printWarnings(w io.Writer, res load.Result, warnings diag.List) {
@@ -120,25 +212,4 @@ func printWarnings(w io.Writer, res load.Result, warnings diag.List) {
 	for _, d := range warnings {
 		fmt.Fprint(w, p.FormatSeverity(d, "warning"))
 	}
-}
-
-func checkOutput(e env, dir string, outs []*generators.Output) int {
-	var diffs []string
-	for _, o := range outs {
-		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "siteforge render --check: %v\n", err)
-			return ExitFailure
-		}
-		diffs = append(diffs, d...)
-	}
-	if len(diffs) == 0 {
-		fmt.Fprintf(e.stdout, "%s is up to date\n", dir)
-		return ExitOK
-	}
-	for _, d := range diffs {
-		fmt.Fprintln(e.stdout, d)
-	}
-	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run siteforge render -o %s\n", dir, len(diffs), dir)
-	return ExitFindings
 }

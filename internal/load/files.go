@@ -36,8 +36,9 @@ var siteExts = map[string]bool{".cue": true, ".yaml": true, ".yml": true, ".json
 // IsSiteFile reports whether name has a site input extension.
 func IsSiteFile(name string) bool { return siteExts[strings.ToLower(filepath.Ext(name))] }
 
-// unit is one site to load: the files unified into it (fleet defaults first).
-type unit struct {
+// Unit is one site to load: the files unified into it (fleet defaults
+// first).
+type Unit struct {
 	// source is the path the user named (file or directory).
 	source string
 	// dir anchors relative CUE imports.
@@ -48,9 +49,12 @@ type unit struct {
 // fleetSitesDir is the folder of a fleet whose subfolders are sites.
 const fleetSitesDir = "sites"
 
-// discover turns the user's paths into site units.
-func discover(paths []string) ([]unit, diag.List) {
-	var units []unit
+// Source is the path the user named for the site.
+func (u Unit) Source() string { return u.source }
+
+// Discover turns the user's paths into site units, in order.
+func Discover(paths []string) ([]Unit, diag.List) {
+	var units []Unit
 	var diags diag.List
 	for _, p := range paths {
 		u, d := discoverPath(p)
@@ -60,7 +64,7 @@ func discover(paths []string) ([]unit, diag.List) {
 	return units, diags
 }
 
-func discoverPath(p string) ([]unit, diag.List) {
+func discoverPath(p string) ([]Unit, diag.List) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "cannot read: " + describeErr(err),
@@ -71,7 +75,7 @@ func discoverPath(p string) ([]unit, diag.List) {
 			return nil, diag.List{{Pos: diag.Position{File: p}, Message: "not a site file",
 				Hint: "site files end in .cue, .yaml, .yml or .json"}}
 		}
-		return []unit{{source: p, dir: filepath.Dir(p), files: []string{p}}}, nil
+		return []Unit{{source: p, dir: filepath.Dir(p), files: []string{p}}}, nil
 	}
 	own, err := siteFilesIn(p)
 	if err != nil {
@@ -85,17 +89,17 @@ func discoverPath(p string) ([]unit, diag.List) {
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in directory",
 			Hint: "a site directory holds .cue, .yaml, .yml or .json files; a fleet directory holds a sites/ folder"}}
 	}
-	return []unit{{source: p, dir: p, files: own}}, nil
+	return []Unit{{source: p, dir: p, files: own}}, nil
 }
 
 // discoverFleet returns one unit per subfolder of sites/, each unified with
 // the fleet's own files (its defaults).
-func discoverFleet(root, sitesDir string, defaults []string) ([]unit, diag.List) {
+func discoverFleet(root, sitesDir string, defaults []string) ([]Unit, diag.List) {
 	entries, err := os.ReadDir(sitesDir)
 	if err != nil {
 		return nil, diag.List{{Pos: diag.Position{File: sitesDir}, Message: "cannot read directory: " + describeErr(err)}}
 	}
-	var units []unit
+	var units []Unit
 	var diags diag.List
 	rootReal, _ := filepath.EvalSymlinks(root)
 	for _, e := range entries {
@@ -134,7 +138,7 @@ func discoverFleet(root, sitesDir string, defaults []string) ([]unit, diag.List)
 			continue
 		}
 		all := append(append([]string{}, defaults...), files...)
-		units = append(units, unit{source: dir, dir: dir, files: all})
+		units = append(units, Unit{source: dir, dir: dir, files: all})
 	}
 	if len(units) == 0 && len(diags) == 0 {
 		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: sitesDir}, Message: "fleet has no sites",

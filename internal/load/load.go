@@ -66,38 +66,42 @@ func Load(paths []string) Result {
 // Load loads every site named by paths.
 func (l *Loader) Load(paths []string) Result {
 	res := Result{Sources: map[string][]byte{}}
-	units, diags := discover(paths)
+	units, diags := Discover(paths)
 	res.Diagnostics = append(res.Diagnostics, diags...)
+	var names Names
 	for _, u := range units {
-		s, d := l.loadUnit(u, res.Sources)
+		s, d := l.LoadUnit(u, res.Sources)
 		res.Diagnostics = append(res.Diagnostics, d...)
 		if s != nil {
 			res.Sites = append(res.Sites, s)
+			res.Diagnostics = append(res.Diagnostics, names.Add(s)...)
 		}
 	}
-	res.Diagnostics = append(res.Diagnostics, duplicateNames(res.Sites)...)
 	res.Diagnostics = res.Diagnostics.Sort()
 	return res
 }
 
-// duplicateNames reports two sites with one name: they would render into the
-// same output folder.
-func duplicateNames(sites []*site.Site) diag.List {
-	first := map[string]*site.Site{}
-	var out diag.List
-	for _, s := range sites {
-		if f, ok := first[s.Name]; ok {
-			out = append(out, diag.Diagnostic{Pos: s.Positions.Of("name"), Path: "name",
-				Message: fmt.Sprintf("site name %q is already used by %s", s.Name, f.Positions.Of("name")),
-				Hint:    "site names name the output folders and must be unique"})
-			continue
-		}
-		first[s.Name] = s
+// Names finds two sites with one name: they would render into the same
+// output folder. Add sites in input order.
+type Names map[string]diag.Position
+
+// Add records a site's name and reports it when already used.
+func (n *Names) Add(s *site.Site) diag.List {
+	if *n == nil {
+		*n = Names{}
 	}
-	return out
+	pos := s.Positions.Of("name")
+	if first, ok := (*n)[s.Name]; ok {
+		return diag.List{{Pos: pos, Path: "name",
+			Message: fmt.Sprintf("site name %q is already used by %s", s.Name, first),
+			Hint:    "site names name the output folders and must be unique"}}
+	}
+	(*n)[s.Name] = pos
+	return nil
 }
 
-func (l *Loader) loadUnit(u unit, sources map[string][]byte) (*site.Site, diag.List) {
+// LoadUnit loads one site; the files it reads are added to sources.
+func (l *Loader) LoadUnit(u Unit, sources map[string][]byte) (*site.Site, diag.List) {
 	if len(u.files) > MaxFilesPerSite {
 		return nil, diag.List{{Pos: diag.Position{File: u.source},
 			Message: fmt.Sprintf("%d files make up this site, more than the limit of %d", len(u.files), MaxFilesPerSite)}}
@@ -130,7 +134,7 @@ func (l *Loader) LoadSource(name string, data []byte) Result {
 		res.Diagnostics = diags
 		return res
 	}
-	s, diags := l.loadSyntax(unit{source: name, dir: ".", files: []string{name}}, []*ast.File{f})
+	s, diags := l.loadSyntax(Unit{source: name, dir: ".", files: []string{name}}, []*ast.File{f})
 	res.Diagnostics = diags.Sort()
 	if s != nil {
 		res.Sites = []*site.Site{s}
@@ -139,7 +143,7 @@ func (l *Loader) LoadSource(name string, data []byte) Result {
 }
 
 // loadSyntax checks parsed files as one site.
-func (l *Loader) loadSyntax(u unit, files []*ast.File) (*site.Site, diag.List) {
+func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	var diags diag.List
 	l.fileRank = map[string]int{}
 	for i, f := range files {
@@ -189,7 +193,7 @@ func (l *Loader) loadSyntax(u unit, files []*ast.File) (*site.Site, diag.List) {
 }
 
 // build evaluates the user's files as one CUE package.
-func (l *Loader) build(u unit, files []*ast.File) (cue.Value, diag.List) {
+func (l *Loader) build(u Unit, files []*ast.File) (cue.Value, diag.List) {
 	inst := build.NewContext().NewInstance(u.dir, nil)
 	var diags diag.List
 	for _, f := range files {

@@ -27,63 +27,122 @@ type Site struct {
 const tmpPrefix = ".siteforge-"
 
 // PrepareDir checks that dir can receive output: it is a directory (created
-// when missing), not a file.
-func PrepareDir(dir string) error {
+// when missing), not a file. undo removes what PrepareDir created, for a run
+// that fails and must leave nothing behind.
+func PrepareDir(dir string) (undo func(), err error) {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return os.MkdirAll(dir, 0o755)
+		// the topmost folder that does not exist yet
+		top := filepath.Clean(dir)
+		for {
+			parent := filepath.Dir(top)
+			if _, err := os.Stat(parent); err == nil || parent == top {
+				break
+			}
+			top = parent
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return func() {}, err
+		}
+		return func() { _ = os.RemoveAll(top) }, nil
 	case err != nil:
-		return err
+		return func() {}, err
 	case !fi.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
+		return func() {}, fmt.Errorf("%s is not a directory", dir)
+	}
+	return func() {}, nil
+}
+
+// Write replaces dir/<site> with the site's files (see Stage).
+func Write(dir string, s Site) error {
+	st, err := NewStage(dir)
+	if err != nil {
+		return err
+	}
+	if err := st.Add(s); err != nil {
+		st.Abort()
+		return err
+	}
+	return st.Commit()
+}
+
+// Stage collects rendered sites on disk, in a hidden folder inside the
+// output directory, before any of them replaces its predecessor: a run that
+// fails part-way is aborted without touching the output, and memory does not
+// grow with the number of sites.
+type Stage struct {
+	dir, tmp string
+}
+
+// NewStage starts staging into dir (which must exist: PrepareDir).
+func NewStage(dir string) (*Stage, error) {
+	tmp, err := os.MkdirTemp(dir, tmpPrefix+"stage-")
+	if err != nil {
+		return nil, err
+	}
+	return &Stage{dir: dir, tmp: tmp}, nil
+}
+
+// Add writes a site into the stage. Safe for concurrent use with distinct
+// sites.
+func (st *Stage) Add(s Site) error {
+	if err := checkName(s.Name); err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(filepath.Join(st.dir, s.Name)); err == nil {
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link; refusing to replace it (siteforge writes only real folders inside the output directory)", filepath.Join(st.dir, s.Name))
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s exists and is not a directory", filepath.Join(st.dir, s.Name))
+		}
+	}
+	root := filepath.Join(st.tmp, s.Name)
+	if err := os.Mkdir(root, 0o755); err != nil {
+		return err
+	}
+	return writeTree(root, s.Files)
+}
+
+// Commit replaces each staged site's folder: the new folder is swapped in
+// with one rename (RENAME_EXCHANGE), so readers see either the old or the new
+// folder, never a mix.
+func (st *Stage) Commit() error {
+	defer os.RemoveAll(st.tmp) // after the swaps it holds the old folders
+	entries, err := os.ReadDir(st.tmp)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := swapIn(filepath.Join(st.tmp, e.Name()), filepath.Join(st.dir, e.Name())); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// Write replaces dir/<site> with the site's files. The new folder is built
-// beside the old one and swapped in with one rename (RENAME_EXCHANGE), so
-// readers see either the old or the new folder, never a mix.
-func Write(dir string, s Site) error {
-	if err := checkName(s.Name); err != nil {
-		return err
-	}
-	dst := filepath.Join(dir, s.Name)
-	if fi, err := os.Lstat(dst); err == nil {
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s is a symbolic link; refusing to replace it (siteforge writes only real folders inside the output directory)", dst)
-		}
-		if !fi.IsDir() {
-			return fmt.Errorf("%s exists and is not a directory", dst)
-		}
-	}
-	tmp, err := os.MkdirTemp(dir, tmpPrefix+s.Name+"-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp) // after a swap this holds the old folder
-	if err := writeTree(tmp, s.Files); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
+// Abort drops everything staged.
+func (st *Stage) Abort() { _ = os.RemoveAll(st.tmp) }
+
+// swapIn moves src to dst; an existing dst ends up at src.
+func swapIn(src, dst string) error {
 	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
-		return os.Rename(tmp, dst)
+		return os.Rename(src, dst)
 	}
-	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, dst, unix.RENAME_EXCHANGE)
+	err := unix.Renameat2(unix.AT_FDCWD, src, unix.AT_FDCWD, dst, unix.RENAME_EXCHANGE)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) {
 		// No atomic exchange on this file system: move the old folder
 		// aside, move the new one in, and put the old one back on failure.
-		old := tmp + ".old"
+		old := src + ".old"
 		if err := os.Rename(dst, old); err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, dst); err != nil {
+		if err := os.Rename(src, dst); err != nil {
 			_ = os.Rename(old, dst)
 			return err
 		}
-		return os.RemoveAll(old)
+		return os.Rename(old, src)
 	}
 	return err
 }

@@ -81,11 +81,16 @@ func TestPrepareDir(t *testing.T) {
 	if err := os.WriteFile(f, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := PrepareDir(f); err == nil || !strings.Contains(err.Error(), "not a directory") {
+	if _, err := PrepareDir(f); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("PrepareDir(file) = %v", err)
 	}
-	if err := PrepareDir(filepath.Join(dir, "new", "deep")); err != nil {
+	undo, err := PrepareDir(filepath.Join(dir, "new", "deep"))
+	if err != nil {
 		t.Errorf("PrepareDir(new) = %v", err)
+	}
+	undo()
+	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
+		t.Errorf("undo left the created folders")
 	}
 }
 
