@@ -4,4 +4,5 @@ package all
 import (
 	_ "github.com/siteforge/siteforge/generators/machineconfigs"
 	_ "github.com/siteforge/siteforge/generators/mirroring"
+	_ "github.com/siteforge/siteforge/generators/network"
 )

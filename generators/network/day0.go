@@ -1,0 +1,93 @@
+package network
+
+import (
+	"fmt"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// ipsecModeSince is the first release whose ipsecConfig has a mode; before
+// it, an empty ipsecConfig means Full and External does not exist.
+// // api operator/v1 IPsecConfig.mode (4.15 "IPsec modes Disabled, External, Full")
+const ipsecModeSince platform.OCPMinor = 15
+
+// day0Network is the operator Network configuration an install-time site
+// hands the installer: install/manifests/cluster-network-03-config.yml with
+// the planned cluster MTU. Install-time MTU detection probes the
+// default-route link of one node only, so the installer writes this file
+// itself for AWS edge pools (1200/1250); siteforge writes it for every
+// topology, with the MTU the links actually allow.
+func day0Network(s *site.Site, p MTUPlan) (*operatorv1.Network, diag.List) {
+	mtu := uint32(p.Target)
+	n := &operatorv1.Network{
+		TypeMeta:   metav1.TypeMeta{APIVersion: operatorv1.GroupVersion.String(), Kind: "Network"},
+		ObjectMeta: metav1.ObjectMeta{Name: clusterObjectName},
+		Spec: operatorv1.NetworkSpec{
+			OperatorSpec:   operatorv1.OperatorSpec{ManagementState: operatorv1.Managed},
+			ServiceNetwork: append([]string(nil), s.Network.ServiceNetwork...),
+			DefaultNetwork: operatorv1.DefaultNetworkDefinition{Type: operatorv1.NetworkType(p.NetworkType)},
+		},
+	}
+	for _, cn := range s.Network.ClusterNetwork {
+		n.Spec.ClusterNetwork = append(n.Spec.ClusterNetwork, operatorv1.ClusterNetworkEntry{CIDR: cn.CIDR, HostPrefix: uint32(cn.HostPrefix)})
+	}
+	switch p.NetworkType {
+	case platform.OpenShiftSDN:
+		if minor, err := platform.ParseOCPMinor(s.Cluster.Version); err == nil && minor >= platform.SDNNotInstallableSince {
+			return nil, diag.List{at(s, "network.type",
+				fmt.Sprintf("OpenShift SDN cannot be installed from OpenShift %s; cluster.version is %s", platform.SDNNotInstallableSince, s.Cluster.Version),
+				`install with network.type: "OVNKubernetes"`)}
+		}
+		n.Spec.DefaultNetwork.OpenShiftSDNConfig = &operatorv1.OpenShiftSDNConfig{Mode: operatorv1.SDNModeNetworkPolicy, MTU: &mtu}
+	default:
+		ovn := &operatorv1.OVNKubernetesConfig{MTU: &mtu}
+		if s.Network.IPsec != platform.IPsecModeDisabled {
+			minor, err := platform.ParseOCPMinor(s.Cluster.Version)
+			switch {
+			case err == nil && minor < ipsecModeSince && s.Network.IPsec == platform.IPsecModeFull:
+				ovn.IPsecConfig = &operatorv1.IPsecConfig{} // pre-4.15: present and empty means Full
+			case err == nil && minor < ipsecModeSince:
+				return nil, diag.List{at(s, "network.ipsec", fmt.Sprintf("IPsec mode %q needs OpenShift %s or later; cluster.version is %s", s.Network.IPsec, ipsecModeSince, s.Cluster.Version),
+					`use "Full" (east-west and north-south) or "Disabled"`)}
+			default:
+				ovn.IPsecConfig = &operatorv1.IPsecConfig{Mode: operatorv1.IPsecMode(s.Network.IPsec)}
+			}
+		}
+		n.Spec.DefaultNetwork.OVNKubernetesConfig = ovn
+	}
+	return n, nil
+}
+
+func day0Artifact(s *site.Site, p MTUPlan) (generators.Artifact, error) {
+	n, dl := day0Network(s, p)
+	if dl != nil {
+		return generators.Artifact{}, dl
+	}
+	b, err := encodeObject(n, s.Source)
+	if err != nil {
+		return generators.Artifact{}, fmt.Errorf("encode %s: %w", day0NetworkManifest, err)
+	}
+	note := fmt.Sprintf("# The operator network configuration for the installer, cluster MTU %d (%s).\n"+
+		"# Copy it to <installation_directory>/manifests/%s after `openshift-install create manifests`\n"+
+		"# (agent-based installer: <assets_directory>/openshift/%s before `openshift-install agent create image`).\n",
+		p.Target, day0Why(p), installerNetworkManifestName, installerNetworkManifestName)
+	var origin []diag.Position
+	for _, l := range p.BindingLinks() {
+		origin = append(origin, linkPos(s, l.Link))
+	}
+	origin = positions(append(origin, s.Positions.Of("mtu.target"), s.Positions.Of("network.type"))...)
+	return generators.Artifact{Path: day0NetworkManifest, Role: generators.File, Data: append([]byte(note), b...), Comment: "#", Origin: origin}, nil
+}
+
+func day0Why(p MTUPlan) string {
+	if p.TargetFromSite {
+		return "mtu.target"
+	}
+	return fmt.Sprintf("smallest link %d - %s overhead %d", p.Smallest, p.OverheadName, p.Overhead)
+}

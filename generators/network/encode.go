@@ -1,0 +1,140 @@
+package network
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"cuelang.org/go/cue"
+	"sigs.k8s.io/yaml"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// obj is a JSON object literal; patches are built from it so that a null
+// (delete this field in a merge patch) stays a null.
+type obj = map[string]any
+
+// patchYAML encodes a merge patch as YAML with sorted keys.
+func patchYAML(p obj) []byte {
+	b, err := yaml.Marshal(p)
+	if err != nil {
+		// Only maps, strings, ints and nils: encoding cannot fail.
+		panic("network: encode patch: " + err.Error())
+	}
+	return b
+}
+
+// patchJSON encodes a merge patch as indented JSON with sorted keys and a
+// final newline.
+func patchJSON(p obj) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(p); err != nil {
+		panic("network: encode patch: " + err.Error())
+	}
+	return buf.Bytes()
+}
+
+// compactJSON is the patch on one line, for `oc patch -p '...'` in a runbook.
+func compactJSON(p obj) string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic("network: encode patch: " + err.Error())
+	}
+	return string(b)
+}
+
+// encodeObject encodes a typed object like a Resource (sorted keys, source
+// annotation), without status and without the nulls and empty structs typed
+// structs carry (unsupportedConfigOverrides: null, egressIPConfig: {}).
+func encodeObject(o any, source string) ([]byte, error) {
+	m, err := generators.ToMap(o)
+	if err != nil {
+		return nil, err
+	}
+	delete(m, "status")
+	dropEmpty(m)
+	return generators.EncodeObject(m, source)
+}
+
+// keepEmpty are the fields whose empty value means something: an empty
+// ipsecConfig is IPsec mode Full before 4.15 (platform.IPsecModeIsFull).
+var keepEmpty = map[string]bool{"ipsecConfig": true}
+
+func dropEmpty(m map[string]any) {
+	for k, v := range m {
+		switch v := v.(type) {
+		case nil:
+			delete(m, k)
+		case map[string]any:
+			dropEmpty(v)
+			if len(v) == 0 && !keepEmpty[k] {
+				delete(m, k)
+			}
+		}
+	}
+}
+
+// at is a diagnostic at a site field.
+func at(s *site.Site, path, msg, hint string) diag.Diagnostic {
+	return diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: msg, Hint: hint}
+}
+
+// fieldPath builds a CUE field path from labels (string) and list indexes
+// (int): fieldPath("pools", "remote-worker", "uplinkMTU") is
+// `pools."remote-worker".uplinkMTU`, fieldPath("paths", 0, "mtu") is
+// `paths[0].mtu`.
+func fieldPath(parts ...any) string {
+	sels := make([]cue.Selector, 0, len(parts))
+	for _, p := range parts {
+		switch p := p.(type) {
+		case int:
+			sels = append(sels, cue.Index(p))
+		case string:
+			sels = append(sels, cue.Str(p))
+		default:
+			panic(fmt.Sprintf("network: fieldPath: %T", p))
+		}
+	}
+	return cue.MakePath(sels...).String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// positions drops invalid and repeated positions, keeping the order.
+func positions(ps ...diag.Position) []diag.Position {
+	seen := map[diag.Position]bool{}
+	var out []diag.Position
+	for _, p := range ps {
+		if !p.IsValid() || seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// nodes renders a pool size for a runbook: "3 nodes", or "unknown" when the
+// site lists neither nodes nor count.
+func nodes(n int) string {
+	switch {
+	case n < 0:
+		return "? nodes (not in the site)"
+	case n == 1:
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
+}

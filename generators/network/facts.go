@@ -1,0 +1,61 @@
+package network
+
+// Where this generator's outputs go in a site's output folder. Patches,
+// runbooks and the NetworkManager MTU MachineConfigs are Files: they are
+// applied by hand, in an order, never by `kustomize build | oc apply`.
+const (
+	mtuPhase1PatchYAML     = "network/mtu-migration-phase1.patch.yaml"
+	mtuPhase1PatchJSON     = "network/mtu-migration-phase1.json"
+	mtuPhase1Kustomize     = "network/mtu-migration-phase1.kustomize-patch.yaml"
+	mtuPhase2PatchYAML     = "network/mtu-migration-phase2.patch.yaml"
+	mtuPhase2PatchJSON     = "network/mtu-migration-phase2.json"
+	mtuPhase2Kustomize     = "network/mtu-migration-phase2.kustomize-patch.yaml"
+	mtuRunbook             = "network/mtu-migration-runbook.md"
+	mtuMachineConfigDir    = "network/mtu-migration" // <name>.bu and <name>.yaml per NetworkManager MTU MachineConfig
+	day0NetworkManifest    = "install/manifests/cluster-network-03-config.yml"
+	sdnMigrationDir        = "network/sdn-migration"
+	sdnMigrationRunbook    = "network/sdn-migration-runbook.md"
+	ovsDir                 = "network/ovs"
+	ovsRunbook             = "network/ovs-flow-idle-timeout.md"
+	kustomizePatchTarget   = "group: operator.openshift.io, version: v1, kind: Network, name: cluster"
+	operatorNetworkCLIName = "network.operator.openshift.io" // the resource `oc patch` takes
+	configNetworkCLIName   = "network.config.openshift.io"
+)
+
+// The cluster-scoped singletons the patches apply to.
+const (
+	clusterObjectName = "cluster" // api operator/v1 and config/v1: Network is a singleton named "cluster"
+)
+
+// installerNetworkManifestName is the file name the installer docs give the
+// operator Network manifest (docs "Installing a cluster with network
+// customizations": <installation_directory>/manifests/cluster-network-03-config.yml;
+// the installer writes the same name for AWS edge pools).
+const installerNetworkManifestName = "cluster-network-03-config.yml"
+
+// Live SDN -> OVN-Kubernetes migration trigger.
+const (
+	networkTypeMigrationAnnotation = "network.openshift.io/network-type-migration" // CNO names.NetworkTypeMigrationAnnotation; docs 4.16 "Initiating the limited live migration process"
+	networkTypeMigrationCondition  = "NetworkTypeMigrationInProgress"              // CNO names.NetworkTypeMigrationInProgress (Network.config status condition)
+)
+
+// Names of the NetworkManager MTU MachineConfig for a custom pool that does
+// not share the worker pool's uplink interface (the documented names cover
+// master and worker only: platform.ControlPlaneInterfaceMCName,
+// platform.WorkerInterfaceMCName).
+const customPoolInterfaceMCNameFormat = "01-%s-interface"
+
+// OVS flow idle timeout MachineConfigs, one per built-in pool (custom pools
+// inherit worker's).
+const (
+	ovsMachineConfigNameFormat = "99-%s-ovs-flow-idle-timeout"
+	ovsUnitName                = "ovs-flow-idle-timeout.service"
+	ovsVswitchdUnit            = "ovs-vswitchd.service" // openvswitch's daemon unit on RHCOS
+	ovsVsctl                   = "/usr/bin/ovs-vsctl"
+)
+
+// networkMigration.mode values of the site model.
+const (
+	migrationModeOffline = "offline"
+	migrationModeLive    = "live"
+)

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/siteforge/siteforge/generators/network"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+func init() {
+	register(&command{
+		name:    "mtu",
+		args:    "PATH... [--check]",
+		summary: "print the cluster MTU plan of sites: links, binding constraint, overhead, result",
+		help: `For every site named by PATH (as for vet), prints every link overlay traffic
+crosses (each pool's uplink, each path between pools, and the platform's
+default paths such as AWS Local Zone <-> Region), its MTU and where the number
+comes from; the binding constraint (the smallest links, marked *); the overlay
+overhead; the largest legal cluster MTU; the target; and, for a running site,
+the MTU it applies now (mtu.current) and whether a migration is due.
+
+Exit 0 when every site has a legal plan, 2 when a site does not load or has no
+legal cluster MTU (the problem is shown at its position). With --check, exit 1
+when a running site's mtu.current differs from its target: an MTU migration is
+due (siteforge render writes it).`,
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			check := fs.Bool("check", false, "exit 1 when a running site's MTU differs from the plan (a migration is due)")
+			return func(e env, args []string) int {
+				if len(args) == 0 {
+					return usageError(e, "mtu", "no PATH given")
+				}
+				res := load.Load(args)
+				if printDiagnostics(e.stderr, res) {
+					return ExitFailure
+				}
+				var problems diag.List
+				var due []string
+				first := true
+				for _, s := range res.Sites {
+					p, err := network.Plan(s)
+					var dl diag.List
+					switch {
+					case errors.As(err, &dl):
+						problems = append(problems, dl...)
+						continue
+					case err != nil:
+						fmt.Fprintf(e.stderr, "siteforge mtu: site %s: internal error: %v\n", s.Name, err)
+						return ExitFailure
+					}
+					if !first {
+						fmt.Fprintln(e.stdout)
+					}
+					first = false
+					writePlan(e.stdout, s, p)
+					if s.Cluster.Lifecycle == "running" && p.MigrationDue() {
+						due = append(due, s.Name)
+					}
+				}
+				if printDiagnostics(e.stderr, load.Result{Diagnostics: problems.Sort(), Sources: res.Sources}) {
+					return ExitFailure
+				}
+				if *check && len(due) > 0 {
+					fmt.Fprintf(e.stderr, "an MTU migration is due for %s\n", strings.Join(due, ", "))
+					return ExitFindings
+				}
+				return ExitOK
+			}
+		},
+	})
+}
+
+// writePlan prints one site's plan as a table.
+func writePlan(w io.Writer, s *site.Site, p network.MTUPlan) {
+	family := "IPv4"
+	if p.AnyIPv6 {
+		family = "IPv6 in the cluster network"
+	}
+	fmt.Fprintf(w, "site %s (%s): %s, %s, IPsec %s, %s\n\n", s.Name, s.Source, p.NetworkType, family, s.Network.IPsec, s.Cluster.Lifecycle)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  LINK\tMTU\tFROM")
+	for _, l := range p.Links {
+		mark := " "
+		if l.Binding {
+			mark = "*"
+		}
+		from := l.Origin
+		if l.Pos.IsValid() {
+			from += " (" + l.Pos.String() + ")"
+		}
+		if l.Note != "" {
+			from += ": " + l.Note
+		}
+		fmt.Fprintf(tw, "%s %s\t%d\t%s\n", mark, l.Label(), l.MTU, from)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var names []string
+	for _, l := range p.BindingLinks() {
+		names = append(names, l.Label())
+	}
+	fmt.Fprintf(tw, "  binding constraint\t%d\t%s (marked *)\n", p.Smallest, strings.Join(names, ", "))
+	fmt.Fprintf(tw, "  overhead\t-%d\t%s (%s)\n", p.Overhead, p.OverheadName, p.NetworkType)
+	fmt.Fprintf(tw, "  cluster MTU\t%d\tlargest legal value (CNO accepts %d-%d)\n", p.Largest, p.Floor, p.Max)
+	if p.TargetFromSite {
+		fmt.Fprintf(tw, "  target\t%d\tmtu.target (%s)\n", p.Target, s.Positions.Of("mtu.target"))
+	} else {
+		fmt.Fprintf(tw, "  target\t%d\tcomputed (no mtu.target)\n", p.Target)
+	}
+	switch {
+	case s.Cluster.Lifecycle != "running":
+		fmt.Fprintf(tw, "  install\t%d\tsiteforge render writes it to install/manifests/cluster-network-03-config.yml\n", p.Target)
+	case p.Current == nil:
+		fmt.Fprintf(tw, "  current\t?\tunknown: set mtu.current (oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}')\n")
+	case p.MigrationDue():
+		fmt.Fprintf(tw, "  current\t%d\tmtu.current: an MTU migration %d -> %d is due (siteforge render writes network/mtu-migration-*)\n", *p.Current, *p.Current, p.Target)
+	default:
+		fmt.Fprintf(tw, "  current\t%d\tmtu.current: matches the target, no migration\n", *p.Current)
+	}
+	switch {
+	case s.MTU != nil && s.MTU.Machine != nil:
+		fmt.Fprintf(tw, "  machine\t%d\tmtu.machine: the uplink MTU of every node\n", p.Machine)
+	case p.Machine > 0:
+		fmt.Fprintf(tw, "  machine\t%d\tthe uplink MTU every pool has\n", p.Machine)
+	}
+	tw.Flush()
+}
