@@ -15,7 +15,7 @@ FUZZ_TARGETS := \
 	./internal/load:FuzzLoadJSON \
 	./internal/registries:FuzzRender
 
-.PHONY: help build test unit tools fuzz-short fuzz golden vet fleet
+.PHONY: help build test unit tools pre-commit fuzz-short fuzz golden vet fleet
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -31,11 +31,28 @@ vet: ## go vet and gofmt check
 unit: tools ## go test ./... (no fuzzing)
 	KUSTOMIZE=$(KUSTOMIZE) $(GO) test -count=1 ./...
 
-tools: $(KUSTOMIZE) ## install the pinned test clients into ./bin
+tools: $(KUSTOMIZE) pre-commit ## install the test clients (pinned kustomize into ./bin, pre-commit)
 
 $(KUSTOMIZE):
 	GOBIN=$(BIN)/.install $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 	mv $(BIN)/.install/kustomize $@
+
+# Debian's pre-commit for the e2e hook tests: installed when missing and we are
+# root; otherwise those tests skip, and this says so loudly.
+pre-commit:
+	@if command -v pre-commit >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing pre-commit (Debian package) for the e2e tests"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q pre-commit >/dev/null 2>&1 || \
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q pre-commit >/dev/null 2>&1; } || true; \
+	fi; \
+	if ! command -v pre-commit >/dev/null 2>&1; then \
+		echo "************************************************************************"; \
+		echo "* WARNING: pre-commit is not installed (apt-get install pre-commit as  *"; \
+		echo "* root): the e2e pre-commit hook tests will be SKIPPED.                *"; \
+		echo "************************************************************************"; \
+	fi
 
 test: vet unit fuzz-short ## what CI runs: vet, all tests, a short run of every fuzz target
 
@@ -53,6 +70,10 @@ N ?= 100
 OUT ?= $(CURDIR)/out/fleet
 fleet: ## write a synthetic fleet of N sites (default 100) to OUT
 	$(GO) run -tags fleetgen ./internal/fleetgen/cmd -n $(N) -o $(OUT)
+
+bench: build ## Go benchmarks, then the fleet/latency table (make bench SIZES=100,1000,3500)
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./internal/load ./generators/... ./internal/registries ./lint/... ./internal/output
+	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(or $(SIZES),100,1000,3500)
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...

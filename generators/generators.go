@@ -87,6 +87,12 @@ func Names() []string {
 	return names
 }
 
+// Get returns a registered generator by name.
+func Get(name string) (Generator, bool) {
+	g, ok := registry[name]
+	return g, ok
+}
+
 // Options tune a render.
 type Options struct {
 	// Strict turns warnings into errors.

@@ -34,7 +34,7 @@ metadata:
 `
 }
 
-func run(t *testing.T, opts lint.Options, docs ...string) lint.Result {
+func readDocs(t testing.TB, docs ...string) []*manifests.Object {
 	t.Helper()
 	var objs []*manifests.Object
 	for i, d := range docs {
@@ -44,6 +44,12 @@ func run(t *testing.T, opts lint.Options, docs ...string) lint.Result {
 		}
 		objs = append(objs, o...)
 	}
+	return objs
+}
+
+func run(t *testing.T, opts lint.Options, docs ...string) lint.Result {
+	t.Helper()
+	objs := readDocs(t, docs...)
 	res, err := lint.Run(&lint.Input{Objects: objs}, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,42 @@
+package all
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/load"
+)
+
+// BenchmarkGenerators: each generator over every bundled example site, per
+// site.
+func BenchmarkGenerators(b *testing.B) {
+	b.Chdir(filepath.Join("..", ".."))
+	res := load.Load([]string{"examples/aws-local-zones", "examples/disconnected-quay-cache", "examples/remote-workers", "examples/fleet"})
+	if len(res.Diagnostics) > 0 {
+		b.Fatal(res.Diagnostics)
+	}
+	for _, name := range generators.Names() {
+		g, _ := generators.Get(name)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, s := range res.Sites {
+					if _, err := g.Generate(&generators.Context{}, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+	b.Run("render", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range res.Sites {
+				if _, err := generators.Render(s, generators.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}

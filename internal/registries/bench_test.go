@@ -1,0 +1,44 @@
+package registries
+
+import (
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+)
+
+// BenchmarkRender: MCO's merge of a typical disconnected site's mirror sets
+// into registries.conf, TOML included.
+func BenchmarkRender(b *testing.B) {
+	in := Input{
+		DigestMirrorSets: []configv1.ImageDigestMirrorSet{
+			idms("cache", dm("registry.redhat.io", "quay.example.com:8443/registry-redhat-io"), dm("quay.io/openshift-release-dev", "quay.example.com:8443/ocp4-mirror")),
+			idms("extra", dm("registry.redhat.io/ubi9", "mirror.example.com/ubi9", "quay.example.com:8443/registry-redhat-io/ubi9")),
+		},
+		TagMirrorSets: []configv1.ImageTagMirrorSet{itms("tags", tm("registry.redhat.io", "quay.example.com:8443/registry-redhat-io"))},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := Render(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.TOML(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkResolve: one pull resolved through containers/image.
+func BenchmarkResolve(b *testing.B) {
+	c, err := Render(Input{DigestMirrorSets: []configv1.ImageDigestMirrorSet{idms("cache", dm("registry.redhat.io", "quay.example.com:8443/registry-redhat-io"))}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	toml, _ := c.TOML()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Resolve(toml, "registry.redhat.io/redhat/redhat-operator-index:v4.16"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
