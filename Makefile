@@ -13,9 +13,11 @@ FUZZ_TARGETS := \
 	./internal/load:FuzzLoadCUE \
 	./internal/load:FuzzLoadYAML \
 	./internal/load:FuzzLoadJSON \
-	./internal/registries:FuzzRender
+	./internal/registries:FuzzRender \
+	./internal/manifests:FuzzReadBytes \
+	./generators/butane:FuzzBuild
 
-.PHONY: help build test unit tools pre-commit fuzz-short fuzz golden vet fleet
+.PHONY: help build test unit tools pre-commit fuzz-short fuzz golden vet fleet bench
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'

@@ -2,7 +2,10 @@
 package all
 
 import (
+	_ "github.com/siteforge/siteforge/generators/egress"
+	_ "github.com/siteforge/siteforge/generators/ingress"
 	_ "github.com/siteforge/siteforge/generators/machineconfigs"
 	_ "github.com/siteforge/siteforge/generators/mirroring"
 	_ "github.com/siteforge/siteforge/generators/network"
+	_ "github.com/siteforge/siteforge/generators/pools"
 )

@@ -1,0 +1,120 @@
+// Package egress renders the site's egress IPs: EgressIP objects
+// (k8s.ovn.org/v1) and the node labels that make nodes assignable for
+// OVN-Kubernetes, or the HostSubnet / NetNamespace patches that are their
+// OpenShift SDN equivalent. Every address is checked at render time against
+// the rules OVN-Kubernetes applies when it assigns it (checks.go), at the
+// user's position.
+package egress
+
+import (
+	"bytes"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// Name is the generator's stable name.
+const Name = "egress"
+
+func init() {
+	generators.Register(generators.Generator{Name: Name, Generate: Generate})
+}
+
+// Generate checks the site's egress IPs and renders them.
+func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
+	if s.Egress == nil || len(s.Egress.EgressIPs) == 0 && len(s.Egress.AssignablePools) == 0 {
+		return nil, nil
+	}
+	minor, err := pools.Minor(s)
+	if err != nil {
+		return nil, err
+	}
+	objs := objects(s)
+	sdn := s.Network.Type == openShiftSDN
+	// OpenShift SDN, like the clouds, hosts an egress IP only on the node's
+	// primary interface.
+	primaryOnly := cloudPlatforms[s.Cluster.Platform] || sdn
+	diags := check(s, minor, objs, primaryOnly)
+	if sdn {
+		diags = append(diags, sdnChecks(s, objs)...)
+	}
+	if len(diags) > 0 {
+		return nil, diags.Sort()
+	}
+	if sdn {
+		script := sdnScript(s, objs, buildHosts(s, true, 0))
+		return []generators.Artifact{{Path: sdnScriptPath, Role: generators.File, Data: script, Comment: "#",
+			Origin: []diag.Position{s.Positions.Of("egress"), s.Positions.Of("network.type")}}}, nil
+	}
+
+	var arts []generators.Artifact
+	for _, o := range objs {
+		arts = append(arts, generators.Artifact{
+			Path:   fmt.Sprintf(objectPathFormat, o.name),
+			Role:   generators.Resource,
+			Object: egressIP(o),
+			Origin: []diag.Position{s.Positions.Of(o.path)},
+		})
+	}
+	if script := labelScript(s); script != nil {
+		arts = append(arts, generators.Artifact{Path: labelScriptPath, Role: generators.File, Data: script, Comment: "#",
+			Origin: []diag.Position{s.Positions.Of("egress.assignablePools")}})
+	}
+	return arts, nil
+}
+
+// egressIP builds an EgressIP object.
+func egressIP(o object) *EgressIP {
+	return &EgressIP{
+		TypeMeta:   metav1.TypeMeta{APIVersion: GroupVersion.String(), Kind: "EgressIP"},
+		ObjectMeta: metav1.ObjectMeta{Name: o.name},
+		Spec: EgressIPSpec{
+			EgressIPs:         append([]string(nil), o.eip.IPs...),
+			NamespaceSelector: *toMeta(&o.eip.NamespaceSelector),
+			PodSelector:       toMeta(o.eip.PodSelector),
+		},
+	}
+}
+
+// labelScript labels the assignable pools' nodes k8s.ovn.org/egress-assignable,
+// the way each pool's nodes are managed; nil without assignable pools.
+func labelScript(s *site.Site) []byte {
+	names := assignablePools(s)
+	if len(names) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteString("# Nodes that may host egress IPs. Run with sh BEFORE applying the EgressIP objects\n")
+	fmt.Fprintf(&b, "# (%s): OVN-Kubernetes assigns an address only to nodes labelled\n", fmt.Sprintf(objectPathFormat, "*"))
+	fmt.Fprintf(&b, "# %s when the object is created.\n", AssignableLabel)
+	b.WriteString("set -eu\n")
+	for _, name := range names {
+		pools.WriteLabelCommands(&b, s, name, map[string]string{AssignableLabel: ""})
+	}
+	return b.Bytes()
+}
+
+// toMeta converts a site selector; nil stays nil.
+func toMeta(sel *site.LabelSelector) *metav1.LabelSelector {
+	if sel == nil {
+		return nil
+	}
+	out := &metav1.LabelSelector{}
+	if len(sel.MatchLabels) > 0 {
+		out.MatchLabels = map[string]string{}
+		for k, v := range sel.MatchLabels {
+			out.MatchLabels[k] = v
+		}
+	}
+	for _, r := range sel.MatchExpressions {
+		out.MatchExpressions = append(out.MatchExpressions, metav1.LabelSelectorRequirement{
+			Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: append([]string(nil), r.Values...),
+		})
+	}
+	return out
+}

@@ -1,0 +1,197 @@
+package ingress
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// The default IngressController is a File, not a Resource. The operator
+// creates and owns it (it recreates it when missing) and admins tune it
+// (certificates, tuning options); as a Resource in the kustomization it would
+// be owned by the pipeline, and a pruning sync would delete it, taking the
+// console and oauth routes down, the day the site stops needing a change.
+// The file holds a complete, minimal object (apiVersion, kind, metadata and
+// only the spec fields siteforge decides), so the same file is:
+//   - at install, the manifest the docs put in <install dir>/manifests/
+//     (cluster-ingress-default-ingresscontroller.yaml): the operator then
+//     adopts that object instead of creating its own;
+//   - on a running cluster, a JSON merge patch (oc patch --type=merge
+//     --patch-file): it sets these fields and leaves the rest alone. Lists
+//     and selectors it sets replace the controller's current ones.
+
+// defaultPlan is what siteforge decides about the default controller.
+type defaultPlan struct {
+	placement placement
+	// pinned: emit nodePlacement (ingress.default.pools, or the masters for
+	// the manual remote-worker method).
+	pinned   bool
+	why      string
+	replicas *int32
+	// route and namespace are the exclusions of the shards in excluded.
+	route, namespace *metav1.LabelSelector
+	excluded         []string
+	origin           []diag.Position
+	minor            platform.OCPMinor
+	lifecycle        string
+}
+
+// planDefault places the default router: where the site says, else on the
+// masters when the manual remote-worker method applies, else where the
+// operator puts it. On keepalived platforms its nodes must be able to hold
+// the ingress VIP.
+func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (defaultPlan, diag.List) {
+	plan := defaultPlan{minor: m.minor, lifecycle: s.Cluster.Lifecycle}
+	var diags diag.List
+	var poolPaths map[string]string
+	switch {
+	case in.Default != nil && len(in.Default.Pools) > 0:
+		path := "ingress.default.pools"
+		p, d := m.byPools(defaultControllerName, in.Default.Pools, path)
+		if d != nil {
+			return plan, diag.List{*d}
+		}
+		plan.placement, plan.pinned = p, true
+		plan.why = "ingress.default.pools"
+		plan.origin = append(plan.origin, s.Positions.Of(path))
+		poolPaths = map[string]string{}
+		for i, name := range in.Default.Pools {
+			poolPaths[name] = pools.Index(path, i)
+		}
+	case pinMasters:
+		var masters []string
+		for _, name := range s.PoolNames() {
+			if s.Pools[name].Role == site.RoleMaster {
+				masters = append(masters, name)
+			}
+		}
+		p, d := m.byPools(defaultControllerName, masters, "cluster.version")
+		if d != nil {
+			return plan, diag.List{*d}
+		}
+		plan.placement, plan.pinned = p, true
+		plan.why = fmt.Sprintf("the manual remote-worker method (OpenShift %s does not handle remote pools %s itself)",
+			m.minor, strings.Join(pools.KeepalivedFixPools(s, m.minor), ", "))
+		plan.origin = append(plan.origin, s.Positions.Of("cluster.version"))
+	default:
+		plan.placement = m.operatorDefault()
+	}
+
+	if plan.pinned && len(plan.placement.pools) == 0 {
+		path := "ingress.default.pools"
+		if poolPaths == nil {
+			path = "cluster.version"
+		}
+		return plan, diag.List{{Pos: s.Positions.Of(path), Path: path,
+			Message: fmt.Sprintf("no node can run the default router: the operator keeps routers off the remote workers it detects (%s; pools %s)",
+				pools.RemoteWorkerLabel, strings.Join(plan.placement.excludedRemote, ", ")),
+			Hint: "run the default router on pools in the VIPs' subnet"}}
+	}
+	if pools.RunsKeepalived(s) && len(s.Network.IngressVIPs) > 0 {
+		for _, name := range plan.placement.pools {
+			pool := s.Pools[name]
+			path, ok := poolPaths[name]
+			if !ok {
+				path = pools.Field("pools", name, "placement")
+			}
+			switch {
+			case pools.IsRemote(pool):
+				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+					Message: fmt.Sprintf("the default router would run on remote pool %q: the ingress VIP follows the default router's pods and can only sit on nodes in its own L2 subnet", name),
+					Hint:    `run the default router on pools in the VIPs' subnet (ingress.default.pools: ["master"])`})
+			case plan.pinned && len(pool.Subnets) > 0 && !anyContained(pool.Subnets, s.Network.IngressVIPs):
+				// Only where the site places the router: a pool's subnets
+				// may list secondary networks, and the operator's default
+				// placement is the operator's, not the site's, choice.
+				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+					Message: fmt.Sprintf("the default router would run on pool %q, whose subnets %s do not contain the ingress VIP %s: the VIP follows the default router's pods at L2",
+						name, strings.Join(pool.Subnets, ", "), strings.Join(s.Network.IngressVIPs, ", ")),
+					Hint: "run the default router on pools in the VIPs' subnet"})
+			}
+		}
+	}
+
+	if in.Default != nil && in.Default.Replicas != nil {
+		r := int32(*in.Default.Replicas)
+		plan.replicas = &r
+		path := "ingress.default.replicas"
+		plan.origin = append(plan.origin, s.Positions.Of(path))
+		if !loadBalancerPlatforms[s.Cluster.Platform] && plan.placement.nodes >= 0 && int(r) > plan.placement.nodes {
+			diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+				Message: fmt.Sprintf("%d HostNetwork router replicas need %d nodes, but the default router can run on %d (%s)",
+					r, r, plan.placement.nodes, poolsSummary(s, plan.placement.pools)),
+				Hint: fmt.Sprintf("set replicas to %d or less", plan.placement.nodes)})
+		}
+	}
+	return plan, diags
+}
+
+func anyContained(cidrs, ips []string) bool {
+	for _, ip := range ips {
+		if subnetContains(cidrs, ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// object is the default controller with the fields siteforge decides.
+func (d defaultPlan) object() *operatorv1.IngressController {
+	ic := &operatorv1.IngressController{
+		TypeMeta:   metav1.TypeMeta{APIVersion: operatorv1.GroupVersion.String(), Kind: "IngressController"},
+		ObjectMeta: metav1.ObjectMeta{Name: defaultControllerName, Namespace: operatorNamespace},
+		Spec: operatorv1.IngressControllerSpec{
+			Replicas:          d.replicas,
+			RouteSelector:     d.route,
+			NamespaceSelector: d.namespace,
+		},
+	}
+	if d.pinned {
+		ic.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: d.placement.selector, Tolerations: d.placement.tolerations}
+	}
+	return ic
+}
+
+// file renders the default controller's file, or nil when siteforge decides
+// nothing about it.
+func (d defaultPlan) file(s *site.Site) ([]byte, error) {
+	if !d.pinned && d.replicas == nil && d.route == nil && d.namespace == nil {
+		return nil, nil
+	}
+	obj, err := generators.EncodeObject(pools.MustCleanMap(d.object()), s.Source)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	writeLines(&b, "The default IngressController: only the fields siteforge decides.")
+	if d.pinned {
+		writeLines(&b, fmt.Sprintf("- nodePlacement: %s (%s).", poolsSummary(s, d.placement.pools), d.why))
+	}
+	if d.replicas != nil {
+		writeLines(&b, "- replicas: ingress.default.replicas.")
+	}
+	if len(d.excluded) > 0 {
+		writeLines(&b, fmt.Sprintf("- routeSelector/namespaceSelector: skip the routes of shards %s; routes and", strings.Join(d.excluded, ", ")),
+			"  namespaces without those labels (the console, oauth and canary routes among them) stay here.")
+	}
+	writeLines(&b, "")
+	if d.lifecycle == "install" {
+		writeLines(&b, "Install: after `openshift-install create manifests`, copy this file to",
+			"  <installation directory>/manifests/"+defaultManifestName,
+			"Running cluster (a JSON merge patch: the selectors here replace the controller's):")
+	} else {
+		writeLines(&b, "Apply (a JSON merge patch: the selectors here replace the controller's):")
+	}
+	writeLines(&b, fmt.Sprintf("  oc patch ingresscontroller/%s -n %s --type=merge --patch-file=%s", defaultControllerName, operatorNamespace, defaultPath))
+	b.Write(obj)
+	return b.Bytes(), nil
+}

@@ -1,0 +1,250 @@
+package ingress
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// Router placement. CIO turns spec.nodePlacement.nodeSelector into the
+// router pods' nodeSelector with apimachinery LabelSelectorAsMap, which
+// accepts only matchLabels and `In` with exactly one value; anything else is
+// admitted but the router Deployment is never built (networking.md section
+// 4). So every selector siteforge emits is plain matchLabels, and a richer
+// intent is translated into labels the site's pools carry, at pool
+// granularity: the pools the intent selects must be exactly the pools some
+// label set selects.
+
+// placement is where a router's pods may run.
+type placement struct {
+	// selector is the nodePlacement.nodeSelector to emit (matchLabels
+	// only); nil leaves the operator's default.
+	selector    *metav1.LabelSelector
+	tolerations []corev1.Toleration
+	// pools are the pools whose nodes can run the router pods: selected,
+	// tolerated, and not excluded by CIO's remote-worker affinity.
+	pools []string
+	// excludedRemote are selected pools CIO's affinity keeps the router off.
+	excludedRemote []string
+	// nodes is the number of nodes in pools, -1 when a pool's size is
+	// unknown.
+	nodes int
+}
+
+// model is the site's nodes as the router sees them.
+type model struct {
+	s     *site.Site
+	minor platform.OCPMinor
+	// labels are each pool's node labels (pools.NodeLabels).
+	labels map[string]labels.Set
+}
+
+func newModel(s *site.Site, minor platform.OCPMinor) *model {
+	m := &model{s: s, minor: minor, labels: map[string]labels.Set{}}
+	for _, name := range s.PoolNames() {
+		m.labels[name] = labels.Set(pools.NodeLabels(s, minor, name))
+	}
+	return m
+}
+
+// matching lists the pools whose nodes sel matches, sorted.
+func (m *model) matching(sel labels.Selector) []string {
+	var out []string
+	for _, name := range m.s.PoolNames() {
+		if sel.Matches(m.labels[name]) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// exactLabels returns the smallest label set (tried: one label, two, then
+// every common label) that the nodes of all target pools carry and the nodes
+// of no other pool carry all of: a matchLabels selecting exactly those pools.
+// Role labels are preferred, then the pools' own labels, then the rest.
+func (m *model) exactLabels(target []string) (map[string]string, bool) {
+	if len(target) == 0 {
+		return nil, false
+	}
+	common := map[string]string{}
+	for k, v := range m.labels[target[0]] {
+		common[k] = v
+	}
+	for _, p := range target[1:] {
+		for k, v := range common {
+			if w, ok := m.labels[p][k]; !ok || w != v {
+				delete(common, k)
+			}
+		}
+	}
+	keys := pools.SortedKeys(common)
+	sort.SliceStable(keys, func(i, j int) bool { return labelRank(keys[i]) < labelRank(keys[j]) })
+	want := strings.Join(target, ",")
+	try := func(ks ...string) (map[string]string, bool) {
+		set := map[string]string{}
+		for _, k := range ks {
+			set[k] = common[k]
+		}
+		return set, strings.Join(m.matching(labels.SelectorFromSet(set)), ",") == want
+	}
+	for _, k := range keys {
+		if set, ok := try(k); ok {
+			return set, true
+		}
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if set, ok := try(keys[i], keys[j]); ok {
+				return set, true
+			}
+		}
+	}
+	if set, ok := try(keys...); ok && len(keys) > 0 {
+		return set, true
+	}
+	return nil, false
+}
+
+// labelRank orders candidate labels: role labels, then user labels, then the
+// labels every node has anyway.
+func labelRank(key string) int {
+	switch {
+	case strings.HasPrefix(key, pools.NodeRolePrefix):
+		return 0
+	case key == pools.OSLabel || key == pools.ZoneLabel || key == pools.RemoteWorkerLabel:
+		return 2
+	}
+	return 1
+}
+
+// finish fills in tolerations, the remote-worker exclusion and the node count
+// for the pools a selector matches.
+func (m *model) finish(p placement, matched []string) placement {
+	for _, name := range matched {
+		if m.s.Pools[name].Role == site.RoleMaster && p.tolerations == nil {
+			p.tolerations = masterTolerations()
+		}
+	}
+	p.nodes = 0
+	for _, name := range matched {
+		// From 4.13 CIO gives every router a required node affinity
+		// node.openshift.io/remote-worker NotIn [""] (placement Workers).
+		if _, remote := m.labels[name][pools.RemoteWorkerLabel]; remote {
+			p.excludedRemote = append(p.excludedRemote, name)
+			continue
+		}
+		p.pools = append(p.pools, name)
+		if n := m.s.Pools[name].Size(); n < 0 || p.nodes < 0 {
+			p.nodes = -1
+		} else {
+			p.nodes += n
+		}
+	}
+	return p
+}
+
+// masterTolerations let router pods onto masters that still carry the
+// NoSchedule taint (the taint goes once the Scheduler config makes masters
+// schedulable; the toleration keeps the placement valid either way).
+func masterTolerations() []corev1.Toleration {
+	return []corev1.Toleration{{Key: pools.MasterTaintKey, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
+}
+
+// byPools places a router on the nodes of the named pools.
+func (m *model) byPools(name string, poolNames []string, path string) (placement, *diag.Diagnostic) {
+	target := append([]string(nil), poolNames...)
+	sort.Strings(target)
+	target = uniq(target)
+	set, ok := m.exactLabels(target)
+	if !ok {
+		return placement{}, &diag.Diagnostic{Pos: m.s.Positions.Of(path), Path: path,
+			Message: fmt.Sprintf("no label is carried by the nodes of pools %s and by no other pool, so the router of %q cannot be placed on exactly these pools (a router node selector is matchLabels only)", strings.Join(target, ", "), name),
+			Hint:    fmt.Sprintf("give pools %s a label no other pool has (pools.<pool>.labels), or list other pools", strings.Join(target, ", "))}
+	}
+	return m.finish(placement{selector: &metav1.LabelSelector{MatchLabels: set}}, target), nil
+}
+
+// bySelector places a router with the user's node selector: kept when the
+// router can build it, else translated to an equivalent matchLabels over the
+// site's pools, else refused with the operator's own message.
+func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (placement, *diag.Diagnostic, *diag.Diagnostic) {
+	ms := toMeta(sel)
+	at := func(msg, hint string) *diag.Diagnostic {
+		return &diag.Diagnostic{Pos: m.s.Positions.Of(path), Path: path, Message: msg, Hint: hint}
+	}
+	full, err := metav1.LabelSelectorAsSelector(ms)
+	if err != nil {
+		return placement{}, at("invalid node selector: "+err.Error(), "In and NotIn need values, Exists and DoesNotExist none"), nil
+	}
+	matched := m.matching(full)
+	if set, err := metav1.LabelSelectorAsMap(ms); err == nil {
+		p := m.finish(placement{selector: &metav1.LabelSelector{MatchLabels: set}}, matched)
+		var warn *diag.Diagnostic
+		if len(matched) == 0 {
+			p.nodes = -1 // nodes the site does not describe: their number is unknown
+			warn = at("the node selector matches no pool of the site: the router runs only on nodes carrying labels the site does not describe",
+				"place the shard with pools: [...] or add the labels to the pools that should run it")
+		}
+		return p, nil, warn
+	} else {
+		refused := fmt.Sprintf(cioInvalidNodeSelector, name, err)
+		if len(matched) == 0 {
+			return placement{}, at(refused+"; it matches no pool of the site, so there is nothing to translate it to",
+				"select the nodes with matchLabels, or place the shard with pools: [...]"), nil
+		}
+		set, ok := m.exactLabels(matched)
+		if !ok {
+			return placement{}, at(fmt.Sprintf("%s; it selects the nodes of pools %s, and no label is carried by exactly those pools to translate it to", refused, strings.Join(matched, ", ")),
+				fmt.Sprintf("give pools %s a common label no other pool has (pools.<pool>.labels), or use matchLabels", strings.Join(matched, ", "))), nil
+		}
+		return m.finish(placement{selector: &metav1.LabelSelector{MatchLabels: set}}, matched), nil, nil
+	}
+}
+
+// operatorDefault is where a controller without nodePlacement runs: nodes
+// labelled worker (CIO's default for placement Workers).
+func (m *model) operatorDefault() placement {
+	sel := labels.SelectorFromSet(labels.Set{pools.OSLabel: pools.OSLabelValue, pools.WorkerRoleLabel: ""})
+	p := m.finish(placement{}, m.matching(sel))
+	p.tolerations = nil
+	return p
+}
+
+// toMeta converts a site selector.
+func toMeta(sel *site.LabelSelector) *metav1.LabelSelector {
+	if sel == nil {
+		return nil
+	}
+	out := &metav1.LabelSelector{}
+	if len(sel.MatchLabels) > 0 {
+		out.MatchLabels = map[string]string{}
+		for k, v := range sel.MatchLabels {
+			out.MatchLabels[k] = v
+		}
+	}
+	for _, r := range sel.MatchExpressions {
+		out.MatchExpressions = append(out.MatchExpressions, metav1.LabelSelectorRequirement{
+			Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: append([]string(nil), r.Values...),
+		})
+	}
+	return out
+}
+
+func uniq(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
