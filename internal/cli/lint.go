@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -118,7 +117,7 @@ func lintInput(e env, paths []string, in *lint.Input) bool {
 	var sitePaths, manifestFiles []string
 	var diags diag.List
 	for _, p := range paths {
-		if isSitePath(p) {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && isSitePath(p) {
 			sitePaths = append(sitePaths, p)
 			continue
 		}
@@ -161,8 +160,11 @@ func lintInput(e env, paths []string, in *lint.Input) bool {
 }
 
 // walkGitOps splits a GitOps folder (or file) into site inputs and manifest
-// files: a folder holding .cue files is a site; a YAML/JSON file declaring
-// the site apiVersion is a site; everything else YAML/JSON is manifests.
+// files: a folder with a sites/ folder is a fleet (its own site files are the
+// fleet defaults); a folder holding .cue files is a site (all its site files
+// are unified, as vet does); a YAML/JSON file declaring the site apiVersion is
+// a site; everything else YAML/JSON is manifests, read everywhere else in the
+// tree (a repository root can hold a fleet and plain manifests side by side).
 func walkGitOps(root string) (sites, files []string, diags diag.List) {
 	fi, err := os.Stat(root)
 	if err != nil {
@@ -171,41 +173,51 @@ func walkGitOps(root string) (sites, files []string, diags diag.List) {
 	if !fi.IsDir() {
 		return nil, []string{root}, nil
 	}
-	cueDirs := map[string]bool{}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return err
 		}
-		if p != root && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return fs.SkipDir
+		fleet := hasDir(dir, "sites")
+		cueSite := false
+		for _, e := range entries {
+			if !e.IsDir() && strings.EqualFold(path.Ext(e.Name()), ".cue") {
+				cueSite = true
 			}
-			return nil
 		}
-		if d.IsDir() {
-			if p != root && isSitePath(p) && hasDir(p, "sites") {
-				sites = append(sites, p) // a fleet
-				return fs.SkipDir
+		if fleet || cueSite {
+			sites = append(sites, dir)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			p := filepath.Join(dir, name)
+			switch {
+			case strings.HasPrefix(name, "."):
+			case e.IsDir():
+				if fleet && name == "sites" {
+					continue // the fleet's sites
+				}
+				if err := walk(p); err != nil {
+					return err
+				}
+			case fleet || cueSite:
+				if !load.IsSiteFile(p) && manifests.IsManifestFile(p) {
+					files = append(files, p)
+				}
+			case manifests.IsManifestFile(p) && declaresSite(p):
+				sites = append(sites, p)
+			case manifests.IsManifestFile(p):
+				files = append(files, p)
 			}
-			return nil
-		}
-		switch {
-		case strings.EqualFold(path.Ext(p), ".cue"):
-			cueDirs[filepath.Dir(p)] = true
-		case manifests.IsManifestFile(p) && declaresSite(p):
-			sites = append(sites, p)
-		case manifests.IsManifestFile(p):
-			files = append(files, p)
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := walk(root); err != nil {
 		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read directory: " + err.Error()})
 	}
-	for d := range cueDirs {
-		sites = append(sites, d)
-	}
 	sort.Strings(sites)
+	sort.Strings(files)
 	return sites, files, diags
 }
 

@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// preCommit returns Debian's pre-commit, or skips loudly.
+func preCommit(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("pre-commit")
+	if err != nil {
+		t.Skip("SKIPPED: pre-commit is not installed, so the hooks in .pre-commit-hooks.yaml are NOT tested. " +
+			"Install Debian's package (apt-get install pre-commit; `make test` does it when run as root).")
+	}
+	return p
+}
+
+// git runs git with a fixed identity and no user or system config.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	env := []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=e2e", "GIT_AUTHOR_EMAIL=e2e@example.com", "GIT_COMMITTER_NAME=e2e", "GIT_COMMITTER_EMAIL=e2e@example.com"}
+	res := run(t, dir, env, "git", args...)
+	if res.code != 0 {
+		t.Fatalf("git %s: %v", strings.Join(args, " "), res)
+	}
+	return strings.TrimSpace(res.stdout)
+}
+
+// hookRepo commits a copy of the working tree (what a user would get at a
+// release tag) into a throwaway git repository and returns it and the rev.
+func hookRepo(t *testing.T) (dir, rev string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "siteforge")
+	// What .gitignore leaves out, plus git's own folder.
+	copyTree(t, root, dir, func(rel string, d fs.DirEntry) bool {
+		switch {
+		case rel == ".git", rel == "bin", rel == "out":
+			return true
+		case strings.HasSuffix(rel, ".test"), strings.HasSuffix(rel, ".prof"):
+			return true
+		}
+		return false
+	})
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "--no-gpg-sign", "-m", "siteforge working tree")
+	return dir, git(t, dir, "rev-parse", "HEAD")
+}
+
+// goEnv returns `go env NAME`.
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	res := run(t, root, nil, "go", "env", name)
+	if res.code != 0 {
+		t.Fatalf("go env %s: %v", name, res)
+	}
+	return strings.TrimSpace(res.stdout)
+}
+
+// TestPreCommitHooks runs the published hooks through pre-commit, in a user
+// repository that uses this tree as its hook repository: siteforge-lint
+// passes on an example site and fails on a tag-pulled catalog under
+// digest-only mirrors; siteforge-render-check fails when the committed
+// output is stale. Both the golang hooks (pre-commit builds siteforge with
+// go install ./...) and the -system hooks (siteforge on PATH) run.
+func TestPreCommitHooks(t *testing.T) {
+	pc := preCommit(t)
+	hooks, rev := hookRepo(t)
+	cache := t.TempDir() // PRE_COMMIT_HOME: pre-commit's clones and envs
+
+	for _, variant := range []struct {
+		name, suffix string
+		path         string
+	}{
+		// language: golang: PATH without the test's siteforge, so the hook
+		// can only run what pre-commit built.
+		{"golang", "", strings.Join(withoutDir(filepath.SplitList(os.Getenv("PATH")), binDir), string(os.PathListSeparator))},
+		{"system", "-system", os.Getenv("PATH")},
+	} {
+		t.Run(variant.name, func(t *testing.T) {
+			user := t.TempDir()
+			writeFiles(t, user, map[string]string{
+				"site/site.yaml": readFile(t, filepath.Join(root, "examples", "disconnected-quay-cache", "site.yaml")),
+				".pre-commit-config.yaml": "repos:\n- repo: " + hooks + "\n  rev: " + rev + "\n  hooks:\n" +
+					"  - id: siteforge-lint" + variant.suffix + "\n" +
+					"  - id: siteforge-render-check" + variant.suffix + "\n    args: [-o, rendered, site]\n",
+			})
+			if res := siteforge(t, user, "render", "-o", "rendered", "site"); res.code != 0 {
+				t.Fatalf("siteforge render: %v", res)
+			}
+			git(t, user, "init", "-q", "-b", "main")
+			git(t, user, "add", "-A")
+			env := []string{
+				"PATH=" + variant.path,
+				"PRE_COMMIT_HOME=" + cache,
+				// pre-commit sets GOPATH to its env folder; keep the module
+				// and build caches the rest of the test run uses.
+				"GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
+				"GOCACHE=" + goEnv(t, "GOCACHE"),
+				"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+			}
+			runHooks := func() result {
+				t.Helper()
+				return run(t, user, env, pc, "run", "--all-files", "--color", "never")
+			}
+
+			if res := runHooks(); res.code != 0 {
+				t.Fatalf("hooks failed on a clean example site: %v", res)
+			}
+			if variant.suffix == "" {
+				if built, _ := filepath.Glob(filepath.Join(cache, "repo*", "golangenv-*", "bin", "siteforge")); len(built) == 0 {
+					t.Errorf("pre-commit did not build siteforge into its golang env under %s", cache)
+				}
+			}
+
+			// Another registry than the site's: the committed rendered output
+			// holds tag mirrors for registry.redhat.io, and lint checks the
+			// whole repository as one cluster.
+			other := strings.NewReplacer("registry.redhat.io", "registry.connect.redhat.com")
+			writeFiles(t, user, map[string]string{"manifests/idms.yaml": other.Replace(idmsNeverContact), "manifests/catalog.yaml": other.Replace(catalogByTag)})
+			git(t, user, "add", "-A")
+			res := runHooks()
+			if res.code == 0 {
+				t.Fatalf("siteforge-lint%s passed a tag-pulled catalog under NeverContactSource digest mirrors: %v", variant.suffix, res)
+			}
+			if want := "manifests/catalog.yaml:8:10: error: "; !strings.Contains(res.stdout, want) || !strings.Contains(res.stdout, "[MIR001]") {
+				t.Errorf("pre-commit output lacks %q ... [MIR001]: %v", want, res)
+			}
+			git(t, user, "rm", "-q", "-r", "-f", "manifests")
+
+			stale := filepath.Join(user, "rendered", "lab-disconnected", "kustomization.yaml")
+			writeFiles(t, user, map[string]string{"rendered/lab-disconnected/kustomization.yaml": readFile(t, stale) + "# edited by hand\n"})
+			git(t, user, "add", "-A")
+			res = runHooks()
+			if res.code == 0 || !strings.Contains(res.stdout, "rendered is not up to date") {
+				t.Errorf("siteforge-render-check%s passed stale rendered output: %v", variant.suffix, res)
+			}
+		})
+	}
+}
+
+func withoutDir(list []string, dir string) []string {
+	var out []string
+	for _, d := range list {
+		if d != dir {
+			out = append(out, d)
+		}
+	}
+	return out
+}

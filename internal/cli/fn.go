@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/siteforge/siteforge/internal/krm"
+)
+
+func init() {
+	register(&command{
+		name:    "fn",
+		args:    "< ResourceList",
+		summary: "run as a kustomize KRM function (SiteRender generator, SiteLint validator)",
+		help: `Reads a config.kubernetes.io/v1 ResourceList on stdin and writes one on
+stdout; kustomize runs it. The function config (apiVersion ` + krm.APIVersion + `)
+decides what it does:
+
+  kind: SiteRender   (kustomization generators:)
+    spec.paths: [site inputs relative to the kustomization root] and/or
+    spec.site: {an inline site}; spec.strict: true turns warnings into
+    errors. Emits every site's resources, as render --stdout writes them.
+
+  kind: SiteLint     (kustomization validators:)
+    lints the items kustomize built (as one cluster) and the sites in
+    spec.paths / spec.site; spec.failOn (error|warning|info), spec.enable,
+    spec.disable, spec.ocpVersion as for lint. Never changes an item.
+
+Wire it with the annotation
+  config.kubernetes.io/function: "exec: {path: siteforge, args: [fn]}"
+and build with kustomize build --enable-alpha-plugins --enable-exec.
+WITHOUT --enable-exec KUSTOMIZE SKIPS THE FUNCTION SILENTLY AND EXITS 0:
+check the output for the siteforge.dev/source annotation (docs/integrations.md).
+
+Findings are written as ResourceList results (rule, line, column in tags)
+and as file:line:col: severity: message [RULE] lines on stderr (kustomize
+prints stderr, never results). Exit 0 clean, 1 findings at or above
+failOn, 2 the function could not run (bad config, invalid site).`,
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			return func(e env, args []string) int {
+				if len(args) > 0 {
+					return usageError(e, "fn", "takes no arguments: the function config comes in the ResourceList")
+				}
+				return krm.Run(e.stdin, e.stdout, e.stderr)
+			}
+		},
+	})
+}

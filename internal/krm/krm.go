@@ -1,0 +1,188 @@
+// Package krm runs siteforge as a kustomize KRM function: it reads a
+// config.kubernetes.io/v1 ResourceList and writes one back.
+//
+// The function config decides the role:
+//
+//   - kind SiteRender (under kustomize `generators:`) renders sites and
+//     emits their objects;
+//   - kind SiteLint (under `validators:`) lints the items it receives and
+//     the sites it names, and never changes an item.
+//
+// Every problem is written twice: as a ResourceList result (rule, line and
+// column in tags) and as a `file:line:col: severity: message [RULE]` line on
+// stderr, because kustomize never prints results. Exit codes follow the
+// CLI: 0 clean, 1 findings at or above failOn, 2 the function could not run
+// (bad function config, invalid site, internal error). kustomize fails the
+// build on any non-zero exit.
+package krm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/siteforge/siteforge/schema"
+)
+
+// The function config API.
+const (
+	APIVersion     = schema.APIVersion // siteforge.dev/v1alpha1
+	KindSiteRender = "SiteRender"
+	KindSiteLint   = "SiteLint"
+)
+
+// Exit codes, as the CLI's.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitFailure  = 2
+)
+
+// localConfigAnnotation marks objects kustomize drops from the output (it
+// sets it on a generator's own config, passed as the only item).
+const localConfigAnnotation = "config.kubernetes.io/local-config"
+
+// Run reads a ResourceList from stdin, processes it and writes the
+// resulting ResourceList to stdout; it returns the exit code.
+func Run(stdin io.Reader, stdout, stderr io.Writer) int {
+	if isTerminal(stdin) {
+		fmt.Fprintln(stderr, "siteforge fn: reads a config.kubernetes.io/v1 ResourceList on stdin; kustomize runs it (see siteforge help fn)")
+		return exitFailure
+	}
+	code := exitOK
+	p := framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
+		code = process(rl, stderr)
+		// Results are reported through the exit code computed above;
+		// returning rl.Results only when it fails avoids the typed-nil
+		// error an empty Results would be.
+		if rl.Results.ExitCode() != 0 {
+			return rl.Results
+		}
+		return nil
+	})
+	rw := &kio.ByteReadWriter{Reader: stdin, Writer: stdout, KeepReaderAnnotations: true}
+	err := framework.Execute(p, rw)
+	var results framework.Results
+	switch {
+	case err == nil, errors.As(err, &results):
+		return code
+	default:
+		fmt.Fprintf(stderr, "siteforge fn: %v\n", err)
+		return exitFailure
+	}
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// process dispatches on the function config's kind.
+func process(rl *framework.ResourceList, stderr io.Writer) int {
+	r := &reporter{rl: rl, stderr: stderr}
+	fc := rl.FunctionConfig
+	if fc == nil {
+		r.failure("no functionConfig: give a %s object of kind %s or %s", APIVersion, KindSiteRender, KindSiteLint)
+		return exitFailure
+	}
+	apiVersion, kind := fc.GetApiVersion(), fc.GetKind()
+	if apiVersion != APIVersion || (kind != KindSiteRender && kind != KindSiteLint) {
+		r.failure("functionConfig is %s %s: want apiVersion %s and kind %s (generators:) or %s (validators:)",
+			apiVersion, kind, APIVersion, KindSiteRender, KindSiteLint)
+		return exitFailure
+	}
+	r.label = kind + " " + fc.GetName()
+	switch kind {
+	case KindSiteRender:
+		var spec RenderSpec
+		if !decodeSpec(r, fc, &spec) {
+			return exitFailure
+		}
+		return renderSites(r, spec)
+	default:
+		var spec LintSpec
+		if !decodeSpec(r, fc, &spec) {
+			return exitFailure
+		}
+		return lintItems(r, spec)
+	}
+}
+
+// RenderSpec is the spec of a SiteRender function config.
+type RenderSpec struct {
+	// Paths are site inputs (as for siteforge render), relative to the
+	// kustomization root, which is the function's working dir.
+	Paths []string `json:"paths,omitempty"`
+	// Site is one site written inline.
+	Site any `json:"site,omitempty"`
+	// Strict turns render warnings into errors.
+	Strict bool `json:"strict,omitempty"`
+}
+
+// LintSpec is the spec of a SiteLint function config.
+type LintSpec struct {
+	// Paths and Site name sites to lint along with the items (optional).
+	Paths []string `json:"paths,omitempty"`
+	Site  any      `json:"site,omitempty"`
+	// FailOn is the severity that fails the build: error (default),
+	// warning or info.
+	FailOn string `json:"failOn,omitempty"`
+	// Enable runs only these rules; Disable skips rules (IDs or names).
+	Enable  []string `json:"enable,omitempty"`
+	Disable []string `json:"disable,omitempty"`
+	// OCPVersion (4.N) is the OpenShift version the items target; default:
+	// the linted site's cluster.version when there is exactly one site.
+	OCPVersion string `json:"ocpVersion,omitempty"`
+}
+
+// decodeSpec reads the function config strictly: a misspelled field fails
+// instead of being ignored.
+func decodeSpec(r *reporter, fc *kyaml.RNode, into any) bool {
+	s, err := fc.String()
+	if err != nil {
+		r.failure("functionConfig: %v", err)
+		return false
+	}
+	cfg := struct {
+		APIVersion string         `json:"apiVersion"`
+		Kind       string         `json:"kind"`
+		Metadata   map[string]any `json:"metadata"`
+		Spec       any            `json:"spec"`
+	}{Spec: into}
+	if err := sigsyaml.UnmarshalStrict([]byte(s), &cfg); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "error unmarshaling JSON: while decoding JSON: ")
+		r.failure("functionConfig: %s", strings.TrimPrefix(msg, "json: "))
+		return false
+	}
+	return true
+}
+
+// inlineSite returns the inline spec.site as YAML, keeping the user's field
+// order and comments.
+func inlineSite(fc *kyaml.RNode) ([]byte, bool) {
+	n, err := fc.Pipe(kyaml.Lookup("spec", "site"))
+	if err != nil || n == nil {
+		return nil, false
+	}
+	s, err := n.String()
+	if err != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
+// inlineSiteName is the file name positions in an inline site refer to.
+func inlineSiteName(fc *kyaml.RNode) string {
+	return fmt.Sprintf("%s-%s.spec.site.yaml", fc.GetKind(), fc.GetName())
+}

@@ -1,0 +1,391 @@
+package krm
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// testGenerator makes every site render at least one resource, whatever
+// generators are registered, so SiteRender's output can be checked.
+const testGenerator = "krm-test"
+
+func init() {
+	generators.Register(generators.Generator{Name: testGenerator, Generate: func(_ *generators.Context, s *site.Site) ([]generators.Artifact, error) {
+		return []generators.Artifact{{
+			Path: "krm-test/configmap-" + s.Name + ".yaml",
+			Role: generators.Resource,
+			Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]any{"name": s.Name + "-krm-test", "namespace": "default"},
+				"data":     map[string]any{"site": s.Name}},
+			Origin: []diag.Position{s.Positions.Of("name")},
+		}}, nil
+	}})
+}
+
+// exampleSite is a valid YAML site.
+func exampleSite(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/disconnected-quay-cache/site.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+type output struct {
+	Items          []map[string]any `json:"items"`
+	FunctionConfig map[string]any   `json:"functionConfig"`
+	Results        []struct {
+		Message     string            `json:"message"`
+		Severity    string            `json:"severity"`
+		ResourceRef map[string]string `json:"resourceRef"`
+		File        struct {
+			Path string `json:"path"`
+		} `json:"file"`
+		Tags map[string]string `json:"tags"`
+	} `json:"results"`
+}
+
+// run runs the function on a ResourceList in dir (the kustomization root).
+func run(t *testing.T, dir, rl string) (output, string, int) {
+	t.Helper()
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := Run(strings.NewReader(rl), &stdout, &stderr)
+	var out output
+	if err := sigsyaml.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("stdout is not a ResourceList: %v\n%s", err, stdout.String())
+	}
+	return out, stderr.String(), code
+}
+
+func indent(b []byte, n int) string {
+	pad := strings.Repeat(" ", n)
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const renderConfig = `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+functionConfig:
+  apiVersion: siteforge.dev/v1alpha1
+  kind: SiteRender
+  metadata:
+    name: render
+    annotations:
+      config.kubernetes.io/local-config: "true"
+  spec:
+`
+
+func TestSiteRenderPaths(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"sites/lab/site.yaml": string(exampleSite(t))})
+	out, stderr, code := run(t, dir, renderConfig+"    paths: [sites/lab]\nitems: []\n")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	var found bool
+	for _, it := range out.Items {
+		meta := it["metadata"].(map[string]any)
+		ann, _ := meta["annotations"].(map[string]any)
+		if ann[generators.SourceAnnotation] != "sites/lab" {
+			t.Errorf("%v %v: %s = %v, want sites/lab", it["kind"], meta["name"], generators.SourceAnnotation, ann[generators.SourceAnnotation])
+		}
+		if meta["name"] == "lab-disconnected-krm-test" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the rendered ConfigMap is missing from the items: %v", out.Items)
+	}
+	for _, r := range out.Results {
+		if r.Severity == "error" {
+			t.Errorf("error result on a clean render: %+v", r)
+		}
+	}
+}
+
+func TestSiteRenderInline(t *testing.T) {
+	rl := renderConfig + "    site:\n" + indent(exampleSite(t), 6) + "\nitems: []\n"
+	out, stderr, code := run(t, t.TempDir(), rl)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	if len(out.Items) == 0 {
+		t.Fatalf("no items rendered from the inline site")
+	}
+}
+
+func TestSiteRenderInvalidSite(t *testing.T) {
+	broken := strings.Replace(string(exampleSite(t)), "uplinkMTU: 1500", "uplinkMtu: 1500", 1)
+	line := 1 + strings.Count(broken[:strings.Index(broken, "uplinkMtu")], "\n")
+	dir := writeFiles(t, map[string]string{"site.yaml": broken})
+	out, stderr, code := run(t, dir, renderConfig+"    paths: [site.yaml]\nitems: []\n")
+	if code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	want := "site.yaml:" + strconv.Itoa(line) + ":5: error: pools.master: field \"uplinkMtu\" is not allowed"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	if len(out.Items) != 0 {
+		t.Errorf("a failed render emitted items: %v", out.Items)
+	}
+	if len(out.Results) == 0 || out.Results[0].File.Path != "site.yaml" || out.Results[0].Tags["line"] != strconv.Itoa(line) || out.Results[0].Tags["column"] != "5" {
+		t.Errorf("results = %+v, want the error at site.yaml:%d:5", out.Results, line)
+	}
+}
+
+func TestSiteRenderInlineInvalid(t *testing.T) {
+	broken := strings.Replace(string(exampleSite(t)), "uplinkMTU: 1500", "uplinkMtu: 1500", 1)
+	out, stderr, code := run(t, t.TempDir(), renderConfig+"    site:\n"+indent([]byte(broken), 6)+"\n")
+	if code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	if !strings.Contains(stderr, "SiteRender-render.spec.site.yaml:") || !strings.Contains(stderr, `"uplinkMtu" is not allowed`) {
+		t.Errorf("stderr does not point into the inline site:\n%s", stderr)
+	}
+	if len(out.Results) == 0 || out.Results[0].Severity != "error" {
+		t.Errorf("results = %+v", out.Results)
+	}
+}
+
+const catalogSource = `apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata:
+  name: redhat-operators
+  namespace: openshift-marketplace
+spec:
+  sourceType: grpc
+  image: registry.redhat.io/redhat/redhat-operator-index:v4.16
+`
+
+const idms = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: cache
+spec:
+  imageDigestMirrors:
+  - source: registry.redhat.io
+    mirrors:
+    - quay.example.com/registry-redhat-io
+    mirrorSourcePolicy: NeverContactSource
+`
+
+// lintList is a ResourceList as kustomize passes it to a validator: the
+// items carry kustomize's bookkeeping annotations, renamed by namePrefix.
+func lintList(spec string) string {
+	return `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+functionConfig:
+  apiVersion: siteforge.dev/v1alpha1
+  kind: SiteLint
+  metadata:
+    name: lint
+` + spec + `items:
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: CatalogSource
+  metadata:
+    name: p-redhat-operators
+    namespace: openshift-marketplace
+    annotations:
+      internal.config.kubernetes.io/prefixes: p-
+      internal.config.kubernetes.io/previousKinds: CatalogSource
+      internal.config.kubernetes.io/previousNames: redhat-operators
+      internal.config.kubernetes.io/previousNamespaces: openshift-marketplace
+      config.kubernetes.io/index: '0'
+      config.k8s.io/id: '1'
+  spec:
+    image: registry.redhat.io/redhat/redhat-operator-index:v4.16
+    sourceType: grpc
+- apiVersion: config.openshift.io/v1
+  kind: ImageDigestMirrorSet
+  metadata:
+    name: p-cache
+    annotations:
+      internal.config.kubernetes.io/previousNames: cache
+      config.k8s.io/id: '2'
+  spec:
+    imageDigestMirrors:
+    - source: registry.redhat.io
+      mirrors:
+      - quay.example.com/registry-redhat-io
+      mirrorSourcePolicy: NeverContactSource
+`
+}
+
+func TestSiteLintFindingAtUserLine(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"kustomization.yaml":      "namePrefix: p-\nresources:\n- base\n",
+		"base/kustomization.yaml": "resources:\n- catalog.yaml\n- idms.yaml\n",
+		"base/catalog.yaml":       catalogSource,
+		"base/idms.yaml":          idms,
+	})
+	rl := lintList("")
+	out, stderr, code := run(t, dir, rl)
+	if code != exitFindings {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	want := "base/catalog.yaml:8:10: error: registry.redhat.io/redhat/redhat-operator-index:v4.16 is pulled by tag"
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "[MIR001]") {
+		t.Errorf("stderr lacks %q ... [MIR001]:\n%s", want, stderr)
+	}
+	if len(out.Results) != 1 {
+		t.Fatalf("results = %+v, want one", out.Results)
+	}
+	r := out.Results[0]
+	if r.Severity != "error" || r.Tags["rule"] != "MIR001" || r.Tags["line"] != "8" || r.Tags["column"] != "10" || r.File.Path != "base/catalog.yaml" {
+		t.Errorf("result = %+v", r)
+	}
+	if r.ResourceRef["kind"] != "CatalogSource" || r.ResourceRef["name"] != "p-redhat-operators" {
+		t.Errorf("resourceRef = %v", r.ResourceRef)
+	}
+	// A validator must hand back exactly the items it got.
+	var in output
+	if err := sigsyaml.Unmarshal([]byte(rl), &in); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in.Items, out.Items) {
+		t.Errorf("items changed:\n got %v\nwant %v", out.Items, in.Items)
+	}
+}
+
+func TestSiteLintWithoutKustomization(t *testing.T) {
+	_, stderr, code := run(t, t.TempDir(), lintList(""))
+	if code != exitFindings {
+		t.Errorf("exit %d, want %d", code, exitFindings)
+	}
+	if !strings.Contains(stderr, "CatalogSource openshift-marketplace/p-redhat-operators (kustomize output): error:") {
+		t.Errorf("stderr does not name the object:\n%s", stderr)
+	}
+}
+
+func TestSiteLintClean(t *testing.T) {
+	rl := lintList("  spec:\n    disable: [MIR001]\n")
+	out, stderr, code := run(t, t.TempDir(), rl)
+	if code != 0 || len(out.Results) != 0 || stderr != "" {
+		t.Errorf("exit %d, results %v, stderr %q; want a silent 0", code, out.Results, stderr)
+	}
+	if len(out.Items) != 2 {
+		t.Errorf("items = %v", out.Items)
+	}
+}
+
+func TestSiteLintFailOn(t *testing.T) {
+	// An unused suppression is a warning (LNT001).
+	list := strings.Replace(lintList("  spec:\n    disable: [MIR001]\n    failOn: %s\n"), "      config.k8s.io/id: '2'\n",
+		"      config.k8s.io/id: '2'\n      siteforge.dev/ignore-MTU001: not a network\n", 1)
+	for failOn, want := range map[string]int{"error": 0, "warning": 1} {
+		out, stderr, code := run(t, t.TempDir(), strings.Replace(list, "%s", failOn, 1))
+		if code != want {
+			t.Errorf("failOn %s: exit %d, want %d; stderr:\n%s", failOn, code, want, stderr)
+		}
+		if len(out.Results) != 1 || out.Results[0].Severity != "warning" || out.Results[0].Tags["rule"] != "LNT001" {
+			t.Errorf("failOn %s: results = %+v", failOn, out.Results)
+		}
+	}
+}
+
+func TestSiteLintSite(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"site.yaml": string(exampleSite(t))})
+	// The site's own rendered objects come back as items (a SiteRender
+	// generator before the validator); they are checked with the site.
+	rl := renderConfig + "    paths: [site.yaml]\nitems: []\n"
+	rendered, stderr, code := run(t, dir, rl)
+	if code != 0 {
+		t.Fatalf("render: exit %d\n%s", code, stderr)
+	}
+	items, err := sigsyaml.Marshal(map[string]any{"items": rendered.Items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lint := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: siteforge.dev/v1alpha1\n  kind: SiteLint\n  metadata: {name: lint}\n  spec:\n    paths: [site.yaml]\n" + string(items)
+	out, stderr, code := run(t, dir, lint)
+	if code != 0 {
+		t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	if len(out.Items) != len(rendered.Items) {
+		t.Errorf("items: got %d, want %d", len(out.Items), len(rendered.Items))
+	}
+}
+
+func TestBadFunctionConfig(t *testing.T) {
+	for name, tc := range map[string]struct{ rl, want string }{
+		"no config":     {"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n", "no functionConfig"},
+		"unknown kind":  {strings.Replace(renderConfig, "kind: SiteRender", "kind: SiteBuild", 1) + "    paths: [x]\n", "want apiVersion siteforge.dev/v1alpha1 and kind SiteRender"},
+		"unknown field": {renderConfig + "    path: [x]\n", `unknown field "path"`},
+		"no site":       {renderConfig + "    strict: true\n", "spec.paths or spec.site is required"},
+		"bad failOn":    {lintList("  spec:\n    failOn: fatal\n"), `spec.failOn: unknown severity "fatal"`},
+		"bad rule":      {lintList("  spec:\n    disable: [NOPE001]\n"), `unknown rule "NOPE001"`},
+		"missing site":  {renderConfig + "    paths: [nosuch]\n", "nosuch"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := run(t, t.TempDir(), tc.rl)
+			if code != exitFailure {
+				t.Errorf("exit %d, want %d", code, exitFailure)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr)
+			}
+			if len(out.Results) == 0 || out.Results[len(out.Results)-1].Severity != "error" {
+				t.Errorf("results = %+v, want an error", out.Results)
+			}
+		})
+	}
+}
+
+func TestPathAt(t *testing.T) {
+	objs := mustRead(t, idms)
+	o := objs[0]
+	for _, path := range [][]string{{"spec", "imageDigestMirrors", "0", "mirrors", "0"}, {"metadata", "name"}, {"spec", "imageDigestMirrors", "0", "mirrorSourcePolicy"}} {
+		p := o.PosOf(path...)
+		got, isKey, ok := pathAt(o.Node, p.Line, p.Col)
+		if !ok || isKey || !reflect.DeepEqual(got, path) {
+			t.Errorf("pathAt(PosOf(%v)) = %v, %v, %v", path, got, isKey, ok)
+		}
+		k := o.KeyPosOf(path...)
+		if got, isKey, ok := pathAt(o.Node, k.Line, k.Col); path[len(path)-1] != "0" && (!ok || !isKey || !reflect.DeepEqual(got, path)) {
+			t.Errorf("pathAt(KeyPosOf(%v)) = %v, %v, %v", path, got, isKey, ok)
+		}
+	}
+}
+
+func mustRead(t *testing.T, src string) []*manifests.Object {
+	t.Helper()
+	objs, d := manifests.ReadBytes("x.yaml", []byte(src))
+	if len(d) > 0 || len(objs) == 0 {
+		t.Fatalf("read: %v", d)
+	}
+	return objs
+}

@@ -1,0 +1,116 @@
+package krm
+
+import (
+	"errors"
+
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/siteforge/siteforge/generators"
+	_ "github.com/siteforge/siteforge/generators/all" // every generator
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// loadSites loads the sites named by spec.paths (relative to the working
+// dir, the kustomization root) and the inline spec.site. It reports every
+// problem and returns false when any site is invalid.
+func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Result, bool) {
+	l, err := load.New()
+	if err != nil {
+		r.failure("internal error: %v", err)
+		return nil, load.Result{}, false
+	}
+	res := load.Result{Sources: map[string][]byte{}}
+	add := func(part load.Result) {
+		res.Sites = append(res.Sites, part.Sites...)
+		res.Diagnostics = append(res.Diagnostics, part.Diagnostics...)
+		for k, v := range part.Sources {
+			res.Sources[k] = v
+		}
+	}
+	if len(paths) > 0 {
+		add(l.Load(paths))
+	}
+	if inline {
+		fc := r.rl.FunctionConfig
+		data, ok := inlineSite(fc)
+		if !ok {
+			r.failure("spec.site: cannot read the inline site")
+			return nil, res, false
+		}
+		add(l.LoadSource(inlineSiteName(fc), data))
+	}
+	if len(res.Diagnostics) > 0 {
+		r.diagnostics(res, res.Diagnostics, "error")
+		r.failure("%d error%s in the site input", len(res.Diagnostics), plural(len(res.Diagnostics)))
+		return nil, res, false
+	}
+	return res.Sites, res, true
+}
+
+// renderOutputs renders every site; it reports every problem (warnings only
+// when asked: SiteLint renders to lint, the warnings are SiteRender's to
+// show) and returns false when any site fails.
+func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts generators.Options, warn bool) ([]*generators.Output, bool) {
+	var outs []*generators.Output
+	var problems diag.List
+	for _, s := range sites {
+		o, err := generators.Render(s, opts)
+		var dl diag.List
+		switch {
+		case errors.As(err, &dl):
+			problems = append(problems, dl...)
+			continue
+		case err != nil:
+			r.failure("site %s: internal error: %v", s.Name, err)
+			return nil, false
+		}
+		if warn {
+			r.diagnostics(res, o.Warnings, "warning")
+		}
+		outs = append(outs, o)
+	}
+	if len(problems) > 0 {
+		r.diagnostics(res, problems, "error")
+		r.failure("%d error%s in the site input", len(problems), plural(len(problems)))
+		return nil, false
+	}
+	return outs, true
+}
+
+// renderSites is SiteRender: the input items pass through and every site's
+// resources are appended, exactly as `siteforge render --stdout` writes them
+// (each carrying the siteforge.dev/source annotation).
+func renderSites(r *reporter, spec RenderSpec) int {
+	if len(spec.Paths) == 0 && spec.Site == nil {
+		r.failure("spec.paths or spec.site is required: the sites to render, relative to the kustomization root")
+		return exitFailure
+	}
+	sites, res, ok := loadSites(r, spec.Paths, spec.Site != nil)
+	if !ok {
+		return exitFailure
+	}
+	outs, ok := renderOutputs(r, sites, res, generators.Options{Strict: spec.Strict}, true)
+	if !ok {
+		return exitFailure
+	}
+	for _, o := range outs {
+		for _, p := range o.Resources {
+			n, err := kyaml.Parse(string(o.Files[p]))
+			if err != nil {
+				r.failure("site %s: internal error: %s does not parse: %v", o.Site.Name, p, err)
+				return exitFailure
+			}
+			r.rl.Items = append(r.rl.Items, n)
+		}
+	}
+	return exitOK
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
