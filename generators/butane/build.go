@@ -106,6 +106,11 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 	if diags := m.checkBody(cfg.Body); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
+	if cfg.Origin.Snippet {
+		if diags := m.checkSecrets(cfg.Body); len(diags) > 0 {
+			return nil, diags.Sort()
+		}
+	}
 	bu := append(head, cfg.Body...)
 	if !bytes.HasSuffix(bu, []byte("\n")) {
 		bu = append(bu, '\n')

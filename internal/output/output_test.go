@@ -117,3 +117,31 @@ func TestDiff(t *testing.T) {
 		t.Errorf("Diff of an absent site = %v", d)
 	}
 }
+
+// TestConcurrentWritesOfDifferentSites: runs rendering different sites into
+// one directory at the same time do not interfere.
+func TestConcurrentWritesOfDifferentSites(t *testing.T) {
+	dir := t.TempDir()
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		go func(i int) {
+			name := string(rune('a' + i))
+			errs <- Write(dir, Site{Name: name, Files: map[string][]byte{"x/y.yaml": []byte(name)}})
+		}(i)
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 8 {
+		t.Fatalf("want 8 site folders and no leftovers, got %v", entries)
+	}
+	for i := 0; i < 8; i++ {
+		name := string(rune('a' + i))
+		if got := readTree(t, filepath.Join(dir, name)); got["x/y.yaml"] != name {
+			t.Errorf("site %s: %v", name, got)
+		}
+	}
+}
