@@ -97,3 +97,38 @@ func containerImages(o *manifests.Object, specPath []string) []imageRef {
 	}
 	return out
 }
+
+// probeRepository is the repository name appended to a scope to build a synthetic reference
+// under it, for asking the registries engine how the nodes would pull from that scope.
+const probeRepository = "siteforge-probe"
+
+// probeDigest is a well-formed digest for synthetic references (never pulled).
+const probeDigest = "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+
+// probeRef is a synthetic reference under scope: by digest or by tag.
+func probeRef(scope string, digest bool) string {
+	return taggedOrDigested(strings.TrimSuffix(scope, "/")+"/"+probeRepository, digest)
+}
+
+// taggedOrDigested adds the probe digest or a tag to a repository name.
+func taggedOrDigested(repo string, digest bool) string {
+	if digest {
+		return repo + "@" + probeDigest
+	}
+	return repo + ":latest"
+}
+
+// locationHost is the host of a location (host[:port][/path]), without the port; IPv6
+// literals keep no brackets.
+func locationHost(location string) string {
+	host, _, _ := strings.Cut(location, "/")
+	if strings.HasPrefix(host, "[") {
+		if end := strings.Index(host, "]"); end > 0 {
+			return host[1:end]
+		}
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		return host[:i]
+	}
+	return host
+}
