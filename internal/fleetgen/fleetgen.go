@@ -111,7 +111,9 @@ machineConfigs: "99-worker-chrony": {
 `, net, fmt.Sprintf("s%d", i))
 	case 2: // remote workers, a shard and EgressIPs
 		remote := fmt.Sprintf("10.%d.%d", 210+i/250%40, b)
-		fmt.Fprintf(&s, `cluster: {installMethod: "ipi", version: "4.16", connectivity: "connected"}
+		fmt.Fprintf(&s, `// 4.12: before bare-metal IPI auto-detects remote workers (a shard may
+		// run on them, with the manual keepalived fix)
+		cluster: {installMethod: "ipi", version: "4.12", connectivity: "connected"}
 network: {
 	machineNetwork: ["%[1]s.0/24", "%[2]s.0/24"]
 	apiVIPs: ["%[1]s.5"]

@@ -3,10 +3,12 @@ package fleetgen
 import (
 	"testing"
 
+	"github.com/siteforge/siteforge/generators"
+	_ "github.com/siteforge/siteforge/generators/all"
 	"github.com/siteforge/siteforge/internal/load"
 )
 
-// TestFleetVets: every kind of synthetic site is valid.
+// TestFleetVets: every kind of synthetic site is valid and renders.
 func TestFleetVets(t *testing.T) {
 	dir := t.TempDir()
 	if err := Write(dir, 8); err != nil {
@@ -18,6 +20,11 @@ func TestFleetVets(t *testing.T) {
 	}
 	if len(res.Sites) != 8 {
 		t.Fatalf("%d sites, want 8", len(res.Sites))
+	}
+	for _, s := range res.Sites {
+		if _, err := generators.Render(s, generators.Options{}); err != nil {
+			t.Errorf("site %s does not render: %v", s.Name, err)
+		}
 	}
 	if Site(3) != Site(3) || Site(1) == Site(5) {
 		t.Errorf("sites must be deterministic and distinct")
