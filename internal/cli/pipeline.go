@@ -8,7 +8,6 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
-	"github.com/siteforge/siteforge/internal/site"
 )
 
 // loaderReuse bounds how many sites one CUE context evaluates before it is
@@ -31,9 +30,13 @@ type siteRun struct {
 func eachSite(paths []string, opts generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
 	units, diags := load.Discover(paths)
 	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units))}
+	// Only the name of a loaded site is kept (for the duplicate check), so
+	// memory does not grow with the fleet.
 	type done struct {
-		site  *site.Site
-		diags diag.List
+		loaded  bool
+		name    string
+		namePos diag.Position
+		diags   diag.List
 	}
 	results := make([]done, len(units))
 	var (
@@ -79,7 +82,10 @@ func eachSite(paths []string, opts generators.Options, use func(i int, o *genera
 					}
 				}
 				mu.Lock()
-				results[i] = done{site: s, diags: d}
+				results[i] = done{diags: d}
+				if s != nil {
+					results[i] = done{loaded: true, name: s.Name, namePos: s.Positions.Of("name"), diags: d}
+				}
 				if len(d) > 0 {
 					for f, b := range sources {
 						run.Sources[f] = b
@@ -117,8 +123,8 @@ func eachSite(paths []string, opts generators.Options, use func(i int, o *genera
 	var names load.Names
 	for _, r := range results {
 		run.Diagnostics = append(run.Diagnostics, r.diags...)
-		if r.site != nil {
-			run.Diagnostics = append(run.Diagnostics, names.Add(r.site)...)
+		if r.loaded {
+			run.Diagnostics = append(run.Diagnostics, names.AddName(r.name, r.namePos)...)
 		}
 	}
 	run.Diagnostics = run.Diagnostics.Sort()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -86,6 +87,9 @@ func renderStdout(e env, paths []string, opts generators.Options) int {
 	return ExitOK
 }
 
+// writersPerCPU sizes the pool that writes staged sites to disk.
+const writersPerCPU = 4
+
 // renderDir stages every site inside DIR as it renders, then swaps each
 // site folder in; on any failure nothing in DIR changes.
 func renderDir(e env, paths []string, opts generators.Options, dir string) int {
@@ -100,17 +104,49 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
 		return ExitFailure
 	}
+	// Writing is I/O-bound: a pool of writers larger than the CPU workers
+	// keeps the disk busy while sites evaluate; the queue bounds memory.
+	type job struct {
+		i    int
+		site output.Site
+		line string
+	}
+	queue := make(chan job, 2*runtime.GOMAXPROCS(0))
 	lines := map[int]string{}
 	var mu sync.Mutex
+	var writeErr error
+	var writers sync.WaitGroup
+	for w := 0; w < writersPerCPU*runtime.GOMAXPROCS(0); w++ {
+		writers.Add(1)
+		go func() {
+			defer writers.Done()
+			for j := range queue {
+				err := stage.Add(j.site)
+				mu.Lock()
+				if err != nil && writeErr == nil {
+					writeErr = err
+				}
+				lines[j.i] = j.line
+				mu.Unlock()
+			}
+		}()
+	}
 	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
-		if err := stage.Add(output.Site{Name: o.Site.Name, Files: o.Files}); err != nil {
-			return err
-		}
 		mu.Lock()
-		lines[i] = fmt.Sprintf("rendered %s -> %s (%d files)", o.Site.Source, filepath.Join(dir, o.Site.Name), len(o.Files))
+		werr := writeErr
 		mu.Unlock()
+		if werr != nil {
+			return werr
+		}
+		queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
+			line: fmt.Sprintf("rendered %s -> %s (%d files)", o.Site.Source, filepath.Join(dir, o.Site.Name), len(o.Files))}
 		return nil
 	})
+	close(queue)
+	writers.Wait()
+	if err == nil {
+		err = writeErr
+	}
 	if !finish(e, run, err) {
 		stage.Abort()
 		undo()

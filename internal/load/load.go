@@ -86,17 +86,19 @@ func (l *Loader) Load(paths []string) Result {
 type Names map[string]diag.Position
 
 // Add records a site's name and reports it when already used.
-func (n *Names) Add(s *site.Site) diag.List {
+func (n *Names) Add(s *site.Site) diag.List { return n.AddName(s.Name, s.Positions.Of("name")) }
+
+// AddName records a site name written at pos.
+func (n *Names) AddName(name string, pos diag.Position) diag.List {
 	if *n == nil {
 		*n = Names{}
 	}
-	pos := s.Positions.Of("name")
-	if first, ok := (*n)[s.Name]; ok {
+	if first, ok := (*n)[name]; ok {
 		return diag.List{{Pos: pos, Path: "name",
-			Message: fmt.Sprintf("site name %q is already used by %s", s.Name, first),
+			Message: fmt.Sprintf("site name %q is already used by %s", name, first),
 			Hint:    "site names name the output folders and must be unique"}}
 	}
-	(*n)[s.Name] = pos
+	(*n)[name] = pos
 	return nil
 }
 

@@ -155,13 +155,17 @@ func checkName(name string) error {
 }
 
 func writeTree(root string, files map[string][]byte) error {
+	made := map[string]bool{root: true}
 	for _, p := range sortedPaths(files) {
 		full, err := inside(root, p)
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
+		if dir := filepath.Dir(full); !made[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			made[dir] = true
 		}
 		if err := os.WriteFile(full, files[p], 0o644); err != nil {
 			return err

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/siteforge/siteforge/internal/fleetgen"
+)
+
+// BenchmarkRenderFleet: `siteforge render FLEET -o DIR` in process, for a
+// 500-site synthetic fleet (make bench runs the whole process at larger
+// sizes).
+func BenchmarkRenderFleet(b *testing.B) {
+	dir := b.TempDir()
+	fleet := filepath.Join(dir, "fleet")
+	if err := fleetgen.Write(fleet, 500); err != nil {
+		b.Fatal(err)
+	}
+	e := env{stdout: io.Discard, stderr: io.Discard}
+	for b.Loop() {
+		if code := Main([]string{"render", fleet, "-o", filepath.Join(dir, "out")}, nil, e.stdout, e.stderr); code != 0 {
+			b.Fatalf("render exited %d", code)
+		}
+	}
+}
