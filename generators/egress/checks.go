@@ -6,151 +6,179 @@ import (
 	"reflect"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/siteforge/siteforge/generators/pools"
-	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
-	"github.com/siteforge/siteforge/internal/site"
 )
 
 // The rules an EgressIP must pass for OVN-Kubernetes to assign it
 // (networking.md section 6). Each rejection names the OVN-K event reason it
-// avoids where there is one.
+// avoids where there is one. Check runs them over plain data, so the
+// generator (over a site) and the lints (over plain manifests) apply the
+// same rules with the same messages.
 
-// object is one EgressIP of the site, parsed.
-type object struct {
-	name string
-	eip  site.EgressIP
-	ips  []net.IP // nil where the text does not parse
-	path string
+// Object is one EgressIP, as the rules see it.
+type Object struct {
+	Name              string
+	IPs               []string
+	NamespaceSelector *metav1.LabelSelector
+	PodSelector       *metav1.LabelSelector
 }
 
-func (o object) ipPath(i int) string { return pools.Index(o.path+".ips", i) }
-
-// objects lists the site's EgressIPs sorted by name.
-func objects(s *site.Site) []object {
-	if s.Egress == nil {
-		return nil
-	}
-	var out []object
-	for _, name := range pools.SortedKeys(s.Egress.EgressIPs) {
-		eip := s.Egress.EgressIPs[name]
-		o := object{name: name, eip: eip, path: pools.Field("egress", "egressIPs", name)}
-		for _, text := range eip.IPs {
-			o.ips = append(o.ips, net.ParseIP(text))
-		}
-		out = append(out, o)
-	}
-	return out
+// Cluster is what the rules know about the cluster the EgressIPs go to.
+// Zero fields are unknown, and the rules needing them are skipped.
+type Cluster struct {
+	// Platform is the platform as the site schema and install-config spell
+	// it: aws, azure, gcp, openstack, baremetal, vsphere, nutanix, none.
+	Platform string
+	// Minor is the OpenShift release; 0: unknown (the one-object
+	// address-family rule is skipped).
+	Minor                            platform.OCPMinor
+	ClusterNetworks, ServiceNetworks []string
+	// NodeIPs and VIPs map an address (normalized) to what it is: "node m1
+	// (pool master)", "the API VIP".
+	NodeIPs, VIPs map[string]string
+	// HostsKnown says Hosts lists every node that may host egress IPs (or
+	// stand-ins for them); false skips the rules that need them: the
+	// subnets, the node counts and the cloud capacity.
+	HostsKnown bool
+	Hosts      HostSet
+	// HostsName says in messages where the hosts come from ("the
+	// assignable pools").
+	HostsName string
+	// PrimaryOnly: an egress IP must be inside the subnet of a node's
+	// primary interface (clouds, OpenShift SDN); Hosts' subnets are then
+	// primary subnets only.
+	PrimaryOnly bool
 }
 
-// checker runs the rules over a site.
+// ProblemKind says which rule a Problem breaks, so a lint can give each its
+// own rule ID.
+type ProblemKind int
+
+// The kinds of problems, in the order the rules run.
+const (
+	InvalidIP        ProblemKind = iota // not an IP address (OVN-K InvalidEgressIP)
+	DuplicateIP                         // an address in two objects, or twice (OVN-K UnsupportedRequest)
+	NodeIP                              // a node's address (OVN-K EgressIPConflict)
+	VIPAddress                          // the API or ingress VIP
+	ReservedNetwork                     // inside the cluster or service network
+	NoAssignableNode                    // no node may host egress IPs (OVN-K NoMatchingNodeFound)
+	NotHostable                         // outside every subnet the assignable nodes can host
+	NetworkAddress                      // a subnet's network or broadcast address
+	MixedFamilies                       // IPv4 and IPv6 in one object before dualStackObjectSince
+	SplitDualStack                      // a dual-stack pair split over two objects
+	TooFewNodes                         // more addresses than nodes able to host them (OVN-K NoMatchingNodeFound)
+	OverCapacity                        // more addresses than the cloud lets the nodes hold
+)
+
+// Problem is one rule broken.
+type Problem struct {
+	Kind ProblemKind
+	// Object is the index of the object in Check's input, -1 for the whole
+	// set; IP the index of the address in it, -1 for the object's list of
+	// addresses.
+	Object, IP int
+	Message    string
+	// Hint is the fix, as the generator words it for a site.
+	Hint string
+}
+
+// parsed is one Object with its addresses parsed.
+type parsed struct {
+	Object
+	ips []net.IP // nil where the text does not parse
+}
+
+// checker runs the rules.
 type checker struct {
-	s     *site.Site
-	minor platform.OCPMinor
-	hosts hostSet
-	diags diag.List
+	c        Cluster
+	problems []Problem
 }
 
-func (c *checker) at(path, msg, hint string) {
-	c.diags = append(c.diags, diag.Diagnostic{Pos: c.s.Positions.Of(path), Path: path, Message: msg, Hint: hint})
+func (c *checker) add(kind ProblemKind, obj, ip int, msg, hint string) {
+	c.problems = append(c.problems, Problem{Kind: kind, Object: obj, IP: ip, Message: msg, Hint: hint})
 }
 
-// check runs every rule and returns the diagnostics.
-func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly bool) diag.List {
-	total := 0
-	for _, o := range objs {
-		total += len(o.ips)
-	}
-	c := &checker{s: s, minor: minor, hosts: buildHosts(s, primaryOnly, total)}
-	c.assignablePools()
-	c.addresses(objs)
-	c.families(objs)
-	if len(c.diags) > 0 {
-		// Counting nodes for addresses already refused says nothing new.
-		return c.diags
-	}
-	for _, o := range objs {
-		c.enoughNodes(o)
-	}
-	if len(c.diags) == 0 {
-		c.capacity(objs)
-	}
-	return c.diags
-}
-
-// assignablePools refuses pools that cannot host egress IPs.
-func (c *checker) assignablePools() {
-	if c.s.Cluster.Platform != awsNoControlPlaneEgress {
-		return
-	}
-	for i, name := range c.s.Egress.AssignablePools {
-		if p, ok := c.s.Pools[name]; ok && p.Role == site.RoleMaster {
-			c.at(pools.Index("egress.assignablePools", i), fmt.Sprintf("pool %q is the control plane: on AWS control-plane nodes cannot host egress IPs", name),
-				"list compute pools only")
+// Check runs every rule and returns the problems, in input order. Counting
+// nodes for addresses already refused says nothing new, so the node count
+// and capacity rules run only when the others pass.
+func Check(cl Cluster, objs []Object) []Problem {
+	c := &checker{c: cl}
+	ps := make([]parsed, len(objs))
+	for i, o := range objs {
+		ps[i] = parsed{Object: o}
+		for _, text := range o.IPs {
+			ps[i].ips = append(ps[i].ips, net.ParseIP(text))
 		}
 	}
+	c.addresses(ps)
+	c.families(ps)
+	if len(c.problems) > 0 || !cl.HostsKnown {
+		return c.problems
+	}
+	for i, o := range ps {
+		c.enoughNodes(i, o)
+	}
+	if len(c.problems) == 0 {
+		c.capacity(ps)
+	}
+	return c.problems
 }
 
 // addresses checks each IP on its own and against the others.
-func (c *checker) addresses(objs []object) {
-	nodes := nodeAddresses(c.s)
-	vips := map[string]string{}
-	for _, v := range c.s.Network.APIVIPs {
-		vips[normalize(v)] = "the API VIP"
-	}
-	for _, v := range c.s.Network.IngressVIPs {
-		vips[normalize(v)] = "the ingress VIP"
-	}
+func (c *checker) addresses(objs []parsed) {
 	type reserved struct {
 		what string
 		nets []*net.IPNet
 	}
-	var clusterNets []string
-	for _, cn := range c.s.Network.ClusterNetwork {
-		clusterNets = append(clusterNets, cn.CIDR)
-	}
 	reservedNets := []reserved{
-		{"the cluster network", parseCIDRs(clusterNets)},
-		{"the service network", parseCIDRs(c.s.Network.ServiceNetwork)},
+		{"the cluster network", pools.ParseCIDRs(c.c.ClusterNetworks)},
+		{"the service network", pools.ParseCIDRs(c.c.ServiceNetworks)},
 	}
 	seen := map[string]string{} // ip -> "EgressIP <name>"
-	for _, o := range objs {
+	for oi, o := range objs {
 		for i, ip := range o.ips {
-			path := o.ipPath(i)
-			text := o.eip.IPs[i]
+			text := o.IPs[i]
 			if ip == nil {
-				c.at(path, fmt.Sprintf("%q is not an IP address (OVN-K InvalidEgressIP)", text), "write an IPv4 or IPv6 address")
+				c.add(InvalidIP, oi, i, fmt.Sprintf("%q is not an IP address (OVN-K InvalidEgressIP)", text), "write an IPv4 or IPv6 address")
 				continue
 			}
 			key := ip.String()
 			if prev, dup := seen[key]; dup {
-				c.at(path, fmt.Sprintf("%s is already an egress IP of %s: an address may be in one EgressIP only, once (OVN-K UnsupportedRequest)", key, prev),
+				c.add(DuplicateIP, oi, i, fmt.Sprintf("%s is already an egress IP of %s: an address may be in one EgressIP only, once (OVN-K UnsupportedRequest)", key, prev),
 					"remove the repeated address")
 				continue
 			}
-			seen[key] = "EgressIP " + o.name
-			if who, ok := nodes[key]; ok {
-				c.at(path, fmt.Sprintf("%s is the address of %s (OVN-K EgressIPConflict)", key, who), "use a free address of the node subnet")
+			seen[key] = "EgressIP " + o.Name
+			if who, ok := c.c.NodeIPs[key]; ok {
+				c.add(NodeIP, oi, i, fmt.Sprintf("%s is the address of %s (OVN-K EgressIPConflict)", key, who), "use a free address of the node subnet")
 				continue
 			}
-			if what, ok := vips[key]; ok {
-				c.at(path, fmt.Sprintf("%s is %s: keepalived floats it between nodes", key, what), "use a free address of the node subnet")
+			if what, ok := c.c.VIPs[key]; ok {
+				c.add(VIPAddress, oi, i, fmt.Sprintf("%s is %s: keepalived floats it between nodes", key, what), "use a free address of the node subnet")
 				continue
 			}
 			clash := false
 			for _, r := range reservedNets {
 				for _, n := range r.nets {
 					if n.Contains(ip) {
-						c.at(path, fmt.Sprintf("%s is inside %s %s", key, r.what, n), "egress IPs are node-network addresses")
+						c.add(ReservedNetwork, oi, i, fmt.Sprintf("%s is inside %s %s", key, r.what, n), "egress IPs are node-network addresses")
 						clash = true
 					}
 				}
 			}
-			if clash {
+			if clash || !c.c.HostsKnown {
+				continue
+			}
+			if len(c.c.Hosts.Hosts) == 0 {
+				c.add(NoAssignableNode, oi, i, fmt.Sprintf("%s cannot be assigned: no node may host egress IPs (none is labelled %s; OVN-K NoMatchingNodeFound)", key, AssignableLabel),
+					"list the pools whose nodes may host egress IPs in egress.assignablePools")
 				continue
 			}
 			hostable := false
-			for _, h := range c.hosts.hosts {
+			for _, h := range c.c.Hosts.Hosts {
 				if h.canHost(ip) {
 					hostable = true
 					break
@@ -158,20 +186,22 @@ func (c *checker) addresses(objs []object) {
 			}
 			if !hostable {
 				where := "no assignable node"
-				if subnets := hostSubnets(c.hosts); len(subnets) > 0 {
+				if subnets := hostSubnets(c.c.Hosts); len(subnets) > 0 {
 					where = "the assignable nodes can host addresses of " + strings.Join(subnets, ", ")
 				}
 				scope := "the subnet of a node's interface"
-				if cloudPlatforms[c.s.Cluster.Platform] {
-					scope = "the subnet of a node's primary interface (on " + c.s.Cluster.Platform + " no other)"
+				if cloudPlatforms[c.c.Platform] {
+					scope = "the subnet of a node's primary interface (on " + c.c.Platform + " no other)"
+				} else if c.c.PrimaryOnly {
+					scope = "the subnet of a node's primary interface"
 				}
-				c.at(path, fmt.Sprintf("%s is outside every subnet of the assignable pools: an egress IP must be inside %s; %s", key, scope, where),
+				c.add(NotHostable, oi, i, fmt.Sprintf("%s is outside every subnet of %s: an egress IP must be inside %s; %s", key, c.c.HostsName, scope, where),
 					"use an address of an assignable pool's subnet, or list the pool holding it in egress.assignablePools")
 				continue
 			}
 			for _, n := range c.allSubnets() {
 				if n.Contains(ip) && ip.To4() != nil && (ip.Equal(n.IP) || ip.Equal(broadcast(n))) && !isHostRoute(n) {
-					c.at(path, fmt.Sprintf("%s is the network or broadcast address of %s", key, n), "use a host address of the subnet")
+					c.add(NetworkAddress, oi, i, fmt.Sprintf("%s is the network or broadcast address of %s", key, n), "use a host address of the subnet")
 					break
 				}
 			}
@@ -181,8 +211,8 @@ func (c *checker) addresses(objs []object) {
 
 func (c *checker) allSubnets() []*net.IPNet {
 	var out []*net.IPNet
-	for _, h := range c.hosts.hosts {
-		out = union(out, h.subnets)
+	for _, h := range c.c.Hosts.Hosts {
+		out = union(out, h.Subnets)
 	}
 	return out
 }
@@ -205,7 +235,10 @@ func isHostRoute(n *net.IPNet) bool {
 	return bits-ones <= 1
 }
 
-func normalize(ip string) string {
+// Normalize is an address as the rules compare it (net.IP.String), or the
+// text unchanged when it is not an address: the key of Cluster.NodeIPs and
+// Cluster.VIPs.
+func Normalize(ip string) string {
 	if p := net.ParseIP(ip); p != nil {
 		return p.String()
 	}
@@ -215,8 +248,8 @@ func normalize(ip string) string {
 // families applies the dual-stack rules: before dualStackObjectSince an
 // object holds one family only; a dual-stack pair is never split over two
 // objects with the same selectors.
-func (c *checker) families(objs []object) {
-	fam := func(o object) (v4, v6 bool) {
+func (c *checker) families(objs []parsed) {
+	fam := func(o parsed) (v4, v6 bool) {
 		for _, ip := range o.ips {
 			if ip == nil {
 				continue
@@ -229,48 +262,65 @@ func (c *checker) families(objs []object) {
 		}
 		return v4, v6
 	}
-	for _, o := range objs {
-		if v4, v6 := fam(o); v4 && v6 && c.minor < dualStackObjectSince {
-			c.at(o.path+".ips", fmt.Sprintf("EgressIP %q mixes IPv4 and IPv6 addresses: one object holds both families from OpenShift %s (dual-stack EgressIP), this cluster is %s",
-				o.name, dualStackObjectSince, c.minor), "keep one address family per EgressIP on this release")
+	minor := c.c.Minor
+	for oi, o := range objs {
+		if v4, v6 := fam(o); v4 && v6 && minor > 0 && minor < dualStackObjectSince {
+			c.add(MixedFamilies, oi, -1, fmt.Sprintf("EgressIP %q mixes IPv4 and IPv6 addresses: one object holds both families from OpenShift %s (dual-stack EgressIP), this cluster is %s",
+				o.Name, dualStackObjectSince, minor), "keep one address family per EgressIP on this release")
 		}
 	}
 	for i, a := range objs {
-		for _, b := range objs[i+1:] {
+		for j := i + 1; j < len(objs); j++ {
+			b := objs[j]
 			a4, a6 := fam(a)
 			b4, b6 := fam(b)
 			split := (a4 && !a6 && b6 && !b4) || (a6 && !a4 && b4 && !b6)
-			if !split || !sameSelectors(a.eip, b.eip) {
+			if !split || !sameSelectors(a.Object, b.Object) {
 				continue
 			}
 			hint := fmt.Sprintf("put the IPv4 and IPv6 addresses in one EgressIP (supported from %s)", dualStackObjectSince)
-			if c.minor < dualStackObjectSince {
+			if minor > 0 && minor < dualStackObjectSince {
 				hint = fmt.Sprintf("dual-stack egress IPs need OpenShift %s or later: keep one address family", dualStackObjectSince)
 			}
-			c.at(b.path, fmt.Sprintf("EgressIPs %q and %q select the same pods, one with IPv4 and one with IPv6 addresses: a dual-stack pair split over two objects is not supported",
-				a.name, b.name), hint)
+			c.add(SplitDualStack, j, -2, fmt.Sprintf("EgressIPs %q and %q select the same pods, one with IPv4 and one with IPv6 addresses: a dual-stack pair split over two objects is not supported",
+				a.Name, b.Name), hint)
 		}
 	}
 }
 
-func sameSelectors(a, b site.EgressIP) bool {
-	return reflect.DeepEqual(a.NamespaceSelector, b.NamespaceSelector) && reflect.DeepEqual(a.PodSelector, b.PodSelector)
+// sameSelectors compares selectors by meaning: an empty selector and a
+// missing one select the same.
+func sameSelectors(a, b Object) bool {
+	return reflect.DeepEqual(canonical(a.NamespaceSelector), canonical(b.NamespaceSelector)) &&
+		reflect.DeepEqual(canonical(a.PodSelector), canonical(b.PodSelector))
+}
+
+func canonical(sel *metav1.LabelSelector) *metav1.LabelSelector {
+	if sel == nil || len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
+		return nil
+	}
+	out := &metav1.LabelSelector{MatchExpressions: sel.MatchExpressions}
+	if len(sel.MatchLabels) > 0 {
+		out.MatchLabels = sel.MatchLabels
+	}
+	return out
 }
 
 // enoughNodes checks that each address of an object can go to its own
 // node: OVN-K puts at most one address of an object on a node, so N
 // addresses need N distinct labelled nodes that can host them (a bipartite
 // matching, addresses to nodes).
-func (c *checker) enoughNodes(o object) {
+func (c *checker) enoughNodes(oi int, o parsed) {
+	hosts := c.c.Hosts.Hosts
 	edges := make([][]int, len(o.ips))
 	for i, ip := range o.ips {
-		for j, h := range c.hosts.hosts {
+		for j, h := range hosts {
 			if h.canHost(ip) {
 				edges[i] = append(edges[i], j)
 			}
 		}
 	}
-	matched := maxMatching(edges, len(c.hosts.hosts))
+	matched := maxMatching(edges, len(hosts))
 	if matched == len(o.ips) {
 		return
 	}
@@ -278,8 +328,8 @@ func (c *checker) enoughNodes(o object) {
 	for i, ip := range o.ips {
 		per = append(per, fmt.Sprintf("%s: %d node(s)", ip, len(edges[i])))
 	}
-	c.at(o.path+".ips", fmt.Sprintf("EgressIP %q has %d addresses but only %d can be placed: a node hosts at most one address of an object, and the assignable nodes that can host them are %s (OVN-K NoMatchingNodeFound)",
-		o.name, len(o.ips), matched, strings.Join(per, ", ")),
+	c.add(TooFewNodes, oi, -1, fmt.Sprintf("EgressIP %q has %d addresses but only %d can be placed: a node hosts at most one address of an object, and the assignable nodes that can host them are %s (OVN-K NoMatchingNodeFound)",
+		o.Name, len(o.ips), matched, strings.Join(per, ", ")),
 		"label more nodes of the addresses' subnets (egress.assignablePools), or use fewer addresses")
 }
 
@@ -315,10 +365,18 @@ func maxMatching(edges [][]int, right int) int {
 
 // capacity checks, on clouds with a per-node limit, that all addresses fit:
 // a max flow from addresses to nodes, one address of an object per node,
-// at most the node's capacity in all.
-func (c *checker) capacity(objs []object) {
-	capc, ok := cloudCapacities[c.s.Cluster.Platform]
-	if !ok || len(c.hosts.unknown) > 0 {
+// at most the node's capacity in all. A node's own report of its capacity
+// (Host.Capacity) wins over the platform's table.
+func (c *checker) capacity(objs []parsed) {
+	capc, table := cloudCapacities[c.c.Platform]
+	hosts := c.c.Hosts.Hosts
+	reported := 0
+	for _, h := range hosts {
+		if h.Capacity > 0 {
+			reported++
+		}
+	}
+	if len(c.c.Hosts.Unknown) > 0 || !table && reported < len(hosts) || len(hosts) == 0 {
 		return
 	}
 	perNode := capc.perNode - capc.usedByNode
@@ -328,9 +386,15 @@ func (c *checker) capacity(objs []object) {
 	const src, sink = 0, 1
 	next := 2
 	hostNode := map[int]int{}
-	for j := range c.hosts.hosts {
+	sum := 0
+	for j, h := range hosts {
 		hostNode[j] = next
-		g.add(next, sink, perNode)
+		limit := perNode
+		if h.Capacity > 0 {
+			limit = h.Capacity
+		}
+		sum += limit
+		g.add(next, sink, limit)
 		next++
 	}
 	total := 0
@@ -341,7 +405,7 @@ func (c *checker) capacity(objs []object) {
 			next++
 			g.add(src, a, 1)
 			total++
-			for j, h := range c.hosts.hosts {
+			for j, h := range hosts {
 				if !h.canHost(ip) {
 					continue
 				}
@@ -356,11 +420,17 @@ func (c *checker) capacity(objs []object) {
 			}
 		}
 	}
-	if got := g.maxFlow(src, sink); got < total {
-		c.at("egress.egressIPs", fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: %s allows %d %s (%d per node once the node's own address is counted); %d fit",
-			total, c.s.Cluster.Platform, capc.perNode, capc.unit, perNode, got),
-			"label more nodes (egress.assignablePools) or use fewer egress IPs")
+	got := g.maxFlow(src, sink)
+	if got >= total {
+		return
 	}
+	msg := fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: %s allows %d %s (%d per node once the node's own address is counted); %d fit",
+		total, c.c.Platform, capc.perNode, capc.unit, perNode, got)
+	if reported > 0 {
+		msg = fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: together they can take %d more (%d as the nodes report it in %s, the others %d each, %s's limit); %d fit",
+			total, sum, reported, CloudCapacityAnnotation, perNode, c.c.Platform, got)
+	}
+	c.add(OverCapacity, -1, -1, msg, "label more nodes (egress.assignablePools) or use fewer egress IPs")
 }
 
 // flow is a small max-flow network (Edmonds-Karp).

@@ -38,7 +38,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	sdn := s.Network.Type == openShiftSDN
 	// OpenShift SDN, like the clouds, hosts an egress IP only on the node's
 	// primary interface.
-	primaryOnly := cloudPlatforms[s.Cluster.Platform] || sdn
+	primaryOnly := PrimaryOnly(s.Cluster.Platform, s.Network.Type)
 	diags := check(s, minor, objs, primaryOnly)
 	if sdn {
 		diags = append(diags, sdnChecks(s, objs)...)

@@ -60,3 +60,28 @@ const (
 	sdnScriptPath    = dir + "/sdn-egress-ips.sh"
 	objectPathFormat = dir + "/egressip-%s.yaml"
 )
+
+// Node annotations that say where a node can host egress IPs (read by the
+// lints from Node objects, as a cluster reports them).
+const (
+	// PrimaryIfAddrAnnotation holds the address of the node's primary
+	// interface (br-ex) with its prefix: {"ipv4":"10.0.0.5/24","ipv6":"..."}.
+	PrimaryIfAddrAnnotation = "k8s.ovn.org/node-primary-ifaddr" // OVN-K go-controller util.ParseNodePrimaryIfAddr
+	// CloudCapacityAnnotation holds, on clouds, the primary interface's
+	// subnet and how many more egress IPs the node can take:
+	// [{"interface":"...","ifaddr":{"ipv4":"10.0.128.0/17"},"capacity":{"ipv4":14,"ipv6":15}}]
+	// ("ip" instead of per-family capacities on Azure, GCP and OpenStack).
+	CloudCapacityAnnotation = "cloud.network.openshift.io/egress-ipconfig" // CNCC pkg/controller/node; OVN-K util.ParseCloudEgressIPConfig
+)
+
+// PrimaryOnly reports whether an egress IP must be inside the subnet of a
+// node's primary interface: on clouds (cloud-network-config-controller
+// assigns it to the primary NIC) and with OpenShift SDN. Elsewhere
+// OVN-Kubernetes also uses a secondary interface whose subnet holds it.
+func PrimaryOnly(platform, networkType string) bool {
+	return cloudPlatforms[platform] || networkType == openShiftSDN
+}
+
+// CloudPlatform reports whether egress IPs go through
+// cloud-network-config-controller on platform.
+func CloudPlatform(platform string) bool { return cloudPlatforms[platform] }

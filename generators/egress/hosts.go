@@ -4,97 +4,82 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/siteforge/siteforge/generators/pools"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// host is a node that may host egress IPs: a listed node of an assignable
-// pool, or a stand-in for one of its unlisted nodes.
-type host struct {
-	pool string
-	// node is the node's name; "" for a stand-in.
-	node string
-	// subnets are the subnets whose addresses the node can host: the
+// Host is a node that may host egress IPs: a listed node of an assignable
+// pool, a stand-in for one of its unlisted nodes, or (for the lints) a Node
+// object labelled k8s.ovn.org/egress-assignable.
+type Host struct {
+	// Pool is the node's pool; "" where pools are unknown.
+	Pool string
+	// Node is the node's name; "" for a stand-in.
+	Node string
+	// Subnets are the subnets whose addresses the node can host: the
 	// subnet of its primary interface, and off-cloud the pool's other
 	// subnets (secondary interfaces).
-	subnets []*net.IPNet
-	// primary are the subnets of the node's primary interface (what
+	Subnets []*net.IPNet
+	// Primary are the subnets of the node's primary interface (what
 	// OpenShift SDN's HostSubnet egressCIDRs may name).
-	primary []*net.IPNet
+	Primary []*net.IPNet
+	// Capacity is how many egress IPs the node may still take, as the
+	// node reports it (CNCC's cloud.network.openshift.io/egress-ipconfig
+	// annotation); 0: the platform's table (cloudCapacities).
+	Capacity int
 }
 
-// hostSet is every node that may host egress IPs.
-type hostSet struct {
-	hosts []host
-	// unknown lists the assignable pools of unknown size: their stand-ins
-	// make every count through them a lower bound.
-	unknown []string
-}
-
-// parseCIDRs parses CIDRs, skipping what does not parse (the schema checks
-// them).
-func parseCIDRs(cidrs []string) []*net.IPNet {
-	var out []*net.IPNet
-	for _, c := range cidrs {
-		if _, n, err := net.ParseCIDR(c); err == nil {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// containing returns the subnets that contain any of the addresses.
-func containing(subnets []*net.IPNet, addrs ...string) []*net.IPNet {
-	var out []*net.IPNet
-	for _, n := range subnets {
-		for _, a := range addrs {
-			if ip := net.ParseIP(a); ip != nil && n.Contains(ip) {
-				out = append(out, n)
-				break
-			}
-		}
-	}
-	return out
+// HostSet is every node that may host egress IPs.
+type HostSet struct {
+	Hosts []Host
+	// Unknown lists the assignable pools of unknown size: their stand-ins
+	// make every count through them a lower bound, and the capacity rule is
+	// skipped.
+	Unknown []string
 }
 
 // buildHosts lists the hosts of the assignable pools. primaryOnly is true on
 // clouds and for OpenShift SDN, where an egress IP must be in the subnet of
 // the node's primary interface; standIns is how many stand-ins a pool of
 // unknown size gets (enough never to be the bottleneck).
-func buildHosts(s *site.Site, primaryOnly bool, standIns int) hostSet {
-	var hs hostSet
-	machine := parseCIDRs(s.Network.MachineNetwork)
+func buildHosts(s *site.Site, primaryOnly bool, standIns int) HostSet {
+	var hs HostSet
+	machine := pools.ParseCIDRs(s.Network.MachineNetwork)
 	for _, name := range assignablePools(s) {
 		p := s.Pools[name]
-		candidates := parseCIDRs(p.Subnets)
+		candidates := pools.ParseCIDRs(p.Subnets)
 		if len(candidates) == 0 {
 			candidates = machine
 		}
 		for _, n := range p.Nodes {
-			primary := containing(candidates, n.IP, n.IPv6)
-			if len(primary) == 0 {
-				// The node's address is outside the pool's subnets:
-				// its primary subnet is the machine network holding it.
-				primary = containing(machine, n.IP, n.IPv6)
-			}
+			primary := pools.PrimarySubnets(s, name, n)
 			subnets := primary
 			if !primaryOnly && len(p.Subnets) > 0 {
 				subnets = union(primary, candidates)
 			}
-			hs.hosts = append(hs.hosts, host{pool: name, node: n.Name, subnets: subnets, primary: primary})
+			hs.Hosts = append(hs.Hosts, Host{Pool: name, Node: n.Name, Subnets: subnets, Primary: primary})
 		}
 		if len(p.Nodes) > 0 {
 			continue
 		}
 		count := p.Size()
 		if count < 0 {
-			hs.unknown = append(hs.unknown, name)
+			hs.Unknown = append(hs.Unknown, name)
 			count = standIns
 		}
-		for i := 0; i < count; i++ {
-			hs.hosts = append(hs.hosts, host{pool: name, subnets: candidates, primary: candidates})
-		}
+		hs.Hosts = append(hs.Hosts, StandIns(name, candidates, count)...)
 	}
 	return hs
+}
+
+// StandIns are n hosts of a pool whose nodes are not listed, each able to
+// host addresses of subnets.
+func StandIns(pool string, subnets []*net.IPNet, n int) []Host {
+	out := make([]Host, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, Host{Pool: pool, Subnets: subnets, Primary: subnets})
+	}
+	return out
 }
 
 func union(a, b []*net.IPNet) []*net.IPNet {
@@ -114,8 +99,8 @@ func union(a, b []*net.IPNet) []*net.IPNet {
 }
 
 // canHost reports whether h can host ip.
-func (h host) canHost(ip net.IP) bool {
-	for _, n := range h.subnets {
+func (h Host) canHost(ip net.IP) bool {
+	for _, n := range h.Subnets {
 		if n.Contains(ip) {
 			return true
 		}
@@ -124,11 +109,11 @@ func (h host) canHost(ip net.IP) bool {
 }
 
 // label is how a host is named in messages.
-func (h host) label() string {
-	if h.node == "" {
-		return fmt.Sprintf("a node of pool %s", h.pool)
+func (h Host) label() string {
+	if h.Node == "" {
+		return fmt.Sprintf("a node of pool %s", h.Pool)
 	}
-	return h.node
+	return h.Node
 }
 
 // assignablePools lists egress.assignablePools without repeats, in order.
@@ -149,12 +134,15 @@ func assignablePools(s *site.Site) []string {
 
 // hostSubnets lists, per assignable pool, the subnets its nodes can host
 // addresses in, for messages.
-func hostSubnets(hs hostSet) []string {
+func hostSubnets(hs HostSet) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, h := range hs.hosts {
-		for _, n := range h.subnets {
-			k := fmt.Sprintf("%s (pool %s)", n, h.pool)
+	for _, h := range hs.Hosts {
+		for _, n := range h.Subnets {
+			k := n.String()
+			if h.Pool != "" {
+				k = fmt.Sprintf("%s (pool %s)", n, h.Pool)
+			}
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, k)

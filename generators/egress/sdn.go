@@ -93,7 +93,7 @@ func sdnChecks(s *site.Site, objs []object) diag.List {
 }
 
 // sdnScript writes the HostSubnet and NetNamespace patches.
-func sdnScript(s *site.Site, objs []object, hs hostSet) []byte {
+func sdnScript(s *site.Site, objs []object, hs HostSet) []byte {
 	var ips []net.IP
 	for _, o := range objs {
 		ips = append(ips, o.ips...)
@@ -106,12 +106,12 @@ func sdnScript(s *site.Site, objs []object, hs hostSet) []byte {
 	for _, name := range assignablePools(s) {
 		p := s.Pools[name]
 		fmt.Fprintf(&b, "\n# pool %s (%s): HostSubnet egressCIDRs (the node's primary subnet)\n", name, pools.SizeString(p))
-		for _, h := range hs.hosts {
-			if h.pool != name || h.node == "" {
+		for _, h := range hs.Hosts {
+			if h.Pool != name || h.Node == "" {
 				continue
 			}
 			var cidrs []networkv1.HostSubnetEgressCIDR
-			for _, n := range h.primary {
+			for _, n := range h.Primary {
 				for _, ip := range ips {
 					if ip != nil && n.Contains(ip) {
 						cidrs = append(cidrs, networkv1.HostSubnetEgressCIDR(n.String()))
@@ -120,14 +120,14 @@ func sdnScript(s *site.Site, objs []object, hs hostSet) []byte {
 				}
 			}
 			if len(cidrs) == 0 {
-				fmt.Fprintf(&b, "# %s: no egress IP is in its primary subnet; nothing to set\n", h.node)
+				fmt.Fprintf(&b, "# %s: no egress IP is in its primary subnet; nothing to set\n", h.Node)
 				continue
 			}
-			fmt.Fprintf(&b, "oc patch hostsubnet %s --type=merge -p '%s'\n", h.node, mustJSON(hostSubnetPatch{EgressCIDRs: cidrs}))
+			fmt.Fprintf(&b, "oc patch hostsubnet %s --type=merge -p '%s'\n", h.Node, mustJSON(hostSubnetPatch{EgressCIDRs: cidrs}))
 		}
 		if len(p.Nodes) == 0 {
 			fmt.Fprintf(&b, "# The site lists no nodes of this pool: patch the HostSubnet of each of them (same name as the node)\n")
-			fmt.Fprintf(&b, "# with the egressCIDRs of its primary subnet among %s.\n", joinCIDRs(parseCIDRs(p.Subnets), s.Network.MachineNetwork))
+			fmt.Fprintf(&b, "# with the egressCIDRs of its primary subnet among %s.\n", joinCIDRs(pools.ParseCIDRs(p.Subnets), s.Network.MachineNetwork))
 		}
 	}
 	for _, o := range objs {

@@ -108,14 +108,13 @@ func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (def
 				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 					Message: fmt.Sprintf("the default router would run on remote pool %q: the ingress VIP follows the default router's pods and can only sit on nodes in its own L2 subnet", name),
 					Hint:    `run the default router on pools in the VIPs' subnet (ingress.default.pools: ["master"])`})
-			case plan.pinned && len(pool.Subnets) > 0 && !anyContained(pool.Subnets, s.Network.IngressVIPs):
-				// Only where the site places the router: a pool's subnets
-				// may list secondary networks, and the operator's default
-				// placement is the operator's, not the site's, choice.
+			case plan.pinned && VIPSubnetProblem(s, name) != "":
+				// Only where the site places the router: the operator's
+				// default placement is the operator's, not the site's,
+				// choice, and lint rule ING008 reports it.
 				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
-					Message: fmt.Sprintf("the default router would run on pool %q, whose subnets %s do not contain the ingress VIP %s: the VIP follows the default router's pods at L2",
-						name, strings.Join(pool.Subnets, ", "), strings.Join(s.Network.IngressVIPs, ", ")),
-					Hint: "run the default router on pools in the VIPs' subnet"})
+					Message: VIPSubnetProblem(s, name),
+					Hint:    "run the default router on pools in the VIPs' subnet"})
 			}
 		}
 	}

@@ -19,7 +19,7 @@ func operatorManagesDNS(s *site.Site, sh site.Shard) bool {
 
 // dnsNote is the Markdown note telling which wildcard record a shard needs
 // and where it must point; nil where the operator manages the record.
-func dnsNote(s *site.Site, name string, sh site.Shard, p placement, replicas int, ports [3]int) []byte {
+func dnsNote(s *site.Site, name string, sh site.Shard, p placement, replicas int, ports HostPorts) []byte {
 	if operatorManagesDNS(s, sh) {
 		return nil
 	}

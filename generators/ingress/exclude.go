@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/siteforge/siteforge/generators/pools"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -184,4 +185,32 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// ExcludesShard reports whether a default controller with routeSelector
+// defRoute and namespaceSelector defNS serves none of a shard's routes: no
+// route can match both routeSelectors, or no namespace both
+// namespaceSelectors (nil selects everything). The exclusion Generate writes
+// is always one (TestExclusionsExclude).
+func ExcludesShard(defRoute, defNS, shardRoute, shardNS *metav1.LabelSelector) bool {
+	return pools.Disjoint(defRoute, shardRoute) || pools.Disjoint(defNS, shardNS)
+}
+
+// PlatformRoutesDropped lists the platform's own routes (PlatformRoutes) a
+// default controller with these selectors would no longer serve, as
+// "namespace/name".
+func PlatformRoutesDropped(route, namespace *metav1.LabelSelector) []string {
+	for _, sel := range []*metav1.LabelSelector{route, namespace} {
+		if _, err := metav1.LabelSelectorAsSelector(sel); err != nil {
+			return nil // the API refuses it; nothing to judge
+		}
+	}
+	var out []string
+	for _, r := range PlatformRoutes {
+		ns := map[string]string{namespaceNameLabel: r.Namespace}
+		if !pools.Matches(route, r.Labels) || !pools.Matches(namespace, ns) {
+			out = append(out, r.Namespace+"/"+r.Name)
+		}
+	}
+	return out
 }

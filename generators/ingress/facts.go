@@ -79,3 +79,34 @@ const (
 	dir         = "ingress"
 	defaultPath = dir + "/" + defaultManifestName
 )
+
+// PlatformRoute is one of the platform's own routes, which the default
+// controller must keep serving.
+type PlatformRoute struct {
+	Namespace, Name string
+	// Labels are the route's labels; its namespace carries only the
+	// name label kubernetes.io/metadata.name as far as siteforge relies on.
+	Labels map[string]string
+}
+
+// PlatformRoutes are the routes the cluster needs from the default router:
+// the console, the OAuth server (every login) and the canary the ingress
+// operator probes its own health with.
+var PlatformRoutes = []PlatformRoute{
+	{Namespace: "openshift-console", Name: "console", Labels: map[string]string{"app": "console"}},                                         // console-operator bindata route (labels app: console)
+	{Namespace: "openshift-authentication", Name: "oauth-openshift", Labels: map[string]string{"app": "oauth-openshift"}},                  // cluster-authentication-operator bindata oauth-openshift route
+	{Namespace: "openshift-ingress-canary", Name: "canary", Labels: map[string]string{"ingress.openshift.io/canary": "canary_controller"}}, // CIO canary controller route
+}
+
+// OperatorNamespace is where IngressControllers live; DefaultControllerName
+// names the one the operator owns.
+const (
+	OperatorNamespace     = operatorNamespace
+	DefaultControllerName = defaultControllerName
+)
+
+// hostNetworkPlatforms publish a controller without a strategy with
+// HostNetwork (the on-prem platforms of the site schema).
+var hostNetworkPlatforms = map[string]bool{ // CIO controller.go setDefaultPublishingStrategy (default branch)
+	"baremetal": true, "vsphere": true, "openstack": true, "nutanix": true, "none": true,
+}

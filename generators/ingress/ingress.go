@@ -31,7 +31,7 @@ func init() {
 // router is one HostNetwork IngressController as far as host ports go.
 type router struct {
 	name      string
-	ports     [3]int // http, https, stats
+	ports     HostPorts
 	placement placement
 	// path is where a port collision is reported.
 	path string
@@ -61,10 +61,10 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	routers := []router{}
 	if !loadBalancerPlatforms[s.Cluster.Platform] {
 		routers = append(routers, router{name: defaultControllerName,
-			ports: [3]int{defaultHTTPPort, defaultHTTPSPort, defaultStatsPort}, placement: def.placement, path: "ingress.default"})
+			ports: DefaultHostPorts, placement: def.placement, path: "ingress.default"})
 	}
 
-	seenDomains := map[string]string{appsDomainPrefix + s.Cluster.Name + "." + s.Cluster.BaseDomain: defaultControllerName}
+	seenDomains := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): defaultControllerName}
 	var exclusions []exclusion
 	var excluded []string
 	for _, name := range sortedKeys(in.Shards) {
@@ -120,7 +120,7 @@ type shardResult struct {
 	object    *operatorv1.IngressController
 	placement placement
 	replicas  int
-	ports     [3]int
+	ports     HostPorts
 	portsPath string
 	diags     diag.List
 }
@@ -177,7 +177,7 @@ func shardPlan(ctx *generators.Context, s *site.Site, m *model, name string, sh 
 		return out
 	}
 
-	out.replicas = defaultReplicas
+	out.replicas = operatorDefaultReplicas(s)
 	replicasPath := path
 	if sh.Replicas != nil {
 		out.replicas = *sh.Replicas
@@ -194,17 +194,16 @@ func shardPlan(ctx *generators.Context, s *site.Site, m *model, name string, sh 
 		}
 	}
 
-	out.ports = [3]int{defaultHTTPPort, defaultHTTPSPort, defaultStatsPort}
+	out.ports = DefaultHostPorts
 	out.portsPath = path
 	if sh.Ports != nil {
-		out.ports = [3]int{sh.Ports.HTTP, sh.Ports.HTTPS, sh.Ports.Stats}
+		out.ports = HostPorts{sh.Ports.HTTP, sh.Ports.HTTPS, sh.Ports.Stats}
 		out.portsPath = path + ".ports"
 		if sh.EndpointPublishing != hostNetwork {
 			ctx.Warn(*at(out.portsPath, fmt.Sprintf("ports apply to HostNetwork routers only; shard %q is published with %s", name, sh.EndpointPublishing), "remove ports"))
 		}
-		h, hs, st := out.ports[0], out.ports[1], out.ports[2]
-		if h == hs || h == st || hs == st {
-			add(at(out.portsPath, fmt.Sprintf(cioPortsNotUnique, hs, h, st), "give HTTP, HTTPS and stats three different ports"))
+		if msg := out.ports.NotUnique(); msg != "" {
+			add(at(out.portsPath, msg, "give HTTP, HTTPS and stats three different ports"))
 		}
 	}
 	if len(out.diags) > 0 {
@@ -245,9 +244,29 @@ func ingressController(name string, sh site.Shard, p placement) *operatorv1.Ingr
 // uniqueness rule; seen maps admitted domains to their controller.
 func checkDomain(s *site.Site, name, domain, path string, seen map[string]string) diag.List {
 	var out diag.List
-	at := func(msg, hint string) {
-		out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: msg, Hint: hint})
+	at := func(p Problem) {
+		out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: p.Message, Hint: p.Hint})
 	}
+	for _, p := range DomainProblems(name, domain) {
+		at(p)
+	}
+	if other, dup := seen[domain]; dup {
+		at(DomainConflict(domain, other))
+	} else {
+		seen[domain] = name
+	}
+	return out
+}
+
+// Problem is a rule an IngressController breaks: what, and the fix.
+type Problem struct{ Message, Hint string }
+
+// DomainProblems applies the admission rules of spec.domain to the domain
+// of controller name: length, DNS-1123, label length and the length of the
+// router's canonical hostname.
+func DomainProblems(name, domain string) []Problem {
+	var out []Problem
+	at := func(msg, hint string) { out = append(out, Problem{msg, hint}) }
 	if len(domain) > maxDomainLength {
 		at(fmt.Sprintf("domain is %d characters, more than the %d an IngressController accepts", len(domain), maxDomainLength), "use a shorter domain")
 	}
@@ -262,20 +281,58 @@ func checkDomain(s *site.Site, name, domain, path string, seen map[string]string
 	if host := canonicalHostPrefix + name + "." + domain; len(host) > maxCanonicalHostLength {
 		at(fmt.Sprintf("%s: %q is %d characters", canonicalHostMessage, host, len(host)), "shorten the domain or the shard name")
 	}
-	if other, dup := seen[domain]; dup {
-		at(fmt.Sprintf("domain %s is already the domain of IngressController %q: the operator admits only one controller per domain", domain, other),
-			"give every shard its own domain (the default controller has "+appsDomainPrefix+"<cluster>.<base domain>)")
-	} else {
-		seen[domain] = name
-	}
 	return out
+}
+
+// DomainConflict is the operator's refusal of a second controller with the
+// domain of controller other (Admitted=False).
+func DomainConflict(domain, other string) Problem {
+	return Problem{fmt.Sprintf("domain %s is already the domain of IngressController %q: the operator admits only one controller per domain", domain, other),
+		"give every shard its own domain (the default controller has " + appsDomainPrefix + "<cluster>.<base domain>)"}
+}
+
+// AppsDomain is the default controller's domain: the cluster's ingress
+// domain apps.<cluster name>.<base domain>.
+func AppsDomain(clusterName, baseDomain string) string {
+	return appsDomainPrefix + clusterName + "." + baseDomain
+}
+
+// HostPorts are a HostNetwork router's host ports: HTTP, HTTPS, stats.
+type HostPorts [3]int
+
+// DefaultHostPorts are the ports of a HostNetwork router that sets none.
+var DefaultHostPorts = HostPorts{defaultHTTPPort, defaultHTTPSPort, defaultStatsPort}
+
+// NotUnique is the operator's refusal of a router binding one port twice, or
+// "" when the three ports differ.
+func (p HostPorts) NotUnique() string {
+	h, hs, st := p[0], p[1], p[2]
+	if h == hs || h == st || hs == st {
+		return fmt.Sprintf(cioPortsNotUnique, hs, h, st)
+	}
+	return ""
+}
+
+// PortClashes lists the host ports two HostNetwork routers both bind, as
+// "443 (HTTPS of "b", HTTPS of "a")": on a node running both, the second
+// router's pod never starts.
+func PortClashes(aName string, a HostPorts, bName string, b HostPorts) []string {
+	names := [3]string{"HTTP", "HTTPS", "stats"}
+	var clashes []string
+	for x := 0; x < 3; x++ {
+		for y := 0; y < 3; y++ {
+			if a[x] == b[y] {
+				clashes = append(clashes, fmt.Sprintf("%d (%s of %q, %s of %q)", b[y], names[y], bName, names[x], aName))
+			}
+		}
+	}
+	return clashes
 }
 
 // portCollisions reports HostNetwork routers that share nodes and a host
 // port: the second router's pods never start there (networking.md section 4).
 func portCollisions(s *site.Site, routers []router) diag.List {
 	var out diag.List
-	names := [3]string{"HTTP", "HTTPS", "stats"}
 	for j := 1; j < len(routers); j++ {
 		for i := 0; i < j; i++ {
 			a, b := routers[i], routers[j]
@@ -283,14 +340,7 @@ func portCollisions(s *site.Site, routers []router) diag.List {
 			if len(shared) == 0 {
 				continue
 			}
-			var clashes []string
-			for x := 0; x < 3; x++ {
-				for y := 0; y < 3; y++ {
-					if a.ports[x] == b.ports[y] {
-						clashes = append(clashes, fmt.Sprintf("%d (%s of %q, %s of %q)", b.ports[y], names[y], b.name, names[x], a.name))
-					}
-				}
-			}
+			clashes := PortClashes(a.name, a.ports, b.name, b.ports)
 			if len(clashes) == 0 {
 				continue
 			}

@@ -186,7 +186,8 @@ func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (p
 		return placement{}, at("invalid node selector: "+err.Error(), "In and NotIn need values, Exists and DoesNotExist none"), nil
 	}
 	matched := m.matching(full)
-	if set, err := metav1.LabelSelectorAsMap(ms); err == nil {
+	if refusal := NodeSelectorError(name, ms); refusal == nil {
+		set, _ := metav1.LabelSelectorAsMap(ms)
 		p := m.finish(placement{selector: &metav1.LabelSelector{MatchLabels: set}}, matched)
 		var warn *diag.Diagnostic
 		if len(matched) == 0 {
@@ -196,7 +197,7 @@ func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (p
 		}
 		return p, nil, warn
 	} else {
-		refused := fmt.Sprintf(cioInvalidNodeSelector, name, err)
+		refused := refusal.Error()
 		if len(matched) == 0 {
 			return placement{}, at(refused+"; it matches no pool of the site, so there is nothing to translate it to",
 				"select the nodes with matchLabels, or place the shard with pools: [...]"), nil
@@ -213,10 +214,27 @@ func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (p
 // operatorDefault is where a controller without nodePlacement runs: nodes
 // labelled worker (CIO's default for placement Workers).
 func (m *model) operatorDefault() placement {
-	sel := labels.SelectorFromSet(labels.Set{pools.OSLabel: pools.OSLabelValue, pools.WorkerRoleLabel: ""})
+	sel := labels.SelectorFromSet(labels.Set(DefaultNodeSelector()))
 	p := m.finish(placement{}, m.matching(sel))
 	p.tolerations = nil
 	return p
+}
+
+// NodeSelectorError is the operator's refusal of a router node selector it
+// cannot turn into the router pods' nodeSelector (apimachinery
+// LabelSelectorAsMap: matchLabels, or In with exactly one value), quoted as
+// CIO reports it; nil when the router can be built.
+func NodeSelectorError(name string, sel *metav1.LabelSelector) error {
+	if _, err := metav1.LabelSelectorAsMap(sel); err != nil {
+		return fmt.Errorf(cioInvalidNodeSelector, name, err)
+	}
+	return nil
+}
+
+// DefaultNodeSelector is the router pods' nodeSelector of a controller
+// without nodePlacement: the Linux nodes labelled worker.
+func DefaultNodeSelector() map[string]string {
+	return map[string]string{pools.OSLabel: pools.OSLabelValue, pools.WorkerRoleLabel: ""} // CIO deployment.go desiredRouterDeployment (placement Workers)
 }
 
 // toMeta converts a site selector.

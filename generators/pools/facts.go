@@ -78,3 +78,8 @@ const (
 var keepalivedPlatforms = map[string]bool{ // MCO templates/*/on-prem (baremetal, vsphere, openstack, nutanix keepalived static pods)
 	"baremetal": true, "vsphere": true, "openstack": true, "nutanix": true,
 }
+
+// KeepalivedPlatform reports whether platform (schema and install-config
+// spelling) floats the API and ingress VIPs with keepalived when the cluster
+// has VIPs.
+func KeepalivedPlatform(platform string) bool { return keepalivedPlatforms[platform] }

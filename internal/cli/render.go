@@ -197,9 +197,13 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 // finish prints a run's warnings and problems and tells whether it succeeded.
 func finish(e env, run siteRun, err error) bool {
 	res := load.Result{Diagnostics: run.Diagnostics, Sources: run.Sources}
+	// A warning from shared fleet defaults is the same for every site:
+	// print it once.
+	var warnings diag.List
 	for _, w := range run.Warnings {
-		printWarnings(e.stderr, res, w)
+		warnings = append(warnings, w...)
 	}
+	printWarnings(e.stderr, res, warnings.Sort())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
 		return false

@@ -1,0 +1,105 @@
+package egress
+
+import (
+	"fmt"
+	"net"
+
+	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// The rules (checks.go) applied to a site: its EgressIPs, its network and its
+// assignable pools, reported at the site's fields.
+
+// object is one EgressIP of the site, parsed.
+type object struct {
+	name string
+	eip  site.EgressIP
+	ips  []net.IP // nil where the text does not parse
+	path string
+}
+
+func (o object) ipPath(i int) string { return pools.Index(o.path+".ips", i) }
+
+// objects lists the site's EgressIPs sorted by name.
+func objects(s *site.Site) []object {
+	if s.Egress == nil {
+		return nil
+	}
+	var out []object
+	for _, name := range pools.SortedKeys(s.Egress.EgressIPs) {
+		eip := s.Egress.EgressIPs[name]
+		o := object{name: name, eip: eip, path: pools.Field("egress", "egressIPs", name)}
+		for _, text := range eip.IPs {
+			o.ips = append(o.ips, net.ParseIP(text))
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// siteCluster is what the rules know about a site's cluster.
+func siteCluster(s *site.Site, minor platform.OCPMinor, hs HostSet, primaryOnly bool) Cluster {
+	c := Cluster{
+		Platform: s.Cluster.Platform, Minor: minor,
+		ServiceNetworks: s.Network.ServiceNetwork,
+		NodeIPs:         nodeAddresses(s), VIPs: map[string]string{},
+		HostsKnown: true, Hosts: hs, HostsName: "the assignable pools", PrimaryOnly: primaryOnly,
+	}
+	for _, cn := range s.Network.ClusterNetwork {
+		c.ClusterNetworks = append(c.ClusterNetworks, cn.CIDR)
+	}
+	for _, v := range s.Network.APIVIPs {
+		c.VIPs[Normalize(v)] = "the API VIP"
+	}
+	for _, v := range s.Network.IngressVIPs {
+		c.VIPs[Normalize(v)] = "the ingress VIP"
+	}
+	return c
+}
+
+// check runs every rule over the site and returns the diagnostics.
+func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly bool) diag.List {
+	total := 0
+	in := make([]Object, len(objs))
+	for i, o := range objs {
+		total += len(o.ips)
+		in[i] = Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: toMeta(&o.eip.NamespaceSelector), PodSelector: toMeta(o.eip.PodSelector)}
+	}
+	diags := controlPlaneAssignable(s)
+	for _, p := range Check(siteCluster(s, minor, buildHosts(s, primaryOnly, total), primaryOnly), in) {
+		if len(diags) > 0 && (p.Kind == TooFewNodes || p.Kind == OverCapacity) {
+			continue // nodes the cloud refuses make every count wrong
+		}
+		path := "egress.egressIPs"
+		switch {
+		case p.Object >= 0 && p.IP >= 0:
+			path = objs[p.Object].ipPath(p.IP)
+		case p.Object >= 0 && p.IP == -1:
+			path = objs[p.Object].path + ".ips"
+		case p.Object >= 0:
+			path = objs[p.Object].path
+		}
+		diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: p.Message, Hint: p.Hint})
+	}
+	return diags
+}
+
+// controlPlaneAssignable refuses pools that cannot host egress IPs.
+func controlPlaneAssignable(s *site.Site) diag.List {
+	if s.Cluster.Platform != awsNoControlPlaneEgress {
+		return nil
+	}
+	var out diag.List
+	for i, name := range s.Egress.AssignablePools {
+		if p, ok := s.Pools[name]; ok && p.Role == site.RoleMaster {
+			path := pools.Index("egress.assignablePools", i)
+			out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+				Message: fmt.Sprintf("pool %q is the control plane: on AWS control-plane nodes cannot host egress IPs", name),
+				Hint:    "list compute pools only"})
+		}
+	}
+	return out
+}

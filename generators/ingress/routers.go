@@ -1,0 +1,169 @@
+package ingress
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+// The site's routers as Generate places them, for the lints: what a site
+// leaves to the operator (the default router's placement, a shard's replica
+// count) Generate accepts, and the lints judge.
+
+// Router is one of the site's IngressControllers, placed.
+type Router struct {
+	Name string
+	// HostNetwork: the router's pods bind host ports.
+	HostNetwork bool
+	// Pools are the pools whose nodes can run its pods; Nodes how many
+	// nodes they hold, -1 when unknown (a pool of unknown size, or an
+	// operator placement the site's pools do not describe).
+	Pools []string
+	Nodes int
+	// Replicas is spec.replicas, or the operator's default when the site
+	// sets none (ReplicasSet false).
+	Replicas    int
+	ReplicasSet bool
+	Ports       HostPorts
+	// Pinned: the site places the router (the default router: through
+	// ingress.default.pools or the manual remote-worker method).
+	Pinned bool
+	// Path is the router's site field (ingress.default, ingress.shards.<name>).
+	Path string
+}
+
+// Routers places the default router and the shards as Generate does. A site
+// Generate refuses returns its diagnostics.
+func Routers(s *site.Site) ([]Router, error) {
+	minor, err := pools.Minor(s)
+	if err != nil {
+		return nil, err
+	}
+	in := s.Ingress
+	if in == nil {
+		in = &site.Ingress{}
+	}
+	m := newModel(s, minor)
+	def, diags := planDefault(s, m, in, pools.MastersSchedulable(s, minor))
+	if len(diags) > 0 {
+		return nil, diags.Sort()
+	}
+	d := Router{Name: defaultControllerName, HostNetwork: DefaultPublishing(s.Cluster.Platform) == hostNetwork,
+		Pools: def.placement.pools, Nodes: def.placement.nodes, Replicas: operatorDefaultReplicas(s),
+		Ports: DefaultHostPorts, Pinned: def.pinned, Path: "ingress.default"}
+	if !def.pinned && len(def.placement.pools) == 0 && len(def.placement.excludedRemote) == 0 {
+		// No pool of the site is labelled worker: a compact or single-node
+		// cluster, whose masters the installer makes workers too.
+		d.Nodes = -1
+	}
+	if in.Default != nil && in.Default.Replicas != nil {
+		d.Replicas, d.ReplicasSet = *in.Default.Replicas, true
+	}
+	out := []Router{d}
+	seen := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): defaultControllerName}
+	ctx := &generators.Context{}
+	for _, name := range sortedKeys(in.Shards) {
+		sh := in.Shards[name]
+		path := pools.Field("ingress", "shards", name)
+		sd := shardPlan(ctx, s, m, name, sh, path, seen)
+		if len(sd.diags) > 0 {
+			return nil, sd.diags.Sort()
+		}
+		out = append(out, Router{Name: name, HostNetwork: sh.EndpointPublishing == hostNetwork,
+			Pools: sd.placement.pools, Nodes: sd.placement.nodes, Replicas: sd.replicas, ReplicasSet: sh.Replicas != nil,
+			Ports: sd.ports, Path: path})
+	}
+	return out, nil
+}
+
+// DefaultPublishing is the endpoint publishing strategy the operator gives a
+// controller that sets none on platform (schema and install-config
+// spelling): LoadBalancerService on the clouds with a load balancer,
+// HostNetwork elsewhere; "" for a platform siteforge does not know.
+func DefaultPublishing(platform string) string {
+	switch {
+	case loadBalancerPlatforms[platform]:
+		return loadBalancerService
+	case hostNetworkPlatforms[platform]:
+		return hostNetwork
+	}
+	return ""
+}
+
+// HostNetworkStrategy is the endpoint publishing strategy that binds host
+// ports.
+const HostNetworkStrategy = hostNetwork
+
+// VIPSubnetProblem says why the ingress VIP cannot follow the default router
+// onto the nodes of pool: on keepalived platforms it can sit only on a node
+// whose primary subnet holds it (networking.md section 4). "" when it can,
+// or when the site does not say where the pool's nodes are.
+func VIPSubnetProblem(s *site.Site, pool string) string {
+	if !pools.RunsKeepalived(s) || len(s.Network.IngressVIPs) == 0 {
+		return ""
+	}
+	p := s.Pools[pool]
+	if len(p.Nodes) == 0 {
+		if len(p.Subnets) == 0 || anyContained(p.Subnets, s.Network.IngressVIPs) {
+			return ""
+		}
+		return fmt.Sprintf("the default router would run on pool %q, whose subnets %s do not contain the ingress VIP %s: the VIP follows the default router's pods at L2",
+			pool, strings.Join(p.Subnets, ", "), strings.Join(s.Network.IngressVIPs, ", "))
+	}
+	var off []string
+	var subnets []string
+	for _, n := range p.Nodes {
+		prim := pools.PrimarySubnets(s, pool, n)
+		if len(prim) == 0 {
+			return "" // the site does not say where this node is
+		}
+		var cidrs []string
+		for _, c := range prim {
+			cidrs = append(cidrs, c.String())
+		}
+		if anyContained(cidrs, s.Network.IngressVIPs) {
+			continue
+		}
+		off = append(off, n.Name)
+		for _, c := range cidrs {
+			if !contains(subnets, c) {
+				subnets = append(subnets, c)
+			}
+		}
+	}
+	if len(off) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the default router would run on pool %q, whose nodes %s sit in subnets %s, which do not contain the ingress VIP %s: the VIP follows the default router's pods at L2",
+		pool, strings.Join(off, ", "), strings.Join(subnets, ", "), strings.Join(s.Network.IngressVIPs, ", "))
+}
+
+func contains(list []string, x string) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// operatorDefaultReplicas is the replica count the operator gives a
+// controller without spec.replicas: one on a single-node cluster
+// (infrastructureTopology SingleReplica), else defaultReplicas.
+func operatorDefaultReplicas(s *site.Site) int {
+	total := 0
+	for _, name := range s.PoolNames() {
+		n := s.Pools[name].Size()
+		if n < 0 {
+			return defaultReplicas
+		}
+		total += n
+	}
+	if total == 1 {
+		return 1 // api operator/v1 IngressControllerSpec.replicas doc: 1 when infrastructureTopology is SingleReplica
+	}
+	return defaultReplicas
+}

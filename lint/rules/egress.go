@@ -1,0 +1,419 @@
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/siteforge/siteforge/generators/egress"
+	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/lint"
+)
+
+// EGR rules: EgressIP objects (k8s.ovn.org/v1) in plain manifests, checked
+// with the same code the egress generator refuses a site with
+// (generators/egress Check). A site's EgressIPs never reach the lints broken:
+// `siteforge render` refuses them first, so these rules read plain
+// manifests. What they know about the cluster comes from the set: the
+// install-config (platform, networks, VIPs), the Network config, and Node
+// objects when the set holds them (a cluster export: addresses, the
+// egress-assignable label, the primary subnet and cloud capacity the nodes
+// report).
+
+const (
+	egrSiteNote = " Sites: `siteforge render` applies the same checks to egress.egressIPs and refuses the site, so the rule reads plain manifests."
+	egrSetNote  = " What the cluster looks like comes from the set: install-config.yaml (platform, networking, VIPs), the Network config, and Node objects when the set holds them."
+)
+
+func init() {
+	for _, r := range []*lint.Rule{
+		{ID: "EGR001", Name: "egress-ip-not-hostable", Severity: lint.Error,
+			Summary: "an egress IP is outside the primary subnet of every node that may host it",
+			Rationale: "On clouds (cloud-network-config-controller assigns the address to the node's primary NIC) and with OpenShift SDN, an egress IP is " +
+				"hostable only on a node whose primary interface subnet contains it (networking.md section 6); OVN-Kubernetes never assigns one " +
+				"outside, and the EgressIP stays unassigned. The subnets are the assignable Node objects' primary subnets " +
+				"(k8s.ovn.org/node-primary-ifaddr) when the set holds Nodes, else the install-config's networking.machineNetwork; without either the " +
+				"rule is skipped." + egrSetNote + egrSiteNote,
+			Fix: "Use a free address of an assignable node's primary subnet, or label nodes of the address's subnet k8s.ovn.org/egress-assignable."},
+		{ID: "EGR002", Name: "egress-ip-outside-known-subnets", Severity: lint.Warning,
+			Summary: "an egress IP is outside every machine network (off-cloud: only a secondary interface could host it)",
+			Rationale: "Off-cloud, OVN-Kubernetes hosts an egress IP on a node whose primary interface (br-ex) subnet contains it, or on a secondary " +
+				"interface whose subnet does (networking.md section 6). The install-config and Node objects describe primary subnets only, so an " +
+				"address outside all of them works only if assignable nodes have a secondary interface in its subnet; else it is never assigned. " +
+				"Without networking.machineNetwork or Node objects the rule is skipped." + egrSetNote + egrSiteNote,
+			Fix: "Use an address of the machine network, or suppress with the secondary network that holds it as the reason."},
+		{ID: "EGR003", Name: "egress-ip-reserved-address", Severity: lint.Error,
+			Summary: "an egress IP is not an address, or is a node IP, a VIP, a subnet's network/broadcast address, or inside the cluster or service network",
+			Rationale: "OVN-Kubernetes rejects an egress IP that is not an IP (event InvalidEgressIP) or equals a node's address (EgressIPConflict); " +
+				"one equal to the API or ingress VIP breaks the VIP keepalived floats; one inside the cluster (pod) or service network is not a " +
+				"node-network address at all (networking.md section 6)." + egrSetNote + egrSiteNote,
+			Fix: "Use a free host address of the node subnet: not a node IP, a VIP, the network or broadcast address, nor a pod or service address."},
+		{ID: "EGR004", Name: "egress-ip-duplicate", Severity: lint.Error,
+			Summary: "the same egress IP is in two EgressIP objects, or twice in one",
+			Rationale: "An address may be in one EgressIP object only, once: OVN-Kubernetes refuses the second with event UnsupportedRequest and " +
+				"assigns neither predictably (networking.md section 6)." + egrSiteNote,
+			Fix: "Keep the address in one EgressIP object; give the other object its own address."},
+		{ID: "EGR005", Name: "egress-ip-address-families", Severity: lint.Error,
+			Summary: "an EgressIP mixes IPv4 and IPv6 before 4.16, or a dual-stack pair is split over two objects",
+			Rationale: "One EgressIP object holds IPv4 and IPv6 addresses together only from OpenShift 4.16 (docs \"Configuring dual-stack networking " +
+				"for an EgressIP object\", OCPBUGS-59964); before, an object holds one family. On no release may a dual-stack pair be split over two " +
+				"objects selecting the same pods (networking.md section 6). The release is the site's cluster.version, --ocp-version, or a " +
+				"ClusterVersion in the set; when unknown, the one-object rule is skipped." + egrSiteNote,
+			Fix: "Before 4.16 keep one family per EgressIP; from 4.16 put a dual-stack pair in one object."},
+		{ID: "EGR006", Name: "egress-ip-not-enough-nodes", Severity: lint.Error,
+			Summary: "no node may host egress IPs, or an EgressIP has more addresses than nodes able to host them",
+			Rationale: "OVN-Kubernetes assigns egress IPs only to nodes labelled k8s.ovn.org/egress-assignable, and puts at most one address of an " +
+				"object on a node: N addresses need N labelled nodes that can host them (event NoMatchingNodeFound; networking.md section 6). " +
+				"Counted over the Node objects of the set (a cluster export); without Nodes the rule is skipped." + egrSiteNote,
+			Fix: "Label more nodes of the addresses' subnets k8s.ovn.org/egress-assignable, or use fewer addresses per object."},
+		{ID: "EGR007", Name: "egress-ip-over-cloud-capacity", Severity: lint.Error,
+			Summary: "the egress IPs do not fit in the cloud's per-node capacity",
+			Rationale: "On clouds each node can hold a limited number of extra addresses: Azure 256 per NIC (its own address included), GCP 100 alias " +
+				"ranges, OpenStack 10 allowed address pairs per port, AWS per instance type (cloud-network-config-controller; networking.md section " +
+				"6). The nodes report what is left in cloud.network.openshift.io/egress-ipconfig; the platform's table is used where they do not " +
+				"(AWS only through the annotation). Counted over the Node objects of the set; without Nodes the rule is skipped." + egrSiteNote,
+			Fix: "Label more nodes k8s.ovn.org/egress-assignable, or use fewer egress IPs."},
+	} {
+		r.Since = "v1alpha1"
+		r.Check = egrCheck(r.ID)
+		lint.Register(r)
+	}
+}
+
+// egrRuleOf gives each kind of problem its rule.
+func egrRuleOf(p egress.Problem, c egress.Cluster) string {
+	switch p.Kind {
+	case egress.NotHostable:
+		if c.PrimaryOnly {
+			return "EGR001"
+		}
+		return "EGR002"
+	case egress.InvalidIP, egress.NodeIP, egress.VIPAddress, egress.ReservedNetwork, egress.NetworkAddress:
+		return "EGR003"
+	case egress.DuplicateIP:
+		return "EGR004"
+	case egress.MixedFamilies, egress.SplitDualStack:
+		return "EGR005"
+	case egress.NoAssignableNode, egress.TooFewNodes:
+		return "EGR006"
+	case egress.OverCapacity:
+		return "EGR007"
+	}
+	return ""
+}
+
+// egrFix is the lint's fix for each kind of problem (the generator's hints
+// speak of site fields).
+var egrFix = map[egress.ProblemKind]string{
+	egress.InvalidIP:        "write an IPv4 or IPv6 address",
+	egress.DuplicateIP:      "remove the repeated address",
+	egress.NodeIP:           "use a free address of the node subnet",
+	egress.VIPAddress:       "use a free address of the node subnet",
+	egress.ReservedNetwork:  "egress IPs are node-network addresses: use a free address of the node subnet",
+	egress.NoAssignableNode: "label the nodes that may host egress IPs " + egress.AssignableLabel + `=""` + " before creating the EgressIP",
+	egress.NotHostable:      "use a free address of an assignable node's subnet",
+	egress.NetworkAddress:   "use a host address of the subnet",
+	egress.MixedFamilies:    "keep one address family per EgressIP on this release",
+	egress.SplitDualStack:   "put the IPv4 and IPv6 addresses of a pair in one EgressIP (4.16 and later)",
+	egress.TooFewNodes:      "label more nodes of the addresses' subnets " + egress.AssignableLabel + ", or use fewer addresses",
+	egress.OverCapacity:     "label more nodes " + egress.AssignableLabel + ", or use fewer egress IPs",
+}
+
+func egrCheck(id string) func(*lint.Input, *lint.Reporter) {
+	return func(in *lint.Input, r *lint.Reporter) {
+		for _, set := range in.Sets() {
+			if set.Site != nil {
+				continue // refused at render (see the rationale)
+			}
+			eips := set.Kind(egress.GroupVersion.String(), "EgressIP")
+			if len(eips) == 0 {
+				continue
+			}
+			objs := make([]egress.Object, len(eips))
+			for i, o := range eips {
+				var e egress.EgressIP
+				_ = o.DecodeLoose(&e)
+				objs[i] = egress.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
+			}
+			facts := plainClusterOf(set)
+			c := facts.egressCluster(objs)
+			for _, p := range egress.Check(c, objs) {
+				if egrRuleOf(p, c) != id {
+					continue
+				}
+				o := eips[0]
+				path := []string{"spec", "egressIPs"}
+				if p.Object >= 0 {
+					o = eips[p.Object]
+				}
+				if p.IP >= 0 {
+					path = append(path, fmt.Sprint(p.IP))
+				}
+				r.Object(o, p.Message+": "+egrFix[p.Kind], path...)
+			}
+		}
+	}
+}
+
+// plainCluster is what a set of plain manifests says about its cluster.
+type plainCluster struct {
+	installConfig *manifests.Object
+	// platform is the install-config platform section's key (baremetal,
+	// aws, ...), else the Nodes' provider.
+	name, baseDomain, platform, networkType           string
+	machineNetworks, clusterNetworks, serviceNetworks []string
+	apiVIPs, ingressVIPs                              []string
+	// computeReplicas is the worker compute pool's replicas, controlPlane
+	// the control plane's; nil when the install-config does not say.
+	computeReplicas, controlPlaneReplicas *int
+	nodes                                 []plainNode
+	minor                                 platform.OCPMinor
+}
+
+// plainNode is a Node object of the set.
+type plainNode struct {
+	obj     *manifests.Object
+	name    string
+	labels  map[string]string
+	addrs   []string
+	primary []*net.IPNet // k8s.ovn.org/node-primary-ifaddr, else the machine network holding the address
+	// capacity is the egress IP capacity the node reports (0: not
+	// reported).
+	capacity int
+}
+
+// plainInstallConfig is the part of install-config.yaml the rules read.
+type plainInstallConfig struct {
+	BaseDomain string `json:"baseDomain"`
+	Metadata   struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
+	Platform   map[string]json.RawMessage `json:"platform"`
+	Networking struct {
+		NetworkType    string `json:"networkType"`
+		MachineNetwork []struct {
+			CIDR string `json:"cidr"`
+		} `json:"machineNetwork"`
+		ClusterNetwork []struct {
+			CIDR string `json:"cidr"`
+		} `json:"clusterNetwork"`
+		ServiceNetwork []string `json:"serviceNetwork"`
+	} `json:"networking"`
+	Compute []struct {
+		Name     string `json:"name"`
+		Replicas *int   `json:"replicas"`
+	} `json:"compute"`
+	ControlPlane *struct {
+		Replicas *int `json:"replicas"`
+	} `json:"controlPlane"`
+}
+
+// plainClusterOf reads the set's install-config, Network config, Node
+// objects and release.
+func plainClusterOf(set lint.Set) plainCluster {
+	var c plainCluster
+	c.minor = releaseMinor(set)
+	for _, ic := range set.Kind("", manifests.KindInstallConfig) {
+		var doc plainInstallConfig
+		if ic.DecodeLoose(&doc) != nil {
+			continue
+		}
+		c.installConfig = ic
+		c.name, c.baseDomain = doc.Metadata.Name, doc.BaseDomain
+		for key, raw := range doc.Platform {
+			c.platform = key
+			var vips struct {
+				APIVIPs     []string `json:"apiVIPs"`
+				IngressVIPs []string `json:"ingressVIPs"`
+				APIVIP      string   `json:"apiVIP"`
+				IngressVIP  string   `json:"ingressVIP"`
+			}
+			_ = json.Unmarshal(raw, &vips)
+			c.apiVIPs = append(vips.APIVIPs, egrNonEmpty(vips.APIVIP)...)
+			c.ingressVIPs = append(vips.IngressVIPs, egrNonEmpty(vips.IngressVIP)...)
+		}
+		c.networkType = doc.Networking.NetworkType
+		for _, n := range doc.Networking.MachineNetwork {
+			c.machineNetworks = append(c.machineNetworks, n.CIDR)
+		}
+		for _, n := range doc.Networking.ClusterNetwork {
+			c.clusterNetworks = append(c.clusterNetworks, n.CIDR)
+		}
+		c.serviceNetworks = doc.Networking.ServiceNetwork
+		for _, p := range doc.Compute {
+			if p.Name == platform.MachineConfigRoleWorker {
+				c.computeReplicas = p.Replicas
+			}
+		}
+		if doc.ControlPlane != nil {
+			c.controlPlaneReplicas = doc.ControlPlane.Replicas
+		}
+		break
+	}
+	if len(c.clusterNetworks)+len(c.serviceNetworks) == 0 {
+		for _, n := range set.Kind("config.openshift.io/v1", "Network") {
+			var cfg struct {
+				Spec struct {
+					NetworkType    string `json:"networkType"`
+					ClusterNetwork []struct {
+						CIDR string `json:"cidr"`
+					} `json:"clusterNetwork"`
+					ServiceNetwork []string `json:"serviceNetwork"`
+				} `json:"spec"`
+			}
+			if n.Name != "cluster" || n.DecodeLoose(&cfg) != nil {
+				continue
+			}
+			for _, cn := range cfg.Spec.ClusterNetwork {
+				c.clusterNetworks = append(c.clusterNetworks, cn.CIDR)
+			}
+			c.serviceNetworks = cfg.Spec.ServiceNetwork
+			if c.networkType == "" {
+				c.networkType = cfg.Spec.NetworkType
+			}
+		}
+	}
+	if c.networkType == "" {
+		c.networkType = platform.OVNKubernetes
+	}
+	machine := pools.ParseCIDRs(c.machineNetworks)
+	for _, o := range set.Kind("v1", "Node") {
+		var doc struct {
+			Metadata struct {
+				Labels      map[string]string `json:"labels"`
+				Annotations map[string]string `json:"annotations"`
+			} `json:"metadata"`
+			Spec struct {
+				ProviderID string `json:"providerID"`
+			} `json:"spec"`
+			Status struct {
+				Addresses []struct {
+					Type    string `json:"type"`
+					Address string `json:"address"`
+				} `json:"addresses"`
+			} `json:"status"`
+		}
+		if o.DecodeLoose(&doc) != nil {
+			continue
+		}
+		n := plainNode{obj: o, name: o.Name, labels: doc.Metadata.Labels}
+		for _, a := range doc.Status.Addresses {
+			if a.Type == "InternalIP" || a.Type == "ExternalIP" {
+				n.addrs = append(n.addrs, a.Address)
+			}
+		}
+		var ifaddr struct{ IPv4, IPv6 string }
+		if json.Unmarshal([]byte(doc.Metadata.Annotations[egress.PrimaryIfAddrAnnotation]), &ifaddr) == nil {
+			for _, a := range []string{ifaddr.IPv4, ifaddr.IPv6} {
+				if _, sub, err := net.ParseCIDR(a); err == nil {
+					n.primary = append(n.primary, sub)
+				}
+			}
+		}
+		var cloud []struct {
+			IfAddr   struct{ IPv4, IPv6 string }  `json:"ifaddr"`
+			Capacity struct{ IPv4, IPv6, IP int } `json:"capacity"`
+		}
+		if json.Unmarshal([]byte(doc.Metadata.Annotations[egress.CloudCapacityAnnotation]), &cloud) == nil && len(cloud) > 0 {
+			if n.primary == nil {
+				n.primary = pools.ParseCIDRs(egrNonEmpty(cloud[0].IfAddr.IPv4, cloud[0].IfAddr.IPv6))
+			}
+			n.capacity = max(cloud[0].Capacity.IP, cloud[0].Capacity.IPv4+cloud[0].Capacity.IPv6)
+		}
+		if n.primary == nil {
+			n.primary = pools.Containing(machine, n.addrs...)
+		}
+		if c.platform == "" {
+			c.platform = nodeProviderPlatform(doc.Spec.ProviderID)
+		}
+		c.nodes = append(c.nodes, n)
+	}
+	return c
+}
+
+// nodeProviderPlatforms map a Node's spec.providerID scheme to the platform.
+var nodeProviderPlatforms = map[string]string{ // cloud providers' ProviderID formats (aws://, azure://, gce://, openstack://)
+	"aws": "aws", "azure": "azure", "gce": "gcp", "openstack": "openstack",
+}
+
+func nodeProviderPlatform(id string) string {
+	scheme, _, ok := strings.Cut(id, "://")
+	if !ok {
+		return ""
+	}
+	return nodeProviderPlatforms[scheme]
+}
+
+func egrNonEmpty(xs ...string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// egressCluster is what the EgressIP rules know of the set's cluster.
+func (c plainCluster) egressCluster(objs []egress.Object) egress.Cluster {
+	out := egress.Cluster{
+		Platform: c.platform, Minor: c.minor,
+		ClusterNetworks: c.clusterNetworks, ServiceNetworks: c.serviceNetworks,
+		NodeIPs: map[string]string{}, VIPs: map[string]string{},
+		PrimaryOnly: egress.PrimaryOnly(c.platform, c.networkType),
+	}
+	for _, v := range c.apiVIPs {
+		out.VIPs[egress.Normalize(v)] = "the API VIP"
+	}
+	for _, v := range c.ingressVIPs {
+		out.VIPs[egress.Normalize(v)] = "the ingress VIP"
+	}
+	total := 0
+	for _, o := range objs {
+		total += len(o.IPs)
+	}
+	if len(c.nodes) > 0 {
+		out.HostsKnown = true
+		out.HostsName = "the assignable nodes (Node objects labelled " + egress.AssignableLabel + ")"
+		for _, n := range c.nodes {
+			for _, a := range n.addrs {
+				out.NodeIPs[egress.Normalize(a)] = "node " + n.name
+			}
+			if _, ok := n.labels[egress.AssignableLabel]; !ok {
+				continue
+			}
+			if len(n.primary) == 0 {
+				out.HostsKnown = false // where the node can host addresses is unknown
+			}
+			out.Hosts.Hosts = append(out.Hosts.Hosts, egress.Host{Node: n.name, Subnets: n.primary, Primary: n.primary, Capacity: n.capacity})
+		}
+		return out
+	}
+	if machine := pools.ParseCIDRs(c.machineNetworks); len(machine) > 0 {
+		// The nodes are unknown: stand-ins in the machine networks, as
+		// many as there are addresses, so only the subnets are judged.
+		out.HostsKnown = true
+		out.HostsName = "the machine networks (install-config networking.machineNetwork)"
+		out.Hosts = egress.HostSet{Hosts: egress.StandIns("", machine, total), Unknown: []string{"machine network"}}
+	}
+	return out
+}
+
+// nodesMatching lists the Node objects a node selector (as pod nodeSelector
+// labels) matches.
+func (c plainCluster) nodesMatching(sel map[string]string) []plainNode {
+	var out []plainNode
+	for _, n := range c.nodes {
+		if pools.Matches(&metav1.LabelSelector{MatchLabels: sel}, n.labels) {
+			out = append(out, n)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
