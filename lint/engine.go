@@ -174,6 +174,7 @@ func Run(in *Input, opts Options) (Result, error) {
 		}
 	}
 	sortFindings(res.Findings)
+	res.Findings = dedupFindings(res.Findings)
 	return res, nil
 }
 
@@ -296,6 +297,22 @@ func suppressed(sups []*suppression, f Finding) bool {
 		}
 	}
 	return hit
+}
+
+// dedupFindings drops a finding identical to the one before it: the sites of
+// a fleet report a problem in their shared defaults at the same place.
+func dedupFindings(fs []Finding) []Finding {
+	out := fs[:0]
+	for i, f := range fs {
+		if i > 0 {
+			p := fs[i-1]
+			if p.Rule == f.Rule && p.Pos == f.Pos && p.Message == f.Message && p.Severity == f.Severity {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func sortFindings(fs []Finding) {
