@@ -28,6 +28,16 @@ type siteRun struct {
 // one name only one is passed to use. An error from use or an
 // internal error stops the run.
 func eachSite(paths []string, opts generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
+	return eachSiteDo(paths, &opts, use)
+}
+
+// eachLoaded is eachSite without rendering (vet): use gets an Output that
+// holds only the site.
+func eachLoaded(paths []string, use func(i int, o *generators.Output) error) (siteRun, error) {
+	return eachSiteDo(paths, nil, use)
+}
+
+func eachSiteDo(paths []string, opts *generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
 	units, diags := load.Discover(paths)
 	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units))}
 	// Only the name of a loaded site is kept (for the duplicate check), so
@@ -68,8 +78,10 @@ func eachSite(paths []string, opts generators.Options, use func(i int, o *genera
 				sources := map[string][]byte{}
 				s, d := l.LoadUnit(units[i], sources)
 				var out *generators.Output
-				if s != nil {
-					o, err := generators.Render(s, opts)
+				if s != nil && opts == nil {
+					out = &generators.Output{Site: s}
+				} else if s != nil {
+					o, err := generators.Render(s, *opts)
 					if dl, ok := err.(diag.List); ok {
 						d = append(d, dl...)
 					} else if err != nil {

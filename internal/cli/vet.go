@@ -5,9 +5,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"sync"
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/schema"
@@ -30,13 +32,20 @@ site is valid, 2 otherwise.`,
 					fmt.Fprintln(e.stderr, "siteforge vet: no PATH given\nusage: siteforge vet PATH...")
 					return ExitFailure
 				}
-				res := load.Load(args)
-				if printDiagnostics(e.stderr, res) {
+				lines := map[int]string{}
+				var mu sync.Mutex
+				run, err := eachLoaded(args, func(i int, o *generators.Output) error {
+					mu.Lock()
+					lines[i] = fmt.Sprintf("ok %s (site %s)", o.Site.Source, o.Site.Name)
+					mu.Unlock()
+					return nil
+				})
+				if !finish(e, run, err) {
 					return ExitFailure
 				}
 				if !*quiet {
-					for _, s := range res.Sites {
-						fmt.Fprintf(e.stdout, "ok %s (site %s)\n", s.Source, s.Name)
+					for _, i := range sortedIndexes(lines) {
+						fmt.Fprintln(e.stdout, lines[i])
 					}
 				}
 				return ExitOK
