@@ -7,11 +7,13 @@ package load
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/errors"
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
@@ -169,8 +171,17 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 		user, _ = l.build(u, files)
 	}
 
-	unified := applyUserDefaults(l.schema.Unify(user), user)
-	if err := unified.Validate(cue.Concrete(true)); err != nil {
+	unified := l.schema.Unify(user)
+	err := unified.Validate(cue.Concrete(true))
+	if err != nil {
+		// Fields left undecided may be where a user default and a schema
+		// default cancelled out: let the user's win, and check again.
+		if patched, ok := applyUserDefaults(unified, user, err); ok {
+			unified = patched
+			err = unified.Validate(cue.Concrete(true))
+		}
+	}
+	if err != nil {
 		for _, d := range l.translate(err, user, firstPos(files)) {
 			// "did you mean uplinkMTU?" already says uplinkMTU is missing
 			if !unknown.suggested(d) {
@@ -242,43 +253,33 @@ func kindName(k cue.Kind) string {
 // "connected"` in fleet defaults) precedence over the schema's: in CUE two
 // different defaults cancel out and leave the field undecided. The user value
 // is already the unification of all the site's files, so its defaults are the
-// site's intent.
-func applyUserDefaults(unified, user cue.Value) cue.Value {
-	// Collect the defaults into one small value and unify once: FillPath on
-	// the whole site per field re-evaluates it every time.
+// site's intent. Only the fields the validation found incomplete are looked
+// at (most sites have none), and the defaults found are unified in at once.
+func applyUserDefaults(unified, user cue.Value, verr error) (cue.Value, bool) {
 	patch := user.Context().CompileString("_")
 	n := 0
-	var walk func(v cue.Value, path []cue.Selector)
-	walk = func(v cue.Value, path []cue.Selector) {
-		if d, ok := v.Default(); ok && d.IsConcrete() && len(path) > 0 {
-			patch = patch.FillPath(cue.MakePath(path...), d)
+	for _, e := range errors.Errors(verr) {
+		format, _ := e.Msg()
+		if !strings.HasPrefix(format, "incomplete value") {
+			continue
+		}
+		sels := e.Path()
+		if len(sels) > 0 && sels[0] == schema.Definition {
+			sels = sels[1:]
+		}
+		if len(sels) == 0 {
+			continue
+		}
+		v := userLookup(user, sels)
+		if d, ok := v.Default(); ok && v.Exists() && d.IsConcrete() {
+			patch = patch.FillPath(cue.ParsePath(pathString(sels)), d)
 			n++
-			return
-		}
-		switch v.IncompleteKind() {
-		case cue.StructKind:
-			it, err := v.Fields()
-			if err != nil {
-				return
-			}
-			for it.Next() {
-				walk(it.Value(), append(path[:len(path):len(path)], it.Selector()))
-			}
-		case cue.ListKind:
-			it, err := v.List()
-			if err != nil {
-				return
-			}
-			for i := 0; it.Next(); i++ {
-				walk(it.Value(), append(path[:len(path):len(path)], cue.Index(i)))
-			}
 		}
 	}
-	walk(user, nil)
 	if n == 0 {
-		return unified
+		return unified, false
 	}
-	return unified.Unify(patch)
+	return unified.Unify(patch), true
 }
 
 // positions records where the user wrote each field.
