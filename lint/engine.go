@@ -108,6 +108,9 @@ type suppression struct {
 	reason string
 	pos    diag.Position
 	site   string // for site suppressions: the site it applies to
+	// at is, for a field suppression (@lint attribute), the positions of
+	// the field and everything under it; nil for a site-wide one.
+	at     map[diag.Position]bool
 	object *manifests.Object
 	used   bool
 }
@@ -258,6 +261,15 @@ func collectSuppressions(in *Input) []*suppression {
 					pos: s.Site.Positions.Of(cue.MakePath(cue.Str("lint"), cue.Str("suppress"), cue.Index(i)).String())})
 			}
 		}
+		for _, fs := range s.Site.FieldSuppressions {
+			at := map[diag.Position]bool{}
+			for path, pos := range s.Site.Positions {
+				if fs.Under(path) {
+					at[pos] = true
+				}
+			}
+			out = append(out, &suppression{rule: fs.Rule, reason: fs.Reason, site: s.Site.Name, pos: fs.Pos, at: at})
+		}
 	}
 	for _, o := range in.Objects {
 		ann := annotations(o)
@@ -289,7 +301,7 @@ func suppressed(sups []*suppression, f Finding) bool {
 			continue
 		}
 		switch {
-		case s.site != "" && s.site == f.Site:
+		case s.site != "" && s.site == f.Site && (s.at == nil || s.at[f.Pos]):
 			s.used, hit = true, true
 		case s.object != nil && f.Resource != nil && f.Pos.File == s.object.File &&
 			f.Resource.Kind == s.object.Kind && f.Resource.Name == s.object.Name && f.Resource.Namespace == s.object.Namespace:

@@ -32,9 +32,11 @@ streams, install-config.yaml, agent-config.yaml. Site files found while walking
 (YAML/JSON declaring siteforge.dev/v1alpha1, folders of .cue files) are linted
 as sites. Checks run across the whole set.
 
-Suppress a finding with a reason: in a site, lint: suppress: [{rule: "MIR001",
-reason: "..."}]; on a manifest, the annotation siteforge.dev/ignore-MIR001:
-"<reason>". Unused and reasonless suppressions are findings.
+Suppress a finding with a reason: in a CUE site, an attribute on the field
+(it covers everything under it): field: value @lint(ignore="MTU010",
+reason="..."); for the whole site, lint: suppress: [{rule: "MIR001", reason:
+"..."}]; on a manifest, the annotation siteforge.dev/ignore-MIR001: "<reason>".
+Unused and reasonless suppressions are findings.
 
 Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {

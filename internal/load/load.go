@@ -199,6 +199,7 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	}
 	s.Source = u.source
 	s.Positions = positions(user)
+	s.FieldSuppressions = fieldSuppressions(user)
 	if d := checkSemantics(&s); len(d) > 0 {
 		return nil, d
 	}
@@ -280,6 +281,50 @@ func applyUserDefaults(unified, user cue.Value, verr error) (cue.Value, bool) {
 		return unified, false
 	}
 	return unified.Unify(patch), true
+}
+
+// LintAttribute is the CUE attribute that suppresses a lint rule on a field:
+// name: "x" @lint(ignore="MTU010", reason="...").
+const LintAttribute = "lint"
+
+// fieldSuppressions collects the @lint attributes of the user's fields.
+func fieldSuppressions(user cue.Value) []site.FieldSuppression {
+	var out []site.FieldSuppression
+	var walk func(v cue.Value, path []cue.Selector)
+	walk = func(v cue.Value, path []cue.Selector) {
+		if len(path) > 0 {
+			for _, a := range v.Attributes(cue.FieldAttr) {
+				if a.Name() != LintAttribute {
+					continue
+				}
+				rule, _, _ := a.Lookup(0, "ignore")
+				reason, _, _ := a.Lookup(0, "reason")
+				p := valuePos(v)
+				out = append(out, site.FieldSuppression{Rule: rule, Reason: reason, Path: cue.MakePath(path...).String(),
+					Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
+			}
+		}
+		switch v.IncompleteKind() {
+		case cue.StructKind:
+			it, err := v.Fields(cue.Optional(true))
+			if err != nil {
+				return
+			}
+			for it.Next() {
+				walk(it.Value(), append(path[:len(path):len(path)], it.Selector()))
+			}
+		case cue.ListKind:
+			it, err := v.List()
+			if err != nil {
+				return
+			}
+			for i := 0; it.Next(); i++ {
+				walk(it.Value(), append(path[:len(path):len(path)], cue.Index(i)))
+			}
+		}
+	}
+	walk(user, nil)
+	return out
 }
 
 // positions records where the user wrote each field.

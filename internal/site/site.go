@@ -6,6 +6,7 @@ package site
 
 import (
 	"sort"
+	"strings"
 
 	"cuelang.org/go/cue"
 
@@ -33,6 +34,9 @@ type Site struct {
 	// Source is the path the site was loaded from (a file or directory), as
 	// the user gave it.
 	Source string `json:"-"`
+	// FieldSuppressions are the @lint(ignore="ID", reason="...") attributes
+	// the user put on fields (CUE input only).
+	FieldSuppressions []FieldSuppression `json:"-"`
 	// Positions maps a field path ("pools.edge.uplinkMTU",
 	// `mirroring.sources."registry.redhat.io"`) to where the user wrote it.
 	Positions Positions `json:"-"`
@@ -262,6 +266,19 @@ type ButaneMachineConfig struct {
 type LintSettings struct {
 	Suppress []Suppression     `json:"suppress,omitempty"`
 	Severity map[string]string `json:"severity,omitempty"`
+}
+
+// FieldSuppression silences a rule for one field and everything under it.
+type FieldSuppression struct {
+	Rule, Reason string
+	// Path is the field's CUE path; Pos where the attribute's field is.
+	Path string
+	Pos  diag.Position
+}
+
+// Under reports whether path is the suppression's field or inside it.
+func (f FieldSuppression) Under(path string) bool {
+	return path == f.Path || strings.HasPrefix(path, f.Path+".") || strings.HasPrefix(path, f.Path+"[")
 }
 
 // Suppression silences a rule, with the reason why.
