@@ -75,8 +75,8 @@ func egressIP(o object) *EgressIP {
 		ObjectMeta: metav1.ObjectMeta{Name: o.name},
 		Spec: EgressIPSpec{
 			EgressIPs:         append([]string(nil), o.eip.IPs...),
-			NamespaceSelector: *toMeta(&o.eip.NamespaceSelector),
-			PodSelector:       toMeta(o.eip.PodSelector),
+			NamespaceSelector: *generators.LabelSelector(&o.eip.NamespaceSelector),
+			PodSelector:       generators.LabelSelector(o.eip.PodSelector),
 		},
 	}
 }
@@ -97,24 +97,4 @@ func labelScript(s *site.Site) []byte {
 		pools.WriteLabelCommands(&b, s, name, map[string]string{AssignableLabel: ""})
 	}
 	return b.Bytes()
-}
-
-// toMeta converts a site selector; nil stays nil.
-func toMeta(sel *site.LabelSelector) *metav1.LabelSelector {
-	if sel == nil {
-		return nil
-	}
-	out := &metav1.LabelSelector{}
-	if len(sel.MatchLabels) > 0 {
-		out.MatchLabels = map[string]string{}
-		for k, v := range sel.MatchLabels {
-			out.MatchLabels[k] = v
-		}
-	}
-	for _, r := range sel.MatchExpressions {
-		out.MatchExpressions = append(out.MatchExpressions, metav1.LabelSelectorRequirement{
-			Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: append([]string(nil), r.Values...),
-		})
-	}
-	return out
 }

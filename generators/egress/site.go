@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/pools"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -66,7 +67,7 @@ func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly boo
 	in := make([]Object, len(objs))
 	for i, o := range objs {
 		total += len(o.ips)
-		in[i] = Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: toMeta(&o.eip.NamespaceSelector), PodSelector: toMeta(o.eip.PodSelector)}
+		in[i] = Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: generators.LabelSelector(&o.eip.NamespaceSelector), PodSelector: generators.LabelSelector(o.eip.PodSelector)}
 	}
 	diags := controlPlaneAssignable(s)
 	for _, p := range Check(siteCluster(s, minor, buildHosts(s, primaryOnly, total), primaryOnly), in) {

@@ -2,6 +2,8 @@ package ingress
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,7 +53,7 @@ func flatten(sel *site.LabelSelector, namespace bool, path string) []requirement
 		return nil
 	}
 	var out []requirement
-	for _, k := range sortedKeys(sel.MatchLabels) {
+	for _, k := range slices.Sorted(maps.Keys(sel.MatchLabels)) {
 		out = append(out, requirement{
 			req:       metav1.LabelSelectorRequirement{Key: k, Operator: metav1.LabelSelectorOpIn, Values: []string{sel.MatchLabels[k]}},
 			namespace: namespace,
@@ -171,20 +173,11 @@ func mergeReqs(reqs []metav1.LabelSelectorRequirement) *metav1.LabelSelector {
 	for _, k := range keys {
 		r := metav1.LabelSelectorRequirement{Key: k.k, Operator: k.op}
 		if len(values[k]) > 0 {
-			r.Values = sortedKeys(values[k])
+			r.Values = slices.Sorted(maps.Keys(values[k]))
 		}
 		out.MatchExpressions = append(out.MatchExpressions, r)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // ExcludesShard reports whether a default controller with routeSelector

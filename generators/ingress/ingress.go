@@ -8,7 +8,9 @@ package ingress
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"net"
+	"slices"
 	"strings"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -67,7 +69,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	seenDomains := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): defaultControllerName}
 	var exclusions []exclusion
 	var excluded []string
-	for _, name := range sortedKeys(in.Shards) {
+	for _, name := range slices.Sorted(maps.Keys(in.Shards)) {
 		sh := in.Shards[name]
 		path := pools.Field("ingress", "shards", name)
 		sd := shardPlan(ctx, s, m, name, sh, path, seenDomains)
@@ -221,8 +223,8 @@ func ingressController(name string, sh site.Shard, p placement) *operatorv1.Ingr
 		Spec: operatorv1.IngressControllerSpec{
 			Domain:                     sh.Domain,
 			EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{Type: operatorv1.EndpointPublishingStrategyType(sh.EndpointPublishing)},
-			RouteSelector:              toMeta(sh.RouteSelector),
-			NamespaceSelector:          toMeta(sh.NamespaceSelector),
+			RouteSelector:              generators.LabelSelector(sh.RouteSelector),
+			NamespaceSelector:          generators.LabelSelector(sh.NamespaceSelector),
 		},
 	}
 	if sh.Replicas != nil {

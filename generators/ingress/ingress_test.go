@@ -1,7 +1,9 @@
 package ingress
 
 import (
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -167,7 +169,7 @@ func TestPlacementTranslation(t *testing.T) {
 				p, _, _ = m.bySelector("x", tc.selector, "")
 			}
 			var kv []string
-			for _, k := range sortedKeys(p.selector.MatchLabels) {
+			for _, k := range slices.Sorted(maps.Keys(p.selector.MatchLabels)) {
 				kv = append(kv, k+"="+p.selector.MatchLabels[k])
 			}
 			if got := strings.Join(kv, ","); got != tc.want {

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/pools"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -177,7 +178,7 @@ func (m *model) byPools(name string, poolNames []string, path string) (placement
 // router can build it, else translated to an equivalent matchLabels over the
 // site's pools, else refused with the operator's own message.
 func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (placement, *diag.Diagnostic, *diag.Diagnostic) {
-	ms := toMeta(sel)
+	ms := generators.LabelSelector(sel)
 	at := func(msg, hint string) *diag.Diagnostic {
 		return &diag.Diagnostic{Pos: m.s.Positions.Of(path), Path: path, Message: msg, Hint: hint}
 	}
@@ -235,26 +236,6 @@ func NodeSelectorError(name string, sel *metav1.LabelSelector) error {
 // without nodePlacement: the Linux nodes labelled worker.
 func DefaultNodeSelector() map[string]string {
 	return map[string]string{pools.OSLabel: pools.OSLabelValue, pools.WorkerRoleLabel: ""} // CIO deployment.go desiredRouterDeployment (placement Workers)
-}
-
-// toMeta converts a site selector.
-func toMeta(sel *site.LabelSelector) *metav1.LabelSelector {
-	if sel == nil {
-		return nil
-	}
-	out := &metav1.LabelSelector{}
-	if len(sel.MatchLabels) > 0 {
-		out.MatchLabels = map[string]string{}
-		for k, v := range sel.MatchLabels {
-			out.MatchLabels[k] = v
-		}
-	}
-	for _, r := range sel.MatchExpressions {
-		out.MatchExpressions = append(out.MatchExpressions, metav1.LabelSelectorRequirement{
-			Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: append([]string(nil), r.Values...),
-		})
-	}
-	return out
 }
 
 func uniq(sorted []string) []string {

@@ -2,6 +2,8 @@ package ingress
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/siteforge/siteforge/generators"
@@ -65,7 +67,7 @@ func Routers(s *site.Site) ([]Router, error) {
 	out := []Router{d}
 	seen := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): defaultControllerName}
 	ctx := &generators.Context{}
-	for _, name := range sortedKeys(in.Shards) {
+	for _, name := range slices.Sorted(maps.Keys(in.Shards)) {
 		sh := in.Shards[name]
 		path := pools.Field("ingress", "shards", name)
 		sd := shardPlan(ctx, s, m, name, sh, path, seen)

@@ -3,6 +3,8 @@ package mirroring
 import (
 	configv1 "github.com/openshift/api/config/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"maps"
+	"slices"
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
@@ -36,7 +38,7 @@ const catalogSourceGroupVersion = "operators.coreos.com/v1alpha1"
 // name is the right one.
 func catalogSources(s *site.Site) []namedObject {
 	var out []namedObject
-	for _, name := range sortedKeys(s.Mirroring.Catalogs) {
+	for _, name := range slices.Sorted(maps.Keys(s.Mirroring.Catalogs)) {
 		c := s.Mirroring.Catalogs[name]
 		path := fieldPath("mirroring", "catalogs", name)
 		out = append(out, namedObject{

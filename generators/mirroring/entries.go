@@ -2,6 +2,8 @@ package mirroring
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,7 +43,7 @@ func collectEntries(s *site.Site, minor platform.OCPMinor) ([]entry, diag.List) 
 	var out []entry
 	var diags diag.List
 	tagSources := map[string]bool{}
-	for _, src := range sortedKeys(m.Sources) {
+	for _, src := range slices.Sorted(maps.Keys(m.Sources)) {
 		ms := m.Sources[src]
 		path := fieldPath("mirroring", "sources", src)
 		e := entry{
@@ -61,7 +63,7 @@ func collectEntries(s *site.Site, minor platform.OCPMinor) ([]entry, diag.List) 
 	}
 	if qc := m.QuayCache; qc != nil {
 		refs := tagRefs(s, minor)
-		for _, org := range sortedKeys(qc.Orgs) {
+		for _, org := range slices.Sorted(maps.Keys(qc.Orgs)) {
 			upstream := qc.Orgs[org]
 			path := fieldPath("mirroring", "quayCache", "orgs", org)
 			if strings.HasPrefix(upstream, "*.") {
@@ -124,7 +126,7 @@ func tagRefs(s *site.Site, minor platform.OCPMinor) []tagRef {
 		out = append(out, tagRef{name: named.Name(), path: path})
 	}
 	m := s.Mirroring
-	for _, name := range sortedKeys(m.Catalogs) {
+	for _, name := range slices.Sorted(maps.Keys(m.Catalogs)) {
 		add(m.Catalogs[name].Image, fieldPath("mirroring", "catalogs", name, "image"))
 	}
 	for i, img := range m.Images {
@@ -163,15 +165,6 @@ func fieldPath(labels ...string) string {
 		sels = append(sels, cue.Str(l))
 	}
 	return cue.MakePath(sels...).String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // uniquePositions drops invalid and repeated positions, keeping the first occurrence order.

@@ -3,6 +3,8 @@ package mirroring
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -171,7 +173,7 @@ func previewPools(s *site.Site) []string {
 	for _, name := range s.PoolNames() {
 		pools[s.Pools[name].MachineConfigPool()] = true
 	}
-	return sortedKeys(pools)
+	return slices.Sorted(maps.Keys(pools))
 }
 
 // previews renders mirroring/registries-<pool>.conf for every pool.

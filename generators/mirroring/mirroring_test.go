@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -134,7 +136,7 @@ func resolve(t *testing.T, conf []byte, ref string) registries.Resolution {
 func cacheBlock(policy string, orgs map[string]string, extra string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  quayCache:\n    host: %s\n    policy: %s\n    orgs:\n", quayHost, policy)
-	for _, org := range sortedKeys(orgs) {
+	for _, org := range slices.Sorted(maps.Keys(orgs)) {
 		fmt.Fprintf(&b, "      %s: %s\n", org, orgs[org])
 	}
 	b.WriteString(extra)
@@ -486,7 +488,7 @@ func TestInstallFiles(t *testing.T) {
 			if err := yaml.UnmarshalStrict(frag, &ic); err != nil {
 				t.Fatal(err)
 			}
-			keys := sortedKeys(ic)
+			keys := slices.Sorted(maps.Keys(ic))
 			if len(keys) != 1 || keys[0] != tt.wantField {
 				t.Fatalf("install-config fields %v, want %s", keys, tt.wantField)
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	"cuelang.org/go/cue"
 	"sigs.k8s.io/yaml"
@@ -102,15 +101,6 @@ func fieldPath(parts ...any) string {
 		}
 	}
 	return cue.MakePath(sels...).String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // positions drops invalid and repeated positions, keeping the order.

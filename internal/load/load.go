@@ -6,7 +6,6 @@ package load
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -290,51 +289,41 @@ const LintAttribute = "lint"
 // fieldSuppressions collects the @lint attributes of the user's fields.
 func fieldSuppressions(user cue.Value) []site.FieldSuppression {
 	var out []site.FieldSuppression
-	var walk func(v cue.Value, path []cue.Selector)
-	walk = func(v cue.Value, path []cue.Selector) {
-		if len(path) > 0 {
-			for _, a := range v.Attributes(cue.FieldAttr) {
-				if a.Name() != LintAttribute {
-					continue
-				}
-				rule, _, _ := a.Lookup(0, "ignore")
-				reason, _, _ := a.Lookup(0, "reason")
-				p := valuePos(v)
-				out = append(out, site.FieldSuppression{Rule: rule, Reason: reason, Path: cue.MakePath(path...).String(),
-					Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
-			}
+	walkUser(user, func(v cue.Value, path []cue.Selector) {
+		if len(path) == 0 {
+			return
 		}
-		switch v.IncompleteKind() {
-		case cue.StructKind:
-			it, err := v.Fields(cue.Optional(true))
-			if err != nil {
-				return
+		for _, a := range v.Attributes(cue.FieldAttr) {
+			if a.Name() != LintAttribute {
+				continue
 			}
-			for it.Next() {
-				walk(it.Value(), append(path[:len(path):len(path)], it.Selector()))
-			}
-		case cue.ListKind:
-			it, err := v.List()
-			if err != nil {
-				return
-			}
-			for i := 0; it.Next(); i++ {
-				walk(it.Value(), append(path[:len(path):len(path)], cue.Index(i)))
-			}
+			rule, _, _ := a.Lookup(0, "ignore")
+			reason, _, _ := a.Lookup(0, "reason")
+			p := valuePos(v)
+			out = append(out, site.FieldSuppression{Rule: rule, Reason: reason, Path: cue.MakePath(path...).String(),
+				Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
 		}
-	}
-	walk(user, nil)
+	})
 	return out
 }
 
 // positions records where the user wrote each field.
 func positions(user cue.Value) site.Positions {
 	out := site.Positions{}
-	var walk func(v cue.Value, path []cue.Selector)
-	walk = func(v cue.Value, path []cue.Selector) {
+	walkUser(user, func(v cue.Value, path []cue.Selector) {
 		if p := valuePos(v); p.IsValid() {
 			out[cue.MakePath(path...).String()] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
 		}
+	})
+	return out
+}
+
+// walkUser calls fn for the user's value and every field and list element
+// under it, depth first.
+func walkUser(v cue.Value, fn func(v cue.Value, path []cue.Selector)) {
+	var walk func(v cue.Value, path []cue.Selector)
+	walk = func(v cue.Value, path []cue.Selector) {
+		fn(v, path)
 		switch v.IncompleteKind() {
 		case cue.StructKind:
 			it, err := v.Fields(cue.Optional(true))
@@ -354,16 +343,5 @@ func positions(user cue.Value) site.Positions {
 			}
 		}
 	}
-	walk(user, nil)
-	return out
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	walk(v, nil)
 }

@@ -2,6 +2,8 @@ package load
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -92,7 +94,7 @@ func checkSemantics(s *site.Site) diag.List {
 				poolRef(p(cue.Str("ingress"), cue.Str("default"), cue.Str("pools"), cue.Index(i)), name)
 			}
 		}
-		for _, shard := range sortedKeys(in.Shards) {
+		for _, shard := range slices.Sorted(maps.Keys(in.Shards)) {
 			sh := in.Shards[shard]
 			for i, name := range sh.Pools {
 				poolRef(p(cue.Str("ingress"), cue.Str("shards"), cue.Str(shard), cue.Str("pools"), cue.Index(i)), name)
@@ -117,7 +119,7 @@ func checkSemantics(s *site.Site) diag.List {
 				"list the pools whose nodes may host egress IPs in egress.assignablePools")
 		}
 	}
-	for _, name := range sortedKeys(s.MachineConfigs) {
+	for _, name := range slices.Sorted(maps.Keys(s.MachineConfigs)) {
 		mc := s.MachineConfigs[name]
 		if !mcps[mc.Pool] {
 			at(p(cue.Str("machineConfigs"), cue.Str(name), cue.Str("pool")),
