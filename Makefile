@@ -15,7 +15,9 @@ FUZZ_TARGETS := \
 	./internal/load:FuzzLoadJSON \
 	./internal/registries:FuzzRender \
 	./internal/manifests:FuzzReadBytes \
-	./generators/butane:FuzzBuild
+	./generators/butane:FuzzBuild \
+	./lint/rules:FuzzParseRegistriesConf \
+	./lint/rules:FuzzLintManifests
 
 .PHONY: help build test unit tools pre-commit fuzz-short fuzz golden vet fleet bench
 
