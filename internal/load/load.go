@@ -6,6 +6,7 @@ package load
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -37,6 +38,9 @@ type Loader struct {
 	fileRank map[string]int
 	// schemaNodes caches schema lookups by field path (see unknownFields).
 	schemaNodes map[string]schemaNode
+	// defaultPaths remembers, per set of shared files, where user defaults
+	// had to win over schema defaults (see loadSyntax).
+	defaultPaths map[string][][]string
 }
 
 // New compiles the embedded schema.
@@ -50,7 +54,7 @@ func New() (*Loader, error) {
 	if err := def.Err(); err != nil {
 		return nil, fmt.Errorf("embedded schema: %w", err)
 	}
-	return &Loader{ctx: ctx, schema: def, schemaNodes: map[string]schemaNode{}}, nil
+	return &Loader{ctx: ctx, schema: def, schemaNodes: map[string]schemaNode{}, defaultPaths: map[string][][]string{}}, nil
 }
 
 // Load loads every site named by paths. Sites are returned in the order of
@@ -170,14 +174,24 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 		user, _ = l.build(u, files)
 	}
 
+	// Fields where a user default and a schema default cancel out are the
+	// same for every site of a fleet: once found, the user's defaults there
+	// are unified in up front, so the site is evaluated once.
+	shared := sharedFiles(u)
 	unified := l.schema.Unify(user)
+	if paths := l.defaultPaths[shared]; len(paths) > 0 {
+		unified, _ = applyUserDefaults(unified, user, paths)
+	}
 	err := unified.Validate(cue.Concrete(true))
 	if err != nil {
 		// Fields left undecided may be where a user default and a schema
 		// default cancelled out: let the user's win, and check again.
-		if patched, ok := applyUserDefaults(unified, user, err); ok {
-			unified = patched
-			err = unified.Validate(cue.Concrete(true))
+		if paths := undecided(err); len(paths) > 0 {
+			if patched, ok := applyUserDefaults(unified, user, paths); ok {
+				unified = patched
+				err = unified.Validate(cue.Concrete(true))
+				l.defaultPaths[shared] = append(l.defaultPaths[shared], paths...)
+			}
 		}
 	}
 	if err != nil {
@@ -250,26 +264,14 @@ func kindName(k cue.Kind) string {
 }
 
 // applyUserDefaults gives the user's own defaults (`*"disconnected" |
-// "connected"` in fleet defaults) precedence over the schema's: in CUE two
-// different defaults cancel out and leave the field undecided. The user value
-// is already the unification of all the site's files, so its defaults are the
-// site's intent. Only the fields the validation found incomplete are looked
-// at (most sites have none), and the defaults found are unified in at once.
-func applyUserDefaults(unified, user cue.Value, verr error) (cue.Value, bool) {
+// "connected"` in fleet defaults) precedence over the schema's at paths: in
+// CUE two different defaults cancel out and leave the field undecided. The
+// user value is already the unification of all the site's files, so its
+// defaults are the site's intent. The defaults found are unified in at once.
+func applyUserDefaults(unified, user cue.Value, paths [][]string) (cue.Value, bool) {
 	patch := user.Context().CompileString("_")
 	n := 0
-	for _, e := range errors.Errors(verr) {
-		format, _ := e.Msg()
-		if !strings.HasPrefix(format, "incomplete value") {
-			continue
-		}
-		sels := e.Path()
-		if len(sels) > 0 && sels[0] == schema.Definition {
-			sels = sels[1:]
-		}
-		if len(sels) == 0 {
-			continue
-		}
+	for _, sels := range paths {
 		v := userLookup(user, sels)
 		if d, ok := v.Default(); ok && v.Exists() && d.IsConcrete() {
 			patch = patch.FillPath(cue.ParsePath(pathString(sels)), d)
@@ -280,6 +282,37 @@ func applyUserDefaults(unified, user cue.Value, verr error) (cue.Value, bool) {
 		return unified, false
 	}
 	return unified.Unify(patch), true
+}
+
+// undecided lists the paths a validation found incomplete.
+func undecided(verr error) [][]string {
+	var out [][]string
+	for _, e := range errors.Errors(verr) {
+		format, _ := e.Msg()
+		if !strings.HasPrefix(format, "incomplete value") {
+			continue
+		}
+		sels := e.Path()
+		if len(sels) > 0 && sels[0] == schema.Definition {
+			sels = sels[1:]
+		}
+		if len(sels) > 0 {
+			out = append(out, sels)
+		}
+	}
+	return out
+}
+
+// sharedFiles names the files a site shares with others (fleet defaults):
+// those outside the site's own folder.
+func sharedFiles(u Unit) string {
+	var shared []string
+	for _, f := range u.files {
+		if filepath.Dir(f) != u.dir {
+			shared = append(shared, f)
+		}
+	}
+	return strings.Join(shared, "\x00")
 }
 
 // LintAttribute is the CUE attribute that suppresses a lint rule on a field:
