@@ -166,17 +166,3 @@ func fieldPath(labels ...string) string {
 	}
 	return cue.MakePath(sels...).String()
 }
-
-// uniquePositions drops invalid and repeated positions, keeping the first occurrence order.
-func uniquePositions(ps []diag.Position) []diag.Position {
-	seen := map[diag.Position]bool{}
-	var out []diag.Position
-	for _, p := range ps {
-		if !p.IsValid() || seen[p] {
-			continue
-		}
-		seen[p] = true
-		out = append(out, p)
-	}
-	return out
-}

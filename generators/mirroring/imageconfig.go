@@ -40,7 +40,7 @@ func imageConfig(s *site.Site) (*configv1.Image, []diag.Position) {
 	if m.AdditionalTrustedCA != nil {
 		img.Spec.AdditionalTrustedCA = configv1.ConfigMapNameReference{Name: m.AdditionalTrustedCA.ConfigMap}
 	}
-	return img, sortPositions(uniquePositions(origin))
+	return img, sortPositions(diag.Unique(origin...))
 }
 
 // imageConfigObject is img as a map without the empty fields the typed struct always carries

@@ -74,7 +74,7 @@ func installFiles(s *site.Site, entries []entry, minor platform.OCPMinor, afterI
 			origin = append(origin, e.origin...)
 		}
 	}
-	origin = uniquePositions(append(origin, s.Positions.Of("cluster.installMethod")))
+	origin = diag.Unique(append(origin, s.Positions.Of("cluster.installMethod"))...)
 
 	var frag installConfigMirrors
 	field := "imageDigestSources"

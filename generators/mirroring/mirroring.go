@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -36,7 +35,7 @@ func (o namedObject) artifact() generators.Artifact {
 		Path:   resourcePath(o.kind, o.name),
 		Role:   generators.Resource,
 		Object: o.object,
-		Origin: sortPositions(uniquePositions(o.origin)),
+		Origin: sortPositions(diag.Unique(o.origin...)),
 	}
 }
 
@@ -101,9 +100,9 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	}
 
 	previewOrigin := append(append([]diag.Position(nil), sets.digestOrigin...), sets.tagOrigin...)
-	previewOrigin = sortPositions(uniquePositions(append(previewOrigin, imgOrigin...)))
+	previewOrigin = sortPositions(diag.Unique(append(previewOrigin, imgOrigin...)...))
 	if len(previewOrigin) == 0 { // only catalogs: the file is the template, from the mirroring block
-		previewOrigin = uniquePositions([]diag.Position{s.Positions.Of("mirroring")})
+		previewOrigin = diag.Unique(s.Positions.Of("mirroring"))
 	}
 	node := nodeRegistriesConf{cfg: cfg, minor: minor}
 	if legacy {
@@ -248,15 +247,6 @@ func commentBlock(text string) string {
 
 // sortPositions orders positions by file, line and column.
 func sortPositions(ps []diag.Position) []diag.Position {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
+	slices.SortStableFunc(ps, diag.Position.Compare)
 	return ps
 }

@@ -61,8 +61,8 @@ func buildMirrorSets(entries []entry, legacy bool) mirrorSets {
 			Spec:       operatorv1alpha1.ImageContentSourcePolicySpec{RepositoryDigestMirrors: icsp},
 		}
 	}
-	out.digestOrigin = uniquePositions(out.digestOrigin)
-	out.tagOrigin = uniquePositions(out.tagOrigin)
+	out.digestOrigin = diag.Unique(out.digestOrigin...)
+	out.tagOrigin = diag.Unique(out.tagOrigin...)
 	return out
 }
 

@@ -81,7 +81,7 @@ func day0Artifact(s *site.Site, p MTUPlan) (generators.Artifact, error) {
 	for _, l := range p.BindingLinks() {
 		origin = append(origin, linkPos(s, l.Link))
 	}
-	origin = positions(append(origin, s.Positions.Of("mtu.target"), s.Positions.Of("network.type"))...)
+	origin = diag.Unique(append(origin, s.Positions.Of("mtu.target"), s.Positions.Of("network.type"))...)
 	return generators.Artifact{Path: day0NetworkManifest, Role: generators.File, Data: append([]byte(note), b...), Comment: "#", Origin: origin}, nil
 }
 

@@ -103,20 +103,6 @@ func fieldPath(parts ...any) string {
 	return cue.MakePath(sels...).String()
 }
 
-// positions drops invalid and repeated positions, keeping the order.
-func positions(ps ...diag.Position) []diag.Position {
-	seen := map[diag.Position]bool{}
-	var out []diag.Position
-	for _, p := range ps {
-		if !p.IsValid() || seen[p] {
-			continue
-		}
-		seen[p] = true
-		out = append(out, p)
-	}
-	return out
-}
-
 // nodes renders a pool size for a runbook: "3 nodes", or "unknown" when the
 // site lists neither nodes nor count.
 func nodes(n int) string {

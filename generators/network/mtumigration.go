@@ -64,11 +64,11 @@ func planMTUMigration(s *site.Site, p MTUPlan) (*mtuMigration, diag.List) {
 		}},
 		interfaces: interfaceConfigs(s, p.Machine),
 	}
-	m.origin = positions(s.Positions.Of("mtu.current"), s.Positions.Of("mtu.target"), s.Positions.Of("mtu.machine"))
+	m.origin = diag.Unique(s.Positions.Of("mtu.current"), s.Positions.Of("mtu.target"), s.Positions.Of("mtu.machine"))
 	for _, l := range p.BindingLinks() {
-		m.origin = append(m.origin, positions(linkPos(s, l.Link))...)
+		m.origin = append(m.origin, diag.Unique(linkPos(s, l.Link))...)
 	}
-	m.origin = positions(m.origin...)
+	m.origin = diag.Unique(m.origin...)
 	return m, nil
 }
 

@@ -113,11 +113,11 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 		return nil, dl
 	}
 
-	m.origin = positions(s.Positions.Of("networkMigration"), s.Positions.Of("network.type"), s.Positions.Of("mtu.current"))
+	m.origin = diag.Unique(s.Positions.Of("networkMigration"), s.Positions.Of("network.type"), s.Positions.Of("mtu.current"))
 	for _, l := range ovn.BindingLinks() {
 		m.origin = append(m.origin, linkPos(s, l.Link))
 	}
-	m.origin = positions(m.origin...)
+	m.origin = diag.Unique(m.origin...)
 	m.steps = m.patches(s)
 	return m, nil
 }

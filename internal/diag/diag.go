@@ -62,6 +62,31 @@ func (d Diagnostic) Error() string {
 	return b.String()
 }
 
+// Compare orders positions by file, line and column.
+func (p Position) Compare(q Position) int {
+	switch {
+	case p.File != q.File:
+		return strings.Compare(p.File, q.File)
+	case p.Line != q.Line:
+		return p.Line - q.Line
+	}
+	return p.Col - q.Col
+}
+
+// Unique drops invalid and repeated positions, keeping the order.
+func Unique(ps ...Position) []Position {
+	seen := map[Position]bool{}
+	var out []Position
+	for _, p := range ps {
+		if !p.IsValid() || seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return out
+}
+
 // List is a set of diagnostics; as an error it prints them all.
 type List []Diagnostic
 
@@ -78,14 +103,8 @@ func (l List) Error() string {
 func (l List) Sort() List {
 	sort.SliceStable(l, func(i, j int) bool {
 		a, b := l[i], l[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
+		if c := a.Pos.Compare(b.Pos); c != 0 {
+			return c < 0
 		}
 		return a.Message < b.Message
 	})
