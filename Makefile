@@ -18,11 +18,12 @@ FUZZ_TARGETS := \
 	./internal/load:FuzzLoadJSON \
 	./internal/registries:FuzzRender \
 	./internal/manifests:FuzzReadBytes \
+	./internal/diag:FuzzFormat \
 	./generators/butane:FuzzBuild \
 	./lint/rules:FuzzParseRegistriesConf \
 	./lint/rules:FuzzLintManifests
 
-.PHONY: help build test unit tools pre-commit fuzz-short fuzz golden vet fleet bench
+.PHONY: help build test unit race tools pre-commit fuzz-short fuzz golden vet fleet bench
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -61,7 +62,13 @@ pre-commit:
 		echo "************************************************************************"; \
 	fi
 
-test: vet unit fuzz-short ## what CI runs: vet, all tests, a short run of every fuzz target
+test: vet unit race fuzz-short ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target
+
+# The tests of what runs concurrently (render workers and writers, panics
+# in them, staging, aborts), again under the race detector.
+RACE_TESTS := TestWorkerPanicExits2|TestGroup|TestAbort|TestWatchdog|TestCommit|TestKilled|TestRunning|TestConcurrent
+race: ## the concurrency tests under -race
+	$(GO) test -race -count=1 -run '$(RACE_TESTS)' ./internal/cli ./internal/guard ./internal/output
 
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT)
@@ -78,9 +85,12 @@ OUT ?= $(CURDIR)/out/fleet
 fleet: ## write a synthetic fleet of N sites (default 100) to OUT
 	$(GO) run -tags fleetgen ./internal/fleetgen/cmd -n $(N) -o $(OUT)
 
+# Fleet sizes of make bench. (A default in $(or ...) would be cut at its
+# first comma: make functions split arguments on commas.)
+SIZES ?= 100,1000,3500
 bench: build ## Go benchmarks, then the fleet/latency table (make bench SIZES=100,1000,3500)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./internal/load ./generators/... ./internal/registries ./lint/... ./internal/output
-	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(or $(SIZES),100,1000,3500)
+	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES)
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...

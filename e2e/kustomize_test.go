@@ -36,7 +36,7 @@ metadata:
 `
 
 // TestKustomizeSiteRender builds examples/kustomize (a SiteRender generator
-// for examples/disconnected-quay-cache and a SiteLint) and requires exactly
+// for its site/ and a SiteLint) and requires exactly
 // the objects `siteforge render --stdout` writes for the site.
 func TestKustomizeSiteRender(t *testing.T) {
 	dir := filepath.Join(root, "examples", "kustomize")
@@ -44,7 +44,7 @@ func TestKustomizeSiteRender(t *testing.T) {
 	if built.code != 0 {
 		t.Fatalf("kustomize build examples/kustomize: %v", built)
 	}
-	rendered := siteforge(t, dir, "render", "--stdout", "../disconnected-quay-cache")
+	rendered := siteforge(t, dir, "render", "--stdout", "site")
 	if rendered.code != 0 {
 		t.Fatalf("siteforge render: %v", rendered)
 	}
@@ -75,7 +75,7 @@ func TestKustomizeSiteRender(t *testing.T) {
 	// (plus every kind render produced, checked above).
 	for _, k := range []string{"ImageDigestMirrorSet", "ImageTagMirrorSet", "MachineConfig"} {
 		if kinds[k] == 0 {
-			t.Errorf("no %s rendered for examples/disconnected-quay-cache", k)
+			t.Errorf("no %s rendered for examples/kustomize/site", k)
 		}
 	}
 	var names []string
@@ -92,7 +92,6 @@ func TestKustomizeSiteRender(t *testing.T) {
 func TestKustomizeWithoutEnableExec(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join(root, "examples", "kustomize"), filepath.Join(dir, "kustomize"), nil)
-	copyTree(t, filepath.Join(root, "examples", "disconnected-quay-cache"), filepath.Join(dir, "disconnected-quay-cache"), nil)
 	kdir := filepath.Join(dir, "kustomize")
 
 	skipped := kustomizeBuild(t, kdir, "build", "--enable-alpha-plugins")

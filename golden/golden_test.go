@@ -19,8 +19,9 @@ import (
 	"github.com/siteforge/siteforge/internal/output"
 )
 
-// Examples are the bundled examples, each rendered into golden/<name>.
-var Examples = []string{"aws-local-zones", "disconnected-quay-cache", "fleet", "remote-workers"}
+// Examples are the bundled examples, each rendered into golden/<name> (the
+// kustomize example's site sits inside its kustomization folder).
+var Examples = []string{"aws-local-zones", "disconnected-quay-cache", "fleet", "kustomize/site", "remote-workers"}
 
 // RenderExample renders an example as `siteforge render examples/<name>` run
 // at the repository root would. The working directory must be the root.

@@ -51,7 +51,7 @@ func TestAdversarialInputs(t *testing.T) {
 		want  string
 	}{
 		{name: "YAML alias bomb", files: map[string]string{"site.yaml": aliasBomb()},
-			code: 2, want: "site.yaml:1:1: error: syntax error: aliases expand to more than 50000 nodes"},
+			code: 2, want: "site.yaml:6:17: error: syntax error: aliases expand the document to more than 4194304 bytes"},
 		{name: "YAML nested 50000 deep", files: map[string]string{"site.yaml": "a: " + strings.Repeat("[", 50000) + strings.Repeat("]", 50000)},
 			code: 2, want: "exceeded max depth of 10000"},
 		{name: "CUE nested 50000 deep", files: map[string]string{"site.cue": "x: " + strings.Repeat("{a: ", 50000) + "1" + strings.Repeat("}", 50000)},

@@ -8,6 +8,4 @@ import (
 	"github.com/siteforge/siteforge/internal/cli"
 )
 
-func main() {
-	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
+func main() { cli.Process(os.Args[1:]) }

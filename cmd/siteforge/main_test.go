@@ -22,7 +22,7 @@ import (
 // command, in its own process.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"siteforge": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"siteforge": func() { cli.Process(os.Args[1:]) },
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fidelity"
+	"github.com/siteforge/siteforge/internal/ignition"
 )
 
 // FuzzBuild: any Butane body from a site either translates into a
@@ -16,6 +17,10 @@ func FuzzBuild(f *testing.F) {
 	f.Add([]byte("kernel_arguments:\n  should_exist: [nosmt]\n"))
 	f.Add([]byte("variant: fcos\n"))
 	f.Add([]byte("storage: {files: [{path: rel}]}\n"))
+	// credential bypass attempts (the hardening issue)
+	f.Add([]byte("storage:\n  files:\n    - path: /etc/x\n      contents:\n        source: data:;base64,LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCg==\n"))
+	f.Add([]byte("a: &k \"-----BEGIN PRIVATE KEY-----\"\nstorage:\n  files:\n    - path: /etc/x\n      contents:\n        inline: *k\n"))
+	f.Add([]byte("storage:\n  files:\n    - path: /etc/kubernetes/static-pod-resources/etcd-certs/k\n      contents:\n        inline: x\n"))
 	pos := diag.Position{File: "site.yaml", Line: 10, Col: 13}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		res, err := Build(Config{Name: "99-worker-x", Role: "worker", Body: body, Origin: Origin{Pos: pos, Path: "machineConfigs.x.butane", Snippet: true}}, "4.16")
@@ -31,10 +36,62 @@ func FuzzBuild(f *testing.F) {
 			}
 			return
 		}
+		// Whatever the encoding, no file the MachineConfig writes holds a
+		// private key: the credential check sees what Ignition writes.
+		for _, c := range writtenContents(t, res.Object) {
+			if privateKey.Match(c) {
+				t.Fatalf("a body writing a private key was accepted:\n%s", body)
+			}
+		}
 		// Without warnings (which render shows, and --strict refuses) the
 		// MachineConfig must be one the platform accepts.
 		if err := fidelity.Check(res.MachineConfig); err != nil && len(res.Warnings) == 0 {
 			t.Fatalf("Butane accepted a body whose MachineConfig the platform refuses, without a warning:\n%s\n%v", body, err)
 		}
 	})
+}
+
+// writtenContents decodes every file content of a translated MachineConfig
+// as Ignition will write it.
+func writtenContents(t *testing.T, obj map[string]any) [][]byte {
+	t.Helper()
+	var out [][]byte
+	spec, _ := obj["spec"].(map[string]any)
+	cfg, _ := spec["config"].(map[string]any)
+	storage, _ := cfg["storage"].(map[string]any)
+	files, _ := storage["files"].([]any)
+	for _, f := range files {
+		fm, _ := f.(map[string]any)
+		var parts []any
+		if c, ok := fm["contents"]; ok {
+			parts = append(parts, c)
+		}
+		if a, ok := fm["append"].([]any); ok {
+			parts = append(parts, a...)
+		}
+		for _, p := range parts {
+			pm, _ := p.(map[string]any)
+			src, _ := pm["source"].(string)
+			comp, _ := pm["compression"].(string)
+			if b, err := ignition.Contents(src, comp, maxDecoded); err == nil {
+				out = append(out, b)
+			}
+		}
+	}
+	systemd, _ := cfg["systemd"].(map[string]any)
+	units, _ := systemd["units"].([]any)
+	for _, u := range units {
+		um, _ := u.(map[string]any)
+		if c, ok := um["contents"].(string); ok {
+			out = append(out, []byte(c))
+		}
+		dropins, _ := um["dropins"].([]any)
+		for _, d := range dropins {
+			dm, _ := d.(map[string]any)
+			if c, ok := dm["contents"].(string); ok {
+				out = append(out, []byte(c))
+			}
+		}
+	}
+	return out
 }

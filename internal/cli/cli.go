@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/internal/suggest"
 )
 
@@ -40,13 +42,23 @@ var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
 
+// Process is the siteforge process: Main with the process-level guards (a
+// SIGINT or SIGTERM aborts cleanly, a runaway site evaluation is stopped)
+// and the exit that an abort in progress cannot overtake. It never returns.
+func Process(args []string) {
+	guard.HandleSignals()
+	guard.StartWatchdog()
+	guard.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
+}
+
 // Main runs siteforge with args (without the program name) and returns the
-// exit code.
+// exit code. It is the one recovery point: a panic in any goroutine a
+// command starts reaches it (guard.Group) and becomes exit 2.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "siteforge: internal error: %v\nplease report this with the input that caused it\n", r)
+		if p := guard.Recovered(recover()); p != nil {
+			fmt.Fprint(stderr, guard.InternalError(p))
 			code = ExitFailure
 		}
 	}()

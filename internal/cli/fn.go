@@ -16,7 +16,8 @@ stdout; kustomize runs it. The function config (apiVersion ` + krm.APIVersion + 
 decides what it does:
 
   kind: SiteRender   (kustomization generators:)
-    spec.paths: [site inputs relative to the kustomization root] and/or
+    spec.paths: [site inputs inside the kustomization root, relative to it:
+    absolute paths, .. and symbolic links leading out are refused] and/or
     spec.site: {an inline site}; spec.strict: true turns warnings into
     errors. Emits every site's resources, as render --stdout writes them.
 

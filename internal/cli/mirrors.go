@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -164,9 +165,9 @@ func isSitePath(p string) bool {
 }
 
 func declaresSite(file string) bool {
-	data, err := os.ReadFile(file)
-	if err != nil || len(data) > load.MaxFileSize {
-		return false
+	data, err := fsread.File(file, load.MaxFileSize)
+	if err != nil {
+		return false // read (and reported) as a manifest
 	}
 	return bytes.Contains(data, []byte(schema.APIVersion))
 }

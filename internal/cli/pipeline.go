@@ -7,8 +7,14 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/site"
 )
+
+// testHookSite, when set by a test, runs in the worker for each loaded site
+// (to force a panic there).
+var testHookSite func(name string)
 
 // loaderReuse bounds how many sites one CUE context evaluates before it is
 // replaced: a context keeps what it evaluated, so memory stays bounded by
@@ -28,17 +34,20 @@ type siteRun struct {
 // one name only one is passed to use. An error from use or an
 // internal error stops the run.
 func eachSite(paths []string, opts generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
-	return eachSiteDo(paths, &opts, use)
+	units, diags := load.Discover(paths)
+	return eachUnit(units, diags, &opts, use)
 }
 
 // eachLoaded is eachSite without rendering (vet): use gets an Output that
 // holds only the site.
 func eachLoaded(paths []string, use func(i int, o *generators.Output) error) (siteRun, error) {
-	return eachSiteDo(paths, nil, use)
+	units, diags := load.Discover(paths)
+	return eachUnit(units, diags, nil, use)
 }
 
-func eachSiteDo(paths []string, opts *generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
-	units, diags := load.Discover(paths)
+// eachUnit is eachSite over units already discovered (diags: discovery's
+// problems); opts nil loads without rendering.
+func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
 	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units))}
 	// Only the name of a loaded site is kept (for the duplicate check), so
 	// memory does not grow with the fleet.
@@ -55,43 +64,35 @@ func eachSiteDo(paths []string, opts *generators.Options, use func(i int, o *gen
 		claimed  = map[string]bool{} // site names passed to use
 	)
 	jobs := make(chan int)
-	var wg sync.WaitGroup
+	// A panic in a worker stops the feeding below and is re-raised by
+	// Wait, in this goroutine: the caller's recovery point makes it exit 2.
+	var g guard.Group
 	workers := min(runtime.GOMAXPROCS(0), max(len(units), 1))
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() {
 			var l *load.Loader
 			used := 0
 			for i := range jobs {
 				if l == nil || used == loaderReuse {
 					var err error
 					if l, err = load.New(); err != nil {
+						// keep draining jobs: the feeder must never block
 						mu.Lock()
 						firstErr = err
 						mu.Unlock()
-						return
+						l = nil
+						continue
 					}
 					used = 0
 				}
 				used++
 				sources := map[string][]byte{}
-				s, d := l.LoadUnit(units[i], sources)
-				var out *generators.Output
-				if s != nil && opts == nil {
-					out = &generators.Output{Site: s}
-				} else if s != nil {
-					o, err := generators.Render(s, *opts)
-					if dl, ok := err.(diag.List); ok {
-						d = append(d, dl...)
-					} else if err != nil {
-						mu.Lock()
-						firstErr = fmt.Errorf("site %s: %w", s.Name, err)
-						mu.Unlock()
-						continue
-					} else {
-						out = o
-					}
+				s, out, d, err := loadAndRender(l, units[i], sources, opts)
+				if err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+					continue
 				}
 				mu.Lock()
 				results[i] = done{diags: d}
@@ -121,13 +122,18 @@ func eachSiteDo(paths []string, opts *generators.Options, use func(i int, o *gen
 					}
 				}
 			}
-		}()
+		})
 	}
+feed:
 	for i := range units {
-		jobs <- i
+		select {
+		case jobs <- i:
+		case <-g.Done():
+			break feed
+		}
 	}
 	close(jobs)
-	wg.Wait()
+	g.Wait()
 	if firstErr != nil {
 		return run, firstErr
 	}
@@ -141,4 +147,28 @@ func eachSiteDo(paths []string, opts *generators.Options, use func(i int, o *gen
 	}
 	run.Diagnostics = run.Diagnostics.Sort()
 	return run, nil
+}
+
+// loadAndRender loads one unit and, with opts, renders it; the watchdog
+// watches both. Problems in the site are in d; err is an internal error.
+func loadAndRender(l *load.Loader, u load.Unit, sources map[string][]byte, opts *generators.Options) (*site.Site, *generators.Output, diag.List, error) {
+	defer guard.Track(u.Source())()
+	s, d := l.LoadUnit(u, sources)
+	if s == nil {
+		return nil, nil, d, nil
+	}
+	if testHookSite != nil {
+		testHookSite(s.Name)
+	}
+	if opts == nil {
+		return s, &generators.Output{Site: s}, d, nil
+	}
+	o, err := generators.Render(s, *opts)
+	if dl, ok := err.(diag.List); ok {
+		return s, nil, append(d, dl...), nil
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("site %s: %w", s.Name, err)
+	}
+	return s, o, d, nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all" // every generator
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/output"
 )
@@ -90,9 +92,15 @@ func renderStdout(e env, paths []string, opts generators.Options) int {
 // writersPerCPU sizes the pool that writes staged sites to disk.
 const writersPerCPU = 4
 
-// renderDir stages every site inside DIR as it renders, then swaps each
-// site folder in; on any failure nothing in DIR changes.
+// renderDir stages every site inside DIR as it renders, then swaps them all
+// in; on any failure, and on SIGINT or SIGTERM, nothing in DIR changes.
 func renderDir(e env, paths []string, opts generators.Options, dir string) int {
+	units, diags := load.Discover(paths)
+	files, dirs := load.InputPaths(units)
+	if err := output.CheckNotInput(dir, files, dirs); err != nil {
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		return ExitFailure
+	}
 	undo, err := output.PrepareDir(dir)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
@@ -104,6 +112,24 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
 		return ExitFailure
 	}
+	// An abort (signal, watchdog) drops the stage and what PrepareDir
+	// made, unless the commit already completed.
+	unregister := guard.OnAbort(func() bool {
+		if !stage.Abort() {
+			return false
+		}
+		undo()
+		return true
+	})
+	defer unregister()
+	// However the run ends short of the commit (an error, a panic on its
+	// way to Main), the stage goes and the output stays as it was.
+	committed := false
+	defer func() {
+		if !committed && stage.Abort() {
+			undo()
+		}
+	}()
 	// Writing is I/O-bound: a pool of writers larger than the CPU workers
 	// keeps the disk busy while sites evaluate; the queue bounds memory.
 	type job struct {
@@ -115,11 +141,9 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 	lines := map[int]string{}
 	var mu sync.Mutex
 	var writeErr error
-	var writers sync.WaitGroup
+	var writers guard.Group
 	for w := 0; w < writersPerCPU*runtime.GOMAXPROCS(0); w++ {
-		writers.Add(1)
-		go func() {
-			defer writers.Done()
+		writers.Go(func() {
 			for j := range queue {
 				err := stage.Add(j.site)
 				mu.Lock()
@@ -129,38 +153,47 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 				lines[j.i] = j.line
 				mu.Unlock()
 			}
-		}()
+		})
 	}
-	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
-		mu.Lock()
-		werr := writeErr
-		mu.Unlock()
-		if werr != nil {
-			return werr
-		}
-		queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
-			line: fmt.Sprintf("rendered %s -> %s (%d files)", o.Site.Source, filepath.Join(dir, o.Site.Name), len(o.Files))}
-		return nil
-	})
-	close(queue)
+	run, err := func() (siteRun, error) {
+		// The queue is closed however the sites end (a panic included), so
+		// the writers finish before the panic goes on.
+		defer close(queue)
+		return eachUnit(units, diags, &opts, func(i int, o *generators.Output) error {
+			mu.Lock()
+			werr := writeErr
+			mu.Unlock()
+			if werr != nil {
+				return werr
+			}
+			select {
+			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
+				line: fmt.Sprintf("rendered %s -> %s (%d files)", diag.SafeLine(o.Site.Source), diag.Clean(filepath.Join(dir, o.Site.Name)), len(o.Files))}:
+			case <-writers.Done():
+				return errWritersStopped
+			}
+			return nil
+		})
+	}()
 	writers.Wait()
 	if err == nil {
 		err = writeErr
 	}
 	if !finish(e, run, err) {
-		stage.Abort()
-		undo()
 		return ExitFailure
 	}
 	if err := stage.Commit(); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: %v\n", err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
 		return ExitFailure
 	}
+	committed = true
 	for _, i := range sortedIndexes(lines) {
 		fmt.Fprintln(e.stdout, lines[i])
 	}
 	return ExitOK
 }
+
+var errWritersStopped = errors.New("the output writers stopped")
 
 // renderCheck compares DIR with what render would write.
 func renderCheck(e env, paths []string, opts generators.Options, dir string) int {
@@ -180,9 +213,16 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 		return ExitFailure
 	}
 	n := 0
+	// A render killed there (kill -9) left its stage, and maybe half its
+	// swaps: the next render rolls it back; until then the output is not
+	// what a render writes.
+	for _, st := range output.StaleStages(dir) {
+		fmt.Fprintf(e.stdout, "interrupted %s\n", diag.Clean(st))
+		n++
+	}
 	for _, i := range sortedIndexes(diffs) {
 		for _, d := range diffs[i] {
-			fmt.Fprintln(e.stdout, d)
+			fmt.Fprintln(e.stdout, diag.Clean(d))
 			n++
 		}
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"sync"
 
@@ -11,7 +10,9 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/schema"
 )
 
@@ -36,7 +37,7 @@ site is valid, 2 otherwise.`,
 				var mu sync.Mutex
 				run, err := eachLoaded(args, func(i int, o *generators.Output) error {
 					mu.Lock()
-					lines[i] = fmt.Sprintf("ok %s (site %s)", o.Site.Source, o.Site.Name)
+					lines[i] = fmt.Sprintf("ok %s (site %s)", diag.SafeLine(o.Site.Source), o.Site.Name)
 					mu.Unlock()
 					return nil
 				})
@@ -108,14 +109,16 @@ func printDiagnostics(w io.Writer, res load.Result) bool {
 	return true
 }
 
-// printer shows snippets from the sources the loader read, else from disk.
+// printer shows snippets from the sources the loader read, else from the
+// file on disk (a manifest), read bounded; the printer's own policy decides
+// what of it may be shown.
 func printer(res load.Result) *diag.Printer {
 	return &diag.Printer{Source: func(file string) ([]byte, bool) {
 		if b, ok := res.Sources[file]; ok {
 			return b, true
 		}
-		b, err := os.ReadFile(file)
-		return b, err == nil
+		b, err := fsread.File(file, manifests.MaxFileSize)
+		return diag.LoneCRToLF(b), err == nil
 	}}
 }
 

@@ -5,10 +5,8 @@ package diag
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // Position is a place in a user's file. Line and Col are 1-based; Col counts
@@ -119,10 +117,16 @@ func (l List) Sort() List {
 }
 
 // Printer writes diagnostics in GNU style with a source snippet under each.
+// A snippet shows at most MaxSnippetBytes of a line, at most
+// MaxSnippetsPerFile per file, only from files that are sites or manifests
+// (Showable), never a line that looks like a credential; everything printed
+// is Clean.
 type Printer struct {
-	// Source returns the contents of a file; nil reads it from disk.
+	// Source returns the contents of a file the run read; a file it does
+	// not return gets no snippet (the printer never reads files itself).
 	Source func(file string) ([]byte, bool)
 	cache  map[string][]byte
+	shown  map[string]int
 }
 
 func (p *Printer) source(file string) ([]byte, bool) {
@@ -133,17 +137,13 @@ func (p *Printer) source(file string) ([]byte, bool) {
 		return b, b != nil
 	}
 	var b []byte
-	ok := false
 	if p.Source != nil {
-		b, ok = p.Source(file)
-	} else if data, err := os.ReadFile(file); err == nil {
-		b, ok = data, true
-	}
-	if !ok {
-		b = nil
+		if data, ok := p.Source(file); ok && Showable(file, data) {
+			b = data
+		}
 	}
 	p.cache[file] = b
-	return b, ok
+	return b, b != nil
 }
 
 // Format renders one diagnostic:
@@ -158,43 +158,41 @@ func (p *Printer) Format(d Diagnostic) string { return p.FormatSeverity(d, "erro
 // FormatSeverity renders a diagnostic as an error, warning or info.
 func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: ", d.Pos, severity)
+	fmt.Fprintf(&b, "%s: %s: ", SafeLine(d.Pos.String()), severity)
 	if d.Path != "" {
-		fmt.Fprintf(&b, "%s: ", d.Path)
+		fmt.Fprintf(&b, "%s: ", Clean(truncate(d.Path, MaxMessageBytes)))
 	}
-	b.WriteString(d.Message)
+	b.WriteString(Clean(truncate(d.Message, MaxMessageBytes)))
 	b.WriteByte('\n')
 	gutter := ""
-	if src, ok := p.source(d.Pos.File); ok && d.Pos.Line > 0 {
-		if line, ok := lineOf(src, d.Pos.Line); ok && utf8.Valid(line) && !bytes.ContainsRune(line, 0) {
+	if p.shown == nil {
+		p.shown = map[string]int{}
+	}
+	if src, ok := p.source(d.Pos.File); ok && d.Pos.Line > 0 && p.shown[d.Pos.File] < MaxSnippetsPerFile {
+		if line, ok := lineOf(src, d.Pos.Line); ok {
 			num := fmt.Sprint(d.Pos.Line)
-			gutter = strings.Repeat(" ", len(num))
-			fmt.Fprintf(&b, "%s |\n%s | %s\n", gutter, num, strings.TrimRight(string(line), "\r"))
-			col := d.Pos.Col
-			if col < 1 {
-				col = 1
-			}
-			if col > len(line)+1 {
-				col = len(line) + 1
-			}
-			n := d.Len
-			if n <= 0 {
-				n = tokenLen(line, col-1)
-			}
-			pad := strings.Map(func(r rune) rune {
-				if r == '\t' {
-					return '\t'
+			if credentialLine.Match(line) {
+				p.shown[d.Pos.File]++
+				gutter = strings.Repeat(" ", len(num))
+				fmt.Fprintf(&b, "%s |\n%s | (line not shown: it looks like it holds a credential)\n", gutter, num)
+			} else if shown, pad, rest, ok := snippetLine(line, d.Pos.Col); ok {
+				p.shown[d.Pos.File]++
+				gutter = strings.Repeat(" ", len(num))
+				n := d.Len
+				if n <= 0 {
+					n = tokenLen(line, min(max(d.Pos.Col, 1), len(line)+1)-1)
 				}
-				return ' '
-			}, string(line[:col-1]))
-			fmt.Fprintf(&b, "%s | %s%s\n", gutter, pad, strings.Repeat("^", n))
+				n = max(1, min(n, rest))
+				fmt.Fprintf(&b, "%s |\n%s | %s\n", gutter, num, shown)
+				fmt.Fprintf(&b, "%s | %s%s\n", gutter, pad, strings.Repeat("^", min(n, MaxSnippetBytes)))
+			}
 		}
 	}
 	if d.Hint != "" {
 		if gutter == "" {
 			gutter = " "
 		}
-		fmt.Fprintf(&b, "%s = hint: %s\n", gutter, d.Hint)
+		fmt.Fprintf(&b, "%s = hint: %s\n", gutter, Clean(truncate(d.Hint, MaxMessageBytes)))
 	}
 	return b.String()
 }

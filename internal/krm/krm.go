@@ -17,6 +17,7 @@
 package krm
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/siteforge/siteforge/internal/yamllimit"
 	"github.com/siteforge/siteforge/schema"
 )
 
@@ -49,11 +51,31 @@ const (
 // sets it on a generator's own config, passed as the only item).
 const localConfigAnnotation = "config.kubernetes.io/local-config"
 
+// MaxResourceList is the largest ResourceList the function reads: a
+// kustomize build of a cluster's configuration is a few MiB; decoding costs
+// about ten times the input in memory, so this keeps the function under
+// 512 MiB.
+const MaxResourceList = 32 << 20
+
 // Run reads a ResourceList from stdin, processes it and writes the
 // resulting ResourceList to stdout; it returns the exit code.
 func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if isTerminal(stdin) {
 		fmt.Fprintln(stderr, "siteforge fn: reads a config.kubernetes.io/v1 ResourceList on stdin; kustomize runs it (see siteforge help fn)")
+		return exitFailure
+	}
+	input, err := io.ReadAll(io.LimitReader(stdin, MaxResourceList+1))
+	if err != nil {
+		fmt.Fprintf(stderr, "siteforge fn: reading the ResourceList: %v\n", err)
+		return exitFailure
+	}
+	if len(input) > MaxResourceList {
+		fmt.Fprintf(stderr, "siteforge fn: the ResourceList on stdin is larger than the %d-byte limit; lint or render a smaller kustomization\n", MaxResourceList)
+		return exitFailure
+	}
+	var ae *yamllimit.AliasError
+	if err := yamllimit.CheckAliases(input, MaxResourceList); errors.As(err, &ae) {
+		fmt.Fprintf(stderr, "siteforge fn: the ResourceList (line %d): %v\n", ae.Line, err)
 		return exitFailure
 	}
 	code := exitOK
@@ -67,8 +89,8 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return nil
 	})
-	rw := &kio.ByteReadWriter{Reader: stdin, Writer: stdout, KeepReaderAnnotations: true}
-	err := framework.Execute(p, rw)
+	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(input), Writer: stdout, KeepReaderAnnotations: true}
+	err = framework.Execute(p, rw)
 	var results framework.Results
 	switch {
 	case err == nil, errors.As(err, &results):
@@ -122,7 +144,8 @@ func process(rl *framework.ResourceList, stderr io.Writer) int {
 // RenderSpec is the spec of a SiteRender function config.
 type RenderSpec struct {
 	// Paths are site inputs (as for siteforge render), relative to the
-	// kustomization root, which is the function's working dir.
+	// kustomization root, which is the function's working dir; they must
+	// stay inside it (as kustomize's own default load restrictor demands).
 	Paths []string `json:"paths,omitempty"`
 	// Site is one site written inline.
 	Site any `json:"site,omitempty"`

@@ -389,3 +389,77 @@ func mustRead(t *testing.T, src string) []*manifests.Object {
 	}
 	return objs
 }
+
+// TestPathsConfinedToRoot: spec.paths are read only inside the
+// kustomization root, after resolving symbolic links, and a refused path is
+// named without its content (before: an absolute or escaping path was read,
+// and the error snippets printed its registry auth line).
+func TestPathsConfinedToRoot(t *testing.T) {
+	outside := t.TempDir()
+	secret := `{"auths": {"quay.example.com": {"auth": "c2VjcmV0LXZhbHVl"}}}`
+	if err := os.WriteFile(filepath.Join(outside, "config.json"), []byte(secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(outside, "site"), 0o755)
+	os.WriteFile(filepath.Join(outside, "site", "site.yaml"), exampleSite(t), 0o644)
+	dir := writeFiles(t, map[string]string{"kustomization.yaml": "generators:\n- render.yaml\n"})
+	if err := os.Symlink(outside, filepath.Join(dir, "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	// a site folder inside the root whose file links outside it
+	os.MkdirAll(filepath.Join(dir, "linked"), 0o755)
+	if err := os.Symlink(filepath.Join(outside, "config.json"), filepath.Join(dir, "linked", "site.json")); err != nil {
+		t.Fatal(err)
+	}
+	inner := filepath.Join(dir, "inner")
+	os.MkdirAll(inner, 0o755)
+	rel, _ := filepath.Rel(inner, filepath.Join(outside, "config.json"))
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(outside, "config.json"), "is an absolute path"},
+		{"../" + filepath.Base(outside) + "/config.json", "leaves the kustomization root"},
+		{rel, "leaves the kustomization root"},
+		{"elsewhere/config.json", "resolves (through a symbolic link) outside the kustomization root"},
+		{"elsewhere/site", "resolves (through a symbolic link) outside the kustomization root"},
+		{"missing", "missing: no such file or directory"},
+		{"linked", "linked/site.json resolves (through a symbolic link) outside the kustomization root"},
+	} {
+		for _, kind := range []string{"SiteRender", "SiteLint"} {
+			rl := strings.Replace(renderConfig, "SiteRender", kind, 1) + "    paths: [" + strconv.Quote(tc.path) + "]\nitems: []\n"
+			_, stderr, code := run(t, dir, rl)
+			if code != exitFailure || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%s %s: exit %d, want 2 and %q:\n%s", kind, tc.path, code, tc.want, stderr)
+			}
+			if strings.Contains(stderr, "c2VjcmV0") || strings.Contains(stderr, "auths") {
+				t.Errorf("%s %s: stderr shows the file's content:\n%s", kind, tc.path, stderr)
+			}
+		}
+	}
+}
+
+// TestOriginOutsideRootNotRead: an origin annotation pointing outside the
+// root (../../../../dev/zero) is not followed (before: read until memory ran
+// out); the finding is named by its object.
+func TestOriginOutsideRootNotRead(t *testing.T) {
+	rl := strings.Replace(lintList(""), "      config.k8s.io/id: '1'\n",
+		"      config.k8s.io/id: '1'\n      config.kubernetes.io/origin: |\n        path: ../../../../dev/zero\n", 1)
+	_, stderr, code := run(t, t.TempDir(), rl)
+	if code != exitFindings || !strings.Contains(stderr, "CatalogSource openshift-marketplace/p-redhat-operators (kustomize output): error:") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+	rl = strings.Replace(lintList(""), "      config.k8s.io/id: '1'\n",
+		"      config.k8s.io/id: '1'\n      config.kubernetes.io/origin: |\n        path: /etc/passwd\n", 1)
+	if _, stderr, code := run(t, t.TempDir(), rl); code != exitFindings || strings.Contains(stderr, "root:") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+}
+
+// TestResourceListCap: a ResourceList over the limit is refused before it
+// is parsed (before: 200 MB was read whole, 1.7 GB of memory).
+func TestResourceListCap(t *testing.T) {
+	big := renderConfig + "    paths: [x]\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data: {k: \"" + strings.Repeat("v", MaxResourceList) + "\"}\n"
+	var stdout, stderr bytes.Buffer
+	code := Run(strings.NewReader(big), &stdout, &stderr)
+	if code != exitFailure || !strings.Contains(stderr.String(), "larger than the 33554432-byte limit") || stdout.Len() != 0 {
+		t.Errorf("exit %d, stdout %d bytes:\n%s", code, stdout.Len(), stderr.String())
+	}
+}

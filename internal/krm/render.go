@@ -2,12 +2,15 @@ package krm
 
 import (
 	"errors"
+	"fmt"
 
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all" // every generator
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -16,12 +19,27 @@ import (
 // dir, the kustomization root) and the inline spec.site. It reports every
 // problem and returns false when any site is invalid.
 func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Result, bool) {
+	defer guard.Track(r.label)()
 	l, err := load.New()
 	if err != nil {
 		r.failure("internal error: %v", err)
 		return nil, load.Result{}, false
 	}
 	res := load.Result{Sources: map[string][]byte{}}
+	for i, p := range paths {
+		if !confined(r, fmt.Sprintf("spec.paths[%d]", i), p) {
+			return nil, res, false
+		}
+	}
+	// Every file the sites read, too: a site folder inside the root may
+	// hold a symbolic link to a file outside it.
+	units, diags := load.Discover(paths)
+	files, _ := load.InputPaths(units)
+	for _, f := range files {
+		if !confined(r, "spec.paths", f) {
+			return nil, res, false
+		}
+	}
 	add := func(part load.Result) {
 		res.Sites = append(res.Sites, part.Sites...)
 		res.Diagnostics = append(res.Diagnostics, part.Diagnostics...)
@@ -30,7 +48,7 @@ func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Res
 		}
 	}
 	if len(paths) > 0 {
-		add(l.Load(paths))
+		add(l.LoadUnits(units, diags))
 	}
 	if inline {
 		fc := r.rl.FunctionConfig
@@ -49,10 +67,27 @@ func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Res
 	return res.Sites, res, true
 }
 
+// confined reports a path (what names it) that leads outside the
+// kustomization root, naming the path and never its content.
+func confined(r *reporter, what, p string) bool {
+	_, err := fsread.Confine(".", p)
+	var oe *fsread.OutsideError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &oe):
+		r.failure("%s: %s: the function reads only inside the kustomization root (kustomize's own default, --load-restrictor LoadRestrictionsRootOnly); move the site under the kustomization folder", what, err)
+	default:
+		r.failure("%s: %s: %s", what, p, fsread.Describe(err))
+	}
+	return false
+}
+
 // renderOutputs renders every site; it reports every problem (warnings only
 // when asked: SiteLint renders to lint, the warnings are SiteRender's to
 // show) and returns false when any site fails.
 func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts generators.Options, warn bool) ([]*generators.Output, bool) {
+	defer guard.Track(r.label)()
 	var outs []*generators.Output
 	var problems diag.List
 	for _, s := range sites {

@@ -29,7 +29,7 @@ func (r *reporter) failure(format string, args ...any) {
 	if r.label != "" {
 		prefix += ": " + r.label
 	}
-	fmt.Fprintf(r.stderr, "%s: %s\n", prefix, msg)
+	fmt.Fprintf(r.stderr, "%s: %s\n", prefix, diag.Clean(msg))
 }
 
 // diagnostics reports problems in site inputs, with the snippet the CLI
@@ -60,7 +60,7 @@ func (r *reporter) diagnostics(res load.Result, list diag.List, severity string)
 // findings reports lint findings (positions already in the user's files).
 func (r *reporter) findings(fs []lint.Finding) {
 	for _, f := range fs {
-		fmt.Fprintf(r.stderr, "%s: %s: %s [%s]\n", f.Pos, f.Severity, f.Message, f.Rule)
+		fmt.Fprintf(r.stderr, "%s: %s: %s [%s]\n", diag.SafeLine(f.Pos.String()), f.Severity, diag.Clean(f.Message), f.Rule)
 		res := &framework.Result{
 			Message:  f.Message,
 			Severity: severity(f.Severity),

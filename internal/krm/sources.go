@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/manifests"
 )
 
@@ -50,7 +51,10 @@ func (s *sources) walk(dir string, depth int, seen map[string]bool) {
 	}
 	found := false
 	for _, name := range kustomizationNames {
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		if _, err := fsread.Confine(".", filepath.Join(dir, name)); err != nil {
+			continue
+		}
+		data, err := fsread.File(filepath.Join(dir, name), manifests.MaxFileSize)
 		if err != nil {
 			continue
 		}
@@ -68,6 +72,9 @@ func (s *sources) walk(dir string, depth int, seen map[string]bool) {
 			continue // remote
 		}
 		p := filepath.Join(dir, r)
+		if _, err := fsread.Confine(".", p); err != nil {
+			continue // outside the kustomization root: not read
+		}
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil:
@@ -93,9 +100,13 @@ func (s *sources) read(file string) []*manifests.Object {
 // find returns the user's object an item was built from, or nil.
 func (s *sources) find(it *item) *manifests.Object {
 	s.load()
-	if it.origin != "" && !filepath.IsAbs(it.origin) {
-		if o := match(s.read(filepath.Clean(it.origin)), it); o != nil {
-			return o
+	if it.origin != "" {
+		// The origin annotation is input too: followed only inside the
+		// kustomization root.
+		if p, err := fsread.Confine(".", it.origin); err == nil {
+			if o := match(s.read(filepath.Clean(p)), it); o != nil {
+				return o
+			}
 		}
 	}
 	return match(s.objs, it)

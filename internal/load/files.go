@@ -19,6 +19,8 @@ import (
 	"cuelang.org/go/encoding/yaml"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/internal/yamllimit"
 )
 
 // Input limits: a site description is a few kilobytes; anything far larger is
@@ -44,6 +46,30 @@ type Unit struct {
 	// dir anchors relative CUE imports.
 	dir   string
 	files []string
+	// inputDirs are the folders whose entries are read as input: the site
+	// folder, and a fleet's sites/ folder.
+	inputDirs []string
+}
+
+// InputPaths lists what units read: their files and the folders whose
+// entries are read as input (a render must not write into or over them).
+func InputPaths(units []Unit) (files, dirs []string) {
+	seen := map[string]bool{}
+	for _, u := range units {
+		for _, f := range u.files {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+		for _, d := range u.inputDirs {
+			if !seen[d] {
+				seen[d] = true
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return files, dirs
 }
 
 // fleetSitesDir is the folder of a fleet whose subfolders are sites.
@@ -89,7 +115,7 @@ func discoverPath(p string) ([]Unit, diag.List) {
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in directory",
 			Hint: "a site directory holds .cue, .yaml, .yml or .json files; a fleet directory holds a sites/ folder"}}
 	}
-	return []Unit{{source: p, dir: p, files: own}}, nil
+	return []Unit{{source: p, dir: p, files: own, inputDirs: []string{p}}}, nil
 }
 
 // discoverFleet returns one unit per subfolder of sites/, each unified with
@@ -138,7 +164,7 @@ func discoverFleet(root, sitesDir string, defaults []string) ([]Unit, diag.List)
 			continue
 		}
 		all := append(append([]string{}, defaults...), files...)
-		units = append(units, Unit{source: dir, dir: dir, files: all})
+		units = append(units, Unit{source: dir, dir: dir, files: all, inputDirs: []string{sitesDir, dir}})
 	}
 	if len(units) == 0 && len(diags) == 0 {
 		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: sitesDir}, Message: "fleet has no sites",
@@ -165,55 +191,58 @@ func siteFilesIn(dir string) ([]string, error) {
 			continue
 		}
 		full := filepath.Join(dir, name)
-		if e.Type()&fs.ModeSymlink != 0 || e.Type().IsRegular() {
-			if !isDir(full) {
-				files = append(files, full)
-			}
+		// A FIFO, device or socket named like a site file is listed: reading
+		// it reports it, instead of the site silently missing a file.
+		if !e.IsDir() && !isDir(full) {
+			files = append(files, full)
 		}
 	}
 	sort.Strings(files)
 	return files, nil
 }
 
-func describeErr(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or directory"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
+func describeErr(err error) string { return fsread.Describe(err) }
 
 // parseFile reads and parses one input file into CUE syntax. YAML and JSON
 // keep their line numbers.
 func parseFile(name string, src map[string][]byte) (*ast.File, diag.List) {
-	fi, err := os.Stat(name)
-	if err != nil {
-		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describeErr(err)}}
+	data, err := fsread.File(name, MaxFileSize)
+	var tl *fsread.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, diag.List{tooLarge(name, tl.Size)}
+	case err != nil:
+		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describeErr(err),
+			Hint: "site inputs are regular files"}}
 	}
-	if fi.Size() > MaxFileSize {
-		return nil, diag.List{tooLarge(name, fi.Size())}
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describeErr(err)}}
-	}
-	src[name] = data
-	return parseBytes(name, data)
+	return parseBytesInto(name, data, src)
 }
 
 func tooLarge(name string, size int64) diag.Diagnostic {
-	return diag.Diagnostic{Pos: diag.Position{File: name, Line: 1, Col: 1},
-		Message: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for site inputs", size, MaxFileSize),
-		Hint:    "a site description is a few kilobytes; split generated data out of it"}
+	msg := fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for site inputs", size, MaxFileSize)
+	if size <= 0 {
+		msg = fmt.Sprintf("file holds more than the %d-byte limit for site inputs", MaxFileSize)
+	}
+	return diag.Diagnostic{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: msg,
+		Hint: "a site description is a few kilobytes; split generated data out of it"}
 }
 
-// parseBytes parses src as the kind its name says.
+// parseBytesInto parses data as the kind its name says and records the
+// text (as parsed) in src, for snippets.
+func parseBytesInto(name string, data []byte, src map[string][]byte) (*ast.File, diag.List) {
+	if !isCUE(name) {
+		data = diag.LoneCRToLF(data)
+	}
+	if src != nil {
+		src[name] = data
+	}
+	return parseBytes(name, data)
+}
+
+func isCUE(name string) bool { return strings.EqualFold(filepath.Ext(name), ".cue") }
+
+// parseBytes parses src as the kind its name says; YAML and JSON with lone
+// CR line ends must have been through diag.LoneCRToLF.
 func parseBytes(name string, data []byte) (*ast.File, diag.List) {
 	if d, ok := checkText(name, data); !ok {
 		return nil, diag.List{d}
@@ -235,6 +264,12 @@ func parseBytes(name string, data []byte) (*ast.File, diag.List) {
 			f = &ast.File{Filename: name, Decls: []ast.Decl{&ast.EmbedDecl{Expr: expr}}}
 		}
 	default:
+		var ae *yamllimit.AliasError
+		if aerr := yamllimit.CheckAliases(data, MaxExpandedYAML); errors.As(aerr, &ae) {
+			return nil, diag.List{{Pos: diag.Position{File: name, Line: ae.Line, Col: ae.Col},
+				Message: "syntax error: " + ae.Error(),
+				Hint:    "a site file with its aliases expanded must stay under the file-size limit"}}
+		}
 		f, err = yaml.Extract(name, data)
 	}
 	if err != nil {

@@ -70,8 +70,13 @@ func Load(paths []string) Result {
 
 // Load loads every site named by paths.
 func (l *Loader) Load(paths []string) Result {
-	res := Result{Sources: map[string][]byte{}}
 	units, diags := Discover(paths)
+	return l.LoadUnits(units, diags)
+}
+
+// LoadUnits loads units already discovered (diags: discovery's problems).
+func (l *Loader) LoadUnits(units []Unit, diags diag.List) Result {
+	res := Result{Sources: map[string][]byte{}}
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	var names Names
 	for _, u := range units {
@@ -125,6 +130,13 @@ func (l *Loader) LoadUnit(u Unit, sources map[string][]byte) (*site.Site, diag.L
 	if len(diags) > 0 {
 		return nil, diags
 	}
+	var sh shape
+	for _, f := range files {
+		sh.check(f)
+	}
+	if len(sh.diags) > 0 {
+		return nil, sh.diags
+	}
 	return l.loadSyntax(u, files)
 }
 
@@ -136,7 +148,12 @@ func (l *Loader) LoadSource(name string, data []byte) Result {
 		res.Diagnostics = diag.List{tooLarge(name, int64(len(data)))}
 		return res
 	}
-	f, diags := parseBytes(name, data)
+	f, diags := parseBytesInto(name, data, res.Sources)
+	if len(diags) == 0 {
+		var sh shape
+		sh.check(f)
+		diags = sh.diags
+	}
 	if len(diags) > 0 {
 		res.Diagnostics = diags
 		return res
@@ -167,11 +184,21 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 
 	// Unknown fields first: CUE reports only some of them, and they hide
 	// other errors. Report them all, drop them, and check the rest.
-	unknown := l.unknownFields(user)
+	unknown, tooMany := l.unknownFields(user)
+	if tooMany {
+		return nil, tooManyValues(firstPos(files))
+	}
 	if len(unknown) > 0 {
 		files = removeFields(files, unknown.positions())
 		diags = append(diags, unknown.diagnostics()...)
-		user, _ = l.build(u, files)
+		rebuilt, d := l.build(u, files)
+		if len(d) > 0 {
+			// Removing the unknown fields broke the rest (an import only
+			// they used is now unused, a reference to them dangles): the
+			// unknown fields are the problem to report.
+			return nil, diags
+		}
+		user = rebuilt
 	}
 
 	// Fields where a user default and a schema default cancel out are the

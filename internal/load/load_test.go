@@ -491,3 +491,19 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluatedValuesBounded: what comprehensions generate is counted (the
+// files are small; the evaluated site is not).
+func TestEvaluatedValuesBounded(t *testing.T) {
+	// (CUE itself takes seconds to build 100,000 values: the test lowers
+	// the limit rather than waiting for it.)
+	defer func(old int) { maxEvaluatedValues = old }(maxEvaluatedValues)
+	maxEvaluatedValues = 1000
+	l := newLoader(t)
+	src := "import \"list\"\n\napiVersion: \"siteforge.dev/v1alpha1\"\nkind: \"Site\"\nname: \"lab\"\n" +
+		"mirroring: insecureRegistries: [for i in list.Range(0, 1200, 1) {\"r.example.com\"}]\n"
+	res := l.LoadSource("site.cue", []byte(src))
+	if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "the site evaluates to more than 1000 values") {
+		t.Errorf("diagnostics: %v", res.Diagnostics)
+	}
+}

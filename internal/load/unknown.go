@@ -34,13 +34,19 @@ type schemaNode struct {
 }
 
 // unknownFields walks the user's value beside the schema and returns every
-// field the schema does not allow, with the allowed alternatives.
-func (l *Loader) unknownFields(user cue.Value) unknownList {
-	var out unknownList
+// field the schema does not allow, with the allowed alternatives. It also
+// counts the values it walks: tooMany says the site evaluated to more than
+// MaxEvaluatedValues (the walk stops there).
+func (l *Loader) unknownFields(user cue.Value) (out unknownList, tooMany bool) {
 	top := l.ctx.CompileString("_")
+	values := 0
 	var walk func(uv, sv cue.Value, path []cue.Selector)
 	walk = func(uv, sv cue.Value, path []cue.Selector) {
-		if !sv.Exists() {
+		if !sv.Exists() || tooMany {
+			return
+		}
+		if values++; values > maxEvaluatedValues {
+			tooMany = true
 			return
 		}
 		switch uv.IncompleteKind() {
@@ -86,7 +92,7 @@ func (l *Loader) unknownFields(user cue.Value) unknownList {
 		}
 	}
 	walk(user, l.schema, nil)
-	return out
+	return out, tooMany
 }
 
 // regular turns an optional or required field selector into a plain one.

@@ -20,6 +20,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/internal/yamllimit"
 )
 
 // Limits on what is read: manifests are small; anything larger is a mistake
@@ -180,30 +182,19 @@ func ReadPaths(paths []string) ([]*Object, diag.List) {
 	return objs, diags
 }
 
-func describe(err error) string {
-	var pe *fs.PathError
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or directory"
-	case errors.As(err, &pe):
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
+func describe(err error) string { return fsread.Describe(err) }
 
-// ReadFile reads one manifest file.
+// ReadFile reads one manifest file: a regular file, at most MaxFileSize
+// bytes read.
 func ReadFile(name string) ([]*Object, diag.List) {
-	fi, err := os.Stat(name)
-	if err != nil {
-		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describe(err)}}
-	}
-	if fi.Size() > MaxFileSize {
+	data, err := fsread.File(name, MaxFileSize)
+	var tl *fsread.TooLargeError
+	switch {
+	case errors.As(err, &tl):
 		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1},
-			Message: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for manifests", fi.Size(), MaxFileSize)}}
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describe(err)}}
+			Message: fsread.Describe(err) + " for manifests"}}
+	case err != nil:
+		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + fsread.Describe(err)}}
 	}
 	return ReadBytes(name, data)
 }
@@ -217,6 +208,11 @@ func ReadBytes(name string, data []byte) ([]*Object, diag.List) {
 	}
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "not UTF-8 text"}}
+	}
+	data = diag.LoneCRToLF(data)
+	var ae *yamllimit.AliasError
+	if err := yamllimit.CheckAliases(data, MaxFileSize); errors.As(err, &ae) {
+		return nil, diag.List{{Pos: diag.Position{File: name, Line: ae.Line, Col: ae.Col}, Message: "syntax error: " + ae.Error()}}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var objs []*Object

@@ -1,7 +1,11 @@
-// Package output writes rendered sites to disk: each site folder is replaced
-// atomically, so a failed or interrupted run never leaves half a render and
-// never loses the previous one; nothing is written outside the output
-// directory.
+// Package output writes rendered sites to disk. A render replaces its sites
+// as a whole: every site of the run, or none. Sites are staged in one hidden
+// folder inside the output directory, then swapped in one by one under a
+// journal; a failure or an interrupt rolls back the swaps done, and a
+// render that was killed (kill -9) is rolled back by the next render, which
+// finds its stage by name and knows it is stale because no process holds
+// its lock. Nothing is written outside the output directory, and a
+// directory siteforge did not create is never removed.
 package output
 
 import (
@@ -14,7 +18,7 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"github.com/siteforge/siteforge/internal/fsread"
 )
 
 // Site is one site's files: slash-separated relative path -> content.
@@ -23,29 +27,37 @@ type Site struct {
 	Files map[string][]byte
 }
 
-// tmpPrefix marks siteforge's temporary folders inside the output directory.
-const tmpPrefix = ".siteforge-"
-
 // PrepareDir checks that dir can receive output: it is a directory (created
-// when missing), not a file. undo removes what PrepareDir created, for a run
-// that fails and must leave nothing behind.
+// when missing), not a file. undo removes the folders PrepareDir created,
+// deepest first, and only while they are empty: never a folder that
+// something else (a concurrent render) has written into.
 func PrepareDir(dir string) (undo func(), err error) {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		// the topmost folder that does not exist yet
-		top := filepath.Clean(dir)
-		for {
-			parent := filepath.Dir(top)
-			if _, err := os.Stat(parent); err == nil || parent == top {
+		// the folders that do not exist yet, deepest first
+		var created []string
+		for p := filepath.Clean(dir); ; {
+			if _, err := os.Lstat(p); err == nil {
 				break
 			}
-			top = parent
+			created = append(created, p)
+			parent := filepath.Dir(p)
+			if parent == p {
+				break
+			}
+			p = parent
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return func() {}, err
 		}
-		return func() { _ = os.RemoveAll(top) }, nil
+		return func() {
+			for _, p := range created {
+				if os.Remove(p) != nil {
+					return // not empty (or gone): leave it and its parents
+				}
+			}
+		}, nil
 	case err != nil:
 		return func() {}, err
 	case !fi.IsDir():
@@ -65,86 +77,6 @@ func Write(dir string, s Site) error {
 		return err
 	}
 	return st.Commit()
-}
-
-// Stage collects rendered sites on disk, in a hidden folder inside the
-// output directory, before any of them replaces its predecessor: a run that
-// fails part-way is aborted without touching the output, and memory does not
-// grow with the number of sites.
-type Stage struct {
-	dir, tmp string
-}
-
-// NewStage starts staging into dir (which must exist: PrepareDir).
-func NewStage(dir string) (*Stage, error) {
-	tmp, err := os.MkdirTemp(dir, tmpPrefix+"stage-")
-	if err != nil {
-		return nil, err
-	}
-	return &Stage{dir: dir, tmp: tmp}, nil
-}
-
-// Add writes a site into the stage. Safe for concurrent use with distinct
-// sites.
-func (st *Stage) Add(s Site) error {
-	if err := checkName(s.Name); err != nil {
-		return err
-	}
-	if fi, err := os.Lstat(filepath.Join(st.dir, s.Name)); err == nil {
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s is a symbolic link; refusing to replace it (siteforge writes only real folders inside the output directory)", filepath.Join(st.dir, s.Name))
-		}
-		if !fi.IsDir() {
-			return fmt.Errorf("%s exists and is not a directory", filepath.Join(st.dir, s.Name))
-		}
-	}
-	root := filepath.Join(st.tmp, s.Name)
-	if err := os.Mkdir(root, 0o755); err != nil {
-		return err
-	}
-	return writeTree(root, s.Files)
-}
-
-// Commit replaces each staged site's folder: the new folder is swapped in
-// with one rename (RENAME_EXCHANGE), so readers see either the old or the new
-// folder, never a mix.
-func (st *Stage) Commit() error {
-	defer os.RemoveAll(st.tmp) // after the swaps it holds the old folders
-	entries, err := os.ReadDir(st.tmp)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := swapIn(filepath.Join(st.tmp, e.Name()), filepath.Join(st.dir, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Abort drops everything staged.
-func (st *Stage) Abort() { _ = os.RemoveAll(st.tmp) }
-
-// swapIn moves src to dst; an existing dst ends up at src.
-func swapIn(src, dst string) error {
-	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
-		return os.Rename(src, dst)
-	}
-	err := unix.Renameat2(unix.AT_FDCWD, src, unix.AT_FDCWD, dst, unix.RENAME_EXCHANGE)
-	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) {
-		// No atomic exchange on this file system: move the old folder
-		// aside, move the new one in, and put the old one back on failure.
-		old := src + ".old"
-		if err := os.Rename(dst, old); err != nil {
-			return err
-		}
-		if err := os.Rename(src, dst); err != nil {
-			_ = os.Rename(old, dst)
-			return err
-		}
-		return os.Rename(old, src)
-	}
-	return err
 }
 
 func checkName(name string) error {
@@ -196,7 +128,9 @@ func sortedPaths(files map[string][]byte) []string {
 }
 
 // Diff compares dir/<site> with the files a render would write and returns
-// one line per difference: "stale PATH", "missing PATH", "extra PATH".
+// one line per difference: "stale PATH", "missing PATH", "extra PATH". A
+// committed file is read only up to the size the render would write, and
+// never through a symbolic link or from a device: such a file is stale.
 func Diff(dir string, s Site) ([]string, error) {
 	if err := checkName(s.Name); err != nil {
 		return nil, err
@@ -204,6 +138,13 @@ func Diff(dir string, s Site) ([]string, error) {
 	root := filepath.Join(dir, s.Name)
 	var out []string
 	onDisk := map[string]bool{}
+	if fi, err := os.Lstat(root); err == nil && !fi.IsDir() {
+		// a file or a link where the site folder belongs
+		for _, p := range sortedPaths(s.Files) {
+			out = append(out, "missing "+filepath.Join(root, p))
+		}
+		return append(out, "extra "+root), nil
+	}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == root {
@@ -229,11 +170,18 @@ func Diff(dir string, s Site) ([]string, error) {
 			out = append(out, "missing "+filepath.Join(root, p))
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
+		want := s.Files[p]
+		b, err := fsread.FileNoFollow(filepath.Join(root, filepath.FromSlash(p)), int64(len(want)))
+		var nr *fsread.NotRegularError
+		var tl *fsread.TooLargeError
+		switch {
+		case errors.As(err, &nr), errors.As(err, &tl):
+			out = append(out, "stale "+filepath.Join(root, p))
+			continue
+		case err != nil:
 			return nil, err
 		}
-		if !bytes.Equal(b, s.Files[p]) {
+		if !bytes.Equal(b, want) {
 			out = append(out, "stale "+filepath.Join(root, p))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -37,7 +38,7 @@ func Names() []string {
 // Text writes GNU-style lines: file:line:col: severity: message [ID].
 func Text(w io.Writer, res lint.Result) error {
 	for _, f := range res.Findings {
-		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s]\n", f.Pos, f.Severity, f.Message, f.Rule); err != nil {
+		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s]\n", diag.SafeLine(f.Pos.String()), f.Severity, diag.Clean(f.Message), f.Rule); err != nil {
 			return err
 		}
 	}
@@ -121,14 +122,15 @@ func GitHub(w io.Writer, res lint.Result) error {
 	return err
 }
 
-// escapeData escapes a workflow command message (actions/toolkit
-// escapeData).
+// escapeData escapes a workflow command message as actions/toolkit
+// (packages/core/src/command.ts escapeData) does; other control characters
+// (ESC, ...) are then made visible, so they reach no terminal.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return diag.Clean(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s))
 }
 
-// escapeProperty escapes a workflow command property (actions/toolkit
-// escapeProperty).
+// escapeProperty escapes a workflow command property as actions/toolkit
+// (command.ts escapeProperty) does, then as escapeData.
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return diag.Clean(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
 }

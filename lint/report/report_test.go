@@ -27,7 +27,8 @@ func TestText(t *testing.T) {
 	if err := Text(&b, sample); err != nil {
 		t.Fatal(err)
 	}
-	want := "gitops/cs.yaml:8:10: error: 100% broken: a,b\nnext line [MIR001]\nsite.cue: warning: no position known [MTU001]\n1 errors, 1 warnings, 0 infos, 2 suppressed\n"
+	// A newline in a message is escaped: one finding, one line.
+	want := "gitops/cs.yaml:8:10: error: 100% broken: a,b\\x0anext line [MIR001]\nsite.cue: warning: no position known [MTU001]\n1 errors, 1 warnings, 0 infos, 2 suppressed\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant\n%s", b.String(), want)
 	}
@@ -85,6 +86,40 @@ func TestGitHubEscapes(t *testing.T) {
 	}
 	if lines[2] != "siteforge lint: 1 errors, 1 warnings, 0 infos, 2 suppressed" {
 		t.Errorf("summary: %s", lines[2])
+	}
+}
+
+// TestWorkflowCommandInjection: a file name or message holding a newline
+// and a forged "::error" command, or terminal escapes, never starts a line
+// of its own, in any text format (before: the github format escaped
+// messages only, and input diagnostics nothing).
+func TestWorkflowCommandInjection(t *testing.T) {
+	evil := lint.Result{Findings: []lint.Finding{{Rule: "MIR001", Name: "x", Severity: lint.Error,
+		Message: "m\n::error file=a.yaml::forged\x1b[31m",
+		Pos:     diag.Position{File: "x\n::error file=b.yaml,line=1::forged\x1b]0;title\x07.yaml", Line: 1, Col: 1}}}}
+	for name, f := range map[string]Format{"text": Text, "github": GitHub} {
+		var b bytes.Buffer
+		if err := f(&b, evil); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(b.String(), "\n") {
+			if strings.Contains(line, "forged") && strings.HasPrefix(line, "::") && name == "text" {
+				t.Errorf("%s: forged command line %q", name, line)
+			}
+			if strings.HasPrefix(line, "::error file=a.yaml") || strings.HasPrefix(line, "::error file=b.yaml") {
+				t.Errorf("%s: forged command line %q", name, line)
+			}
+		}
+		if strings.ContainsAny(b.String(), "\x1b\x07") {
+			t.Errorf("%s: control characters pass through: %q", name, b.String())
+		}
+	}
+	// a file name starting a line with "::" gets "./"
+	var b bytes.Buffer
+	_ = Text(&b, lint.Result{Findings: []lint.Finding{{Rule: "MIR001", Severity: lint.Error, Message: "m",
+		Pos: diag.Position{File: "::error file=c.yaml::x.yaml", Line: 1, Col: 1}}}})
+	if strings.HasPrefix(b.String(), "::") {
+		t.Errorf("line starts with a workflow command: %q", b.String())
 	}
 }
 

@@ -1,12 +1,7 @@
 package rules
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/base64"
 	"fmt"
-	"io"
-	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -17,6 +12,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators/butane"
 	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/lint"
@@ -298,40 +294,11 @@ func mcfConfigs(set lint.Set) []mcfConfig {
 // mcfDataURL decodes an Ignition data: URL (percent-encoded or base64,
 // optionally gzip-compressed); "" for remote sources or what does not decode.
 func mcfDataURL(source, compression string) string {
-	rest, ok := strings.CutPrefix(source, "data:")
-	if !ok {
+	b, err := ignition.Contents(source, compression, manifests.MaxFileSize)
+	if err != nil {
 		return ""
 	}
-	meta, data, ok := strings.Cut(rest, ",")
-	if !ok {
-		return ""
-	}
-	var raw []byte
-	if strings.HasSuffix(meta, ";base64") {
-		b, err := base64.StdEncoding.DecodeString(data)
-		if err != nil {
-			return ""
-		}
-		raw = b
-	} else {
-		s, err := url.PathUnescape(data)
-		if err != nil {
-			return ""
-		}
-		raw = []byte(s)
-	}
-	if compression == "gzip" {
-		zr, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			return ""
-		}
-		b, err := io.ReadAll(io.LimitReader(zr, manifests.MaxFileSize))
-		if err != nil {
-			return ""
-		}
-		raw = b
-	}
-	return string(raw)
+	return string(b)
 }
 
 func checkMachineConfigConflicts(in *lint.Input, r *lint.Reporter) {

@@ -1,12 +1,9 @@
 package rules
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/netip"
 	"sort"
 	"strconv"
@@ -16,10 +13,10 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	"github.com/pelletier/go-toml/v2"
-	"github.com/vincent-petithory/dataurl"
 	"go.podman.io/image/v5/docker/reference"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -1436,21 +1433,11 @@ func ignitionFileContents(source, compression *string) ([]byte, error) {
 	if source == nil {
 		return nil, errors.New("no inline contents")
 	}
-	u, err := dataurl.DecodeString(*source)
-	if err != nil {
-		return nil, fmt.Errorf("contents are not a data URL: %w", err)
+	c := ""
+	if compression != nil {
+		c = *compression
 	}
-	if compression == nil || *compression == "" {
-		return u.Data, nil
-	}
-	if *compression != "gzip" {
-		return nil, fmt.Errorf("unknown compression %q", *compression)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(u.Data))
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(io.LimitReader(zr, manifests.MaxFileSize))
+	return ignition.Contents(*source, c, manifests.MaxFileSize)
 }
 
 // parseRegistriesConf reads registries.conf content into the engine's model (keys it does not

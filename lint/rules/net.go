@@ -1,14 +1,9 @@
 package rules
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/netip"
-	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -18,6 +13,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 
+	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -533,44 +529,8 @@ const maxKeyfileSize = 1 << 20
 // ignitionContents decodes an Ignition contents.source data URL (RFC 2397),
 // gzip-compressed or not.
 func ignitionContents(source, compression string) (string, bool) {
-	rest, ok := strings.CutPrefix(source, "data:")
-	if !ok {
-		return "", false
-	}
-	header, data, ok := strings.Cut(rest, ",")
-	if !ok {
-		return "", false
-	}
-	var b []byte
-	if strings.HasSuffix(header, ";base64") {
-		d, err := base64.StdEncoding.DecodeString(data)
-		if err != nil {
-			return "", false
-		}
-		b = d
-	} else {
-		d, err := url.PathUnescape(data)
-		if err != nil {
-			return "", false
-		}
-		b = []byte(d)
-	}
-	switch compression {
-	case "":
-	case "gzip":
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			return "", false
-		}
-		d, err := io.ReadAll(io.LimitReader(zr, maxKeyfileSize))
-		if err != nil {
-			return "", false
-		}
-		b = d
-	default:
-		return "", false
-	}
-	return string(b), true
+	b, err := ignition.Contents(source, compression, maxKeyfileSize)
+	return string(b), err == nil
 }
 
 // keyfileMTU reads ethernet.mtu from a NetworkManager keyfile; 0 if absent.

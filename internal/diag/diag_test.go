@@ -1,0 +1,100 @@
+package diag
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSnippetWindow(t *testing.T) {
+	line := "x: " + strings.Repeat("a ", 2500) + "BAD" + strings.Repeat(" b", 2500)
+	p := &Printer{Source: func(string) ([]byte, bool) { return []byte("apiVersion: x\n" + line + "\n"), true }}
+	out := p.Format(Diagnostic{Pos: Position{File: "s.yaml", Line: 2, Col: 5004}, Message: "m", Len: 3})
+	lines := strings.Split(out, "\n")
+	if len(lines) < 4 || !strings.Contains(lines[2], "BAD") || !strings.HasPrefix(lines[2], "2 | …") || !strings.HasSuffix(lines[2], "…") {
+		t.Fatalf("window:\n%s", out)
+	}
+	caret := strings.Index(lines[3], "^^^")
+	if caret < 0 || lines[2][caret:caret+3] != "BAD" && !strings.Contains(lines[2], "BAD") {
+		t.Errorf("caret not under BAD:\n%s", out)
+	}
+	if got, want := utf8.RuneCountInString(lines[3][:caret]), utf8.RuneCountInString(lines[2][:strings.Index(lines[2], "BAD")]); got != want {
+		t.Errorf("caret at rune %d, BAD at %d:\n%s", got, want, out)
+	}
+	for _, l := range lines {
+		if len(l) > MaxSnippetBytes+40 {
+			t.Errorf("a %d-byte line", len(l))
+		}
+	}
+}
+
+func TestSnippetsPerFileCapped(t *testing.T) {
+	src := []byte("apiVersion: x\n" + strings.Repeat("k: v\n", 100))
+	p := &Printer{Source: func(string) ([]byte, bool) { return src, true }}
+	shown := 0
+	for i := 2; i < 100; i++ {
+		if strings.Contains(p.Format(Diagnostic{Pos: Position{File: "s.yaml", Line: i, Col: 1}, Message: "m"}), " | k: v") {
+			shown++
+		}
+	}
+	if shown != MaxSnippetsPerFile {
+		t.Errorf("%d snippets shown, want %d", shown, MaxSnippetsPerFile)
+	}
+}
+
+func TestNoSnippetFromOtherFiles(t *testing.T) {
+	for name, src := range map[string]string{
+		"config.json": `{"auths": {"q.example.com": {"auth": "c2VjcmV0"}}}`,
+		"values.yaml": "image: x\npassword: hunter2\nreplicas: 3\n",
+	} {
+		p := &Printer{Source: func(string) ([]byte, bool) { return []byte(src), true }}
+		out := p.Format(Diagnostic{Pos: Position{File: name, Line: 1, Col: 3}, Message: "m"})
+		if strings.Contains(out, "|") {
+			t.Errorf("%s quoted:\n%s", name, out)
+		}
+	}
+	// from a manifest, a line holding a credential is hidden
+	p := &Printer{Source: func(string) ([]byte, bool) {
+		return []byte("apiVersion: v1\nkind: Secret\nstringData:\n  password: hunter2\n"), true
+	}}
+	if out := p.Format(Diagnostic{Pos: Position{File: "s.yaml", Line: 4, Col: 3}, Message: "m"}); strings.Contains(out, "hunter2") || !strings.Contains(out, "line not shown") {
+		t.Errorf("credential line shown:\n%s", out)
+	}
+}
+
+func TestLoneCRToLF(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\rb\r\nc\r": "a\nb\r\nc\n",
+		"no cr":       "no cr",
+		"\r\r\n":      "\n\r\n",
+	} {
+		if got := string(LoneCRToLF([]byte(in))); got != want {
+			t.Errorf("LoneCRToLF(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzFormat: whatever the source and position, a diagnostic prints in
+// bounded lines, with no control character but newlines and tabs.
+func FuzzFormat(f *testing.F) {
+	f.Add([]byte("apiVersion: v1\nkind: x\n"), 2, 3, "msg", "file.yaml")
+	f.Add([]byte("apiVersion: v1\n\x1b[31m\t\ré\n"), 2, 1, "a\nb", "x\n::error file=y::z.yaml")
+	f.Add([]byte(strings.Repeat("é", 300)), 1, 200, "m", "a.cue")
+	f.Fuzz(func(t *testing.T, src []byte, line, col int, msg, file string) {
+		p := &Printer{Source: func(string) ([]byte, bool) { return src, true }}
+		out := p.FormatSeverity(Diagnostic{Pos: Position{File: file, Line: line, Col: col}, Message: msg, Hint: msg, Path: msg}, "error")
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if len(l) > 4*MaxMessageBytes+8*MaxSnippetBytes+len(file)*4+64 {
+				t.Fatalf("a %d-byte line", len(l))
+			}
+			if strings.HasPrefix(l, "::") {
+				t.Fatalf("line starts a workflow command: %q", l)
+			}
+			for _, r := range l {
+				if (r < 0x20 && r != '\t') || r == 0x7f {
+					t.Fatalf("control character %q in %q", r, l)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,199 @@
+// Package fsread is how siteforge reads a file the user named or a walk
+// found: regular files only (a device, a FIFO or a socket is refused, and
+// opening never blocks), bounded by the bytes actually read, not by what
+// stat claims (a symbolic link to /dev/zero is a character device; a file
+// in /proc says it has 0 bytes). Paths that must stay inside a root (the
+// KRM function's spec.paths) are confined after resolving symbolic links.
+package fsread
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// NotRegularError is a path that is not a regular file.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file", e.Path, Kind(e.Mode))
+}
+
+// TooLargeError is a file larger than the limit. Size is what stat said, or
+// 0 when the file grew past the limit while it was read.
+type TooLargeError struct {
+	Path  string
+	Size  int64
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size > 0 {
+		return fmt.Sprintf("%s is %d bytes, larger than the %d-byte limit", e.Path, e.Size, e.Limit)
+	}
+	return fmt.Sprintf("%s holds more than the %d-byte limit", e.Path, e.Limit)
+}
+
+// Kind names a file type for messages.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "a regular file"
+}
+
+// File reads the regular file at path (symbolic links are followed), at
+// most limit bytes.
+func File(path string, limit int64) ([]byte, error) { return read(path, limit, 0) }
+
+// FileNoFollow is File for a path whose last element must not be a
+// symbolic link (siteforge's own output files).
+func FileNoFollow(path string, limit int64) ([]byte, error) {
+	return read(path, limit, syscall.O_NOFOLLOW)
+}
+
+func read(path string, limit int64, flags int) ([]byte, error) {
+	var fi fs.FileInfo
+	var err error
+	if flags&syscall.O_NOFOLLOW != 0 {
+		fi, err = os.Lstat(path)
+	} else {
+		fi, err = os.Stat(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	if fi.Size() > limit {
+		return nil, &TooLargeError{Path: path, Size: fi.Size(), Limit: limit}
+	}
+	// O_NONBLOCK: if the path became a FIFO since the stat, open returns at
+	// once instead of waiting for a writer; the fstat below refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) && flags&syscall.O_NOFOLLOW != 0 {
+			return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &TooLargeError{Path: path, Limit: limit}
+	}
+	return data, nil
+}
+
+// OutsideError is a path that leaves the root it must stay in.
+type OutsideError struct {
+	Path, Root, Why string
+}
+
+func (e *OutsideError) Error() string {
+	return fmt.Sprintf("%s %s", e.Path, e.Why)
+}
+
+// Confine resolves p (relative to root, as a user wrote it) and checks that
+// it stays inside root after resolving symbolic links. It returns the path
+// to use (root joined with p). p must exist.
+func Confine(root, p string) (string, error) {
+	if p == "" {
+		return "", &OutsideError{Path: p, Root: root, Why: "is empty"}
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return "", &OutsideError{Path: p, Root: root, Why: "is an absolute path; give a path relative to the kustomization root"}
+	}
+	clean := filepath.Clean(filepath.FromSlash(p))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", &OutsideError{Path: p, Root: root, Why: "leaves the kustomization root"}
+	}
+	joined := filepath.Join(root, clean)
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	realRoot, err = filepath.Abs(realRoot)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(joined)
+	if err != nil {
+		return "", err
+	}
+	real, err = filepath.Abs(real)
+	if err != nil {
+		return "", err
+	}
+	if !Within(realRoot, real) {
+		return "", &OutsideError{Path: p, Root: root, Why: "resolves (through a symbolic link) outside the kustomization root"}
+	}
+	return joined, nil
+}
+
+// Within reports whether the absolute, clean path p is root or lies under
+// it.
+func Within(root, p string) bool {
+	if root == p {
+		return true
+	}
+	if !strings.HasSuffix(root, string(filepath.Separator)) {
+		root += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, root)
+}
+
+// Describe is an error as a short phrase for a diagnostic, without the
+// path (the diagnostic's position names it).
+func Describe(err error) string {
+	var nr *NotRegularError
+	var tl *TooLargeError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &nr):
+		return fmt.Sprintf("not a regular file: it is %s", Kind(nr.Mode))
+	case errors.As(err, &tl):
+		if tl.Size > 0 {
+			return fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", tl.Size, tl.Limit)
+		}
+		return fmt.Sprintf("file holds more than the %d-byte limit", tl.Limit)
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

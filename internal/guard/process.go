@@ -1,0 +1,107 @@
+package guard
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"sync"
+	"syscall"
+)
+
+// The process ends in one of two ways, never both: Exit (the command
+// returned) or abort (a signal, the watchdog). exitMu orders them: an abort
+// holds it from its first cleanup until the process is gone, so a command
+// that returns meanwhile blocks in Exit instead of exiting 0.
+var (
+	exitMu sync.Mutex
+
+	cleanupMu sync.Mutex
+	cleanups  = map[int]func() bool{}
+	nextID    int
+
+	// exit and errOut are replaced by tests.
+	exit             = os.Exit
+	errOut io.Writer = os.Stderr
+)
+
+// Exit ends the process with code, unless an abort is under way: then it
+// blocks, and the abort ends the process with exit 2.
+func Exit(code int) {
+	exitMu.Lock()
+	exit(code)
+}
+
+// OnAbort registers a cleanup that an abort runs before the process exits
+// (latest first). The cleanup returns false when the job it guards has
+// already completed (a render whose output is committed): the abort is then
+// dropped and the command ends normally. The returned func unregisters it.
+func OnAbort(f func() (abort bool)) (remove func()) {
+	cleanupMu.Lock()
+	defer cleanupMu.Unlock()
+	nextID++
+	id := nextID
+	cleanups[id] = f
+	return func() {
+		cleanupMu.Lock()
+		delete(cleanups, id)
+		cleanupMu.Unlock()
+	}
+}
+
+// Abort runs the cleanups, prints msg and exits 2. It returns only when a
+// cleanup says the job already completed.
+func Abort(msg string) {
+	exitMu.Lock()
+	cleanupMu.Lock()
+	ids := make([]int, 0, len(cleanups))
+	for id := range cleanups {
+		ids = append(ids, id)
+	}
+	fs := make([]func() bool, 0, len(ids))
+	sort.Sort(sort.Reverse(sort.IntSlice(ids)))
+	for _, id := range ids {
+		fs = append(fs, cleanups[id])
+	}
+	cleanupMu.Unlock()
+	proceed := true
+	for _, f := range fs {
+		if !f() {
+			proceed = false
+		}
+	}
+	if !proceed {
+		exitMu.Unlock()
+		return
+	}
+	fmt.Fprint(errOut, msg)
+	exit(2)
+}
+
+// HandleSignals turns SIGINT and SIGTERM into an abort: the cleanups run
+// (a render removes its stage and keeps the previous output) and the
+// process exits 2. A second signal exits at once.
+func HandleSignals() {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		sig := <-ch
+		go func() {
+			<-ch
+			fmt.Fprintf(errOut, "siteforge: %s again: exiting now (a later render removes any stage left behind)\n", name(sig))
+			exit(2)
+		}()
+		Abort(fmt.Sprintf("siteforge: interrupted (%s): stopped; nothing was written and any previous output is unchanged\n", name(sig)))
+	}()
+}
+
+func name(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
