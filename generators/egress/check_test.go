@@ -6,14 +6,14 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 )
 
 // TestCheckPlainData: the rules over plain data, as the lints call them.
 func TestCheckPlainData(t *testing.T) {
 	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"egress": "x"}}
 	obj := func(name string, ips ...string) Object { return Object{Name: name, IPs: ips, NamespaceSelector: sel} }
-	machine := pools.ParseCIDRs([]string{"10.10.0.0/24"})
+	machine := nodes.ParseCIDRs([]string{"10.10.0.0/24"})
 	kinds := func(ps []Problem) []ProblemKind {
 		var out []ProblemKind
 		for _, p := range ps {

@@ -8,7 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/platform"
 )
 
@@ -134,8 +134,8 @@ func (c *checker) addresses(objs []parsed) {
 		nets []*net.IPNet
 	}
 	reservedNets := []reserved{
-		{"the cluster network", pools.ParseCIDRs(c.c.ClusterNetworks)},
-		{"the service network", pools.ParseCIDRs(c.c.ServiceNetworks)},
+		{"the cluster network", nodes.ParseCIDRs(c.c.ClusterNetworks)},
+		{"the service network", nodes.ParseCIDRs(c.c.ServiceNetworks)},
 	}
 	seen := map[string]string{} // ip -> "EgressIP <name>"
 	for oi, o := range objs {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -30,7 +31,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	if s.Egress == nil || len(s.Egress.EgressIPs) == 0 && len(s.Egress.AssignablePools) == 0 {
 		return nil, nil
 	}
-	minor, err := pools.Minor(s)
+	minor, err := s.Minor()
 	if err != nil {
 		return nil, err
 	}
@@ -75,8 +76,8 @@ func egressIP(o object) *EgressIP {
 		ObjectMeta: metav1.ObjectMeta{Name: o.name},
 		Spec: EgressIPSpec{
 			EgressIPs:         append([]string(nil), o.eip.IPs...),
-			NamespaceSelector: *generators.LabelSelector(&o.eip.NamespaceSelector),
-			PodSelector:       generators.LabelSelector(o.eip.PodSelector),
+			NamespaceSelector: *nodes.LabelSelector(&o.eip.NamespaceSelector),
+			PodSelector:       nodes.LabelSelector(o.eip.PodSelector),
 		},
 	}
 }

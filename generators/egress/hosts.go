@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -44,15 +44,15 @@ type HostSet struct {
 // unknown size gets (enough never to be the bottleneck).
 func buildHosts(s *site.Site, primaryOnly bool, standIns int) HostSet {
 	var hs HostSet
-	machine := pools.ParseCIDRs(s.Network.MachineNetwork)
+	machine := nodes.ParseCIDRs(s.Network.MachineNetwork)
 	for _, name := range assignablePools(s) {
 		p := s.Pools[name]
-		candidates := pools.ParseCIDRs(p.Subnets)
+		candidates := nodes.ParseCIDRs(p.Subnets)
 		if len(candidates) == 0 {
 			candidates = machine
 		}
 		for _, n := range p.Nodes {
-			primary := pools.PrimarySubnets(s, name, n)
+			primary := nodes.PrimarySubnets(s, name, n)
 			subnets := primary
 			if !primaryOnly && len(p.Subnets) > 0 {
 				subnets = union(primary, candidates)

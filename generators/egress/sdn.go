@@ -9,7 +9,7 @@ import (
 
 	networkv1 "github.com/openshift/api/network/v1"
 
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -105,7 +105,7 @@ func sdnScript(s *site.Site, objs []object, hs HostSet) []byte {
 	b.WriteString("set -eu\n")
 	for _, name := range assignablePools(s) {
 		p := s.Pools[name]
-		fmt.Fprintf(&b, "\n# pool %s (%s): HostSubnet egressCIDRs (the node's primary subnet)\n", name, pools.SizeString(p))
+		fmt.Fprintf(&b, "\n# pool %s (%s): HostSubnet egressCIDRs (the node's primary subnet)\n", name, nodes.SizeString(p))
 		for _, h := range hs.Hosts {
 			if h.Pool != name || h.Node == "" {
 				continue
@@ -127,7 +127,7 @@ func sdnScript(s *site.Site, objs []object, hs HostSet) []byte {
 		}
 		if len(p.Nodes) == 0 {
 			fmt.Fprintf(&b, "# The site lists no nodes of this pool: patch the HostSubnet of each of them (same name as the node)\n")
-			fmt.Fprintf(&b, "# with the egressCIDRs of its primary subnet among %s.\n", joinCIDRs(pools.ParseCIDRs(p.Subnets), s.Network.MachineNetwork))
+			fmt.Fprintf(&b, "# with the egressCIDRs of its primary subnet among %s.\n", joinCIDRs(nodes.ParseCIDRs(p.Subnets), s.Network.MachineNetwork))
 		}
 	}
 	for _, o := range objs {

@@ -2,10 +2,11 @@ package egress
 
 import (
 	"fmt"
+	"maps"
 	"net"
+	"slices"
 
-	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -22,7 +23,7 @@ type object struct {
 	path string
 }
 
-func (o object) ipPath(i int) string { return pools.Index(o.path+".ips", i) }
+func (o object) ipPath(i int) string { return site.Index(o.path+".ips", i) }
 
 // objects lists the site's EgressIPs sorted by name.
 func objects(s *site.Site) []object {
@@ -30,9 +31,9 @@ func objects(s *site.Site) []object {
 		return nil
 	}
 	var out []object
-	for _, name := range pools.SortedKeys(s.Egress.EgressIPs) {
+	for _, name := range slices.Sorted(maps.Keys(s.Egress.EgressIPs)) {
 		eip := s.Egress.EgressIPs[name]
-		o := object{name: name, eip: eip, path: pools.Field("egress", "egressIPs", name)}
+		o := object{name: name, eip: eip, path: site.Field("egress", "egressIPs", name)}
 		for _, text := range eip.IPs {
 			o.ips = append(o.ips, net.ParseIP(text))
 		}
@@ -67,7 +68,7 @@ func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly boo
 	in := make([]Object, len(objs))
 	for i, o := range objs {
 		total += len(o.ips)
-		in[i] = Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: generators.LabelSelector(&o.eip.NamespaceSelector), PodSelector: generators.LabelSelector(o.eip.PodSelector)}
+		in[i] = Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: nodes.LabelSelector(&o.eip.NamespaceSelector), PodSelector: nodes.LabelSelector(o.eip.PodSelector)}
 	}
 	diags := controlPlaneAssignable(s)
 	for _, p := range Check(siteCluster(s, minor, buildHosts(s, primaryOnly, total), primaryOnly), in) {
@@ -96,7 +97,7 @@ func controlPlaneAssignable(s *site.Site) diag.List {
 	var out diag.List
 	for i, name := range s.Egress.AssignablePools {
 		if p, ok := s.Pools[name]; ok && p.Role == site.RoleMaster {
-			path := pools.Index("egress.assignablePools", i)
+			path := site.Index("egress.assignablePools", i)
 			out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 				Message: fmt.Sprintf("pool %q is the control plane: on AWS control-plane nodes cannot host egress IPs", name),
 				Hint:    "list compute pools only"})

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -65,7 +65,7 @@ func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (def
 		plan.origin = append(plan.origin, s.Positions.Of(path))
 		poolPaths = map[string]string{}
 		for i, name := range in.Default.Pools {
-			poolPaths[name] = pools.Index(path, i)
+			poolPaths[name] = site.Index(path, i)
 		}
 	case pinMasters:
 		var masters []string
@@ -80,7 +80,7 @@ func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (def
 		}
 		plan.placement, plan.pinned = p, true
 		plan.why = fmt.Sprintf("the manual remote-worker method (OpenShift %s does not handle remote pools %s itself)",
-			m.minor, strings.Join(pools.KeepalivedFixPools(s, m.minor), ", "))
+			m.minor, strings.Join(nodes.KeepalivedFixPools(s, m.minor), ", "))
 		plan.origin = append(plan.origin, s.Positions.Of("cluster.version"))
 	default:
 		plan.placement = m.operatorDefault()
@@ -93,18 +93,18 @@ func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (def
 		}
 		return plan, diag.List{{Pos: s.Positions.Of(path), Path: path,
 			Message: fmt.Sprintf("no node can run the default router: the operator keeps routers off the remote workers it detects (%s; pools %s)",
-				pools.RemoteWorkerLabel, strings.Join(plan.placement.excludedRemote, ", ")),
+				platform.RemoteWorkerLabel, strings.Join(plan.placement.excludedRemote, ", ")),
 			Hint: "run the default router on pools in the VIPs' subnet"}}
 	}
-	if pools.RunsKeepalived(s) && len(s.Network.IngressVIPs) > 0 {
+	if nodes.RunsKeepalived(s) && len(s.Network.IngressVIPs) > 0 {
 		for _, name := range plan.placement.pools {
 			pool := s.Pools[name]
 			path, ok := poolPaths[name]
 			if !ok {
-				path = pools.Field("pools", name, "placement")
+				path = site.Field("pools", name, "placement")
 			}
 			switch {
-			case pools.IsRemote(pool):
+			case nodes.IsRemote(pool):
 				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 					Message: fmt.Sprintf("the default router would run on remote pool %q: the ingress VIP follows the default router's pods and can only sit on nodes in its own L2 subnet", name),
 					Hint:    `run the default router on pools in the VIPs' subnet (ingress.default.pools: ["master"])`})
@@ -166,7 +166,7 @@ func (d defaultPlan) file(s *site.Site) ([]byte, error) {
 	if !d.pinned && d.replicas == nil && d.route == nil && d.namespace == nil {
 		return nil, nil
 	}
-	obj, err := generators.EncodeObject(pools.MustCleanMap(d.object()), s.Source)
+	obj, err := generators.EncodeObject(generators.MustCleanMap(d.object()), s.Source)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -107,13 +107,13 @@ func poolsSummary(s *site.Site, poolNames []string) string {
 	var parts []string
 	for _, name := range poolNames {
 		p := s.Pools[name]
-		var nodes []string
+		var names []string
 		for _, n := range p.Nodes {
-			nodes = append(nodes, n.Name)
+			names = append(names, n.Name)
 		}
-		part := fmt.Sprintf("pool %s (%s", name, pools.SizeString(p))
-		if len(nodes) > 0 {
-			part += ": " + strings.Join(nodes, ", ")
+		part := fmt.Sprintf("pool %s (%s", name, nodes.SizeString(p))
+		if len(names) > 0 {
+			part += ": " + strings.Join(names, ", ")
 		}
 		parts = append(parts, part+")")
 	}

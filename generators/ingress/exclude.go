@@ -9,7 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -186,7 +186,7 @@ func mergeReqs(reqs []metav1.LabelSelectorRequirement) *metav1.LabelSelector {
 // namespaceSelectors (nil selects everything). The exclusion Generate writes
 // is always one (TestExclusionsExclude).
 func ExcludesShard(defRoute, defNS, shardRoute, shardNS *metav1.LabelSelector) bool {
-	return pools.Disjoint(defRoute, shardRoute) || pools.Disjoint(defNS, shardNS)
+	return nodes.Disjoint(defRoute, shardRoute) || nodes.Disjoint(defNS, shardNS)
 }
 
 // PlatformRoutesDropped lists the platform's own routes (PlatformRoutes) a
@@ -201,7 +201,7 @@ func PlatformRoutesDropped(route, namespace *metav1.LabelSelector) []string {
 	var out []string
 	for _, r := range PlatformRoutes {
 		ns := map[string]string{namespaceNameLabel: r.Namespace}
-		if !pools.Matches(route, r.Labels) || !pools.Matches(namespace, ns) {
+		if !nodes.Matches(route, r.Labels) || !nodes.Matches(namespace, ns) {
 			out = append(out, r.Namespace+"/"+r.Name)
 		}
 	}

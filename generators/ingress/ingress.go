@@ -18,8 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -42,11 +43,11 @@ type router struct {
 // Generate renders the shards, the default controller's file and the DNS
 // notes. Input problems come back as one diag.List.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
-	minor, err := pools.Minor(s)
+	minor, err := s.Minor()
 	if err != nil {
 		return nil, err
 	}
-	pinMasters := pools.MastersSchedulable(s, minor)
+	pinMasters := nodes.MastersSchedulable(s, minor)
 	if s.Ingress == nil && !pinMasters {
 		return nil, nil
 	}
@@ -71,7 +72,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	var excluded []string
 	for _, name := range slices.Sorted(maps.Keys(in.Shards)) {
 		sh := in.Shards[name]
-		path := pools.Field("ingress", "shards", name)
+		path := site.Field("ingress", "shards", name)
 		sd := shardPlan(ctx, s, m, name, sh, path, seenDomains)
 		diags = append(diags, sd.diags...)
 		if len(sd.diags) > 0 {
@@ -93,7 +94,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 		origin := []diag.Position{s.Positions.Of(path)}
 		arts = append(arts, generators.Artifact{
 			Path: fmt.Sprintf("%s/ingresscontroller-%s.yaml", dir, name), Role: generators.Resource,
-			Object: pools.MustCleanMap(sd.object), Origin: origin,
+			Object: generators.MustCleanMap(sd.object), Origin: origin,
 		})
 		if note := dnsNote(s, name, sh, sd.placement, sd.replicas, sd.ports); note != nil {
 			arts = append(arts, generators.Artifact{
@@ -173,7 +174,7 @@ func shardPlan(ctx *generators.Context, s *site.Site, m *model, name string, sh 
 		msg := fmt.Sprintf("no node can run the routers of shard %q", name)
 		if len(p.excludedRemote) > 0 {
 			msg += fmt.Sprintf(": from %s baremetal IPI labels remote workers %s and the operator gives every router a node affinity excluding that label (pools %s)",
-				"4.13", pools.RemoteWorkerLabel, strings.Join(p.excludedRemote, ", "))
+				"4.13", platform.RemoteWorkerLabel, strings.Join(p.excludedRemote, ", "))
 		}
 		add(at(placePath, msg, "place the shard on pools in the VIPs' subnet, or run it elsewhere than on auto-detected remote workers"))
 		return out
@@ -223,8 +224,8 @@ func ingressController(name string, sh site.Shard, p placement) *operatorv1.Ingr
 		Spec: operatorv1.IngressControllerSpec{
 			Domain:                     sh.Domain,
 			EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{Type: operatorv1.EndpointPublishingStrategyType(sh.EndpointPublishing)},
-			RouteSelector:              generators.LabelSelector(sh.RouteSelector),
-			NamespaceSelector:          generators.LabelSelector(sh.NamespaceSelector),
+			RouteSelector:              nodes.LabelSelector(sh.RouteSelector),
+			NamespaceSelector:          nodes.LabelSelector(sh.NamespaceSelector),
 		},
 	}
 	if sh.Replicas != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/siteforge/siteforge/generators/pools" // the keepalived fix these tests expect beside the routers
+
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fidelity"
@@ -15,7 +17,7 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-func nodes(prefix, subnet string, n int) []site.Node {
+func nodeList(prefix, subnet string, n int) []site.Node {
 	var out []site.Node
 	for i := 0; i < n; i++ {
 		out = append(out, site.Node{Name: prefix + "-" + string(rune('0'+i)), IP: subnet + string(rune('1'+i))})
@@ -39,10 +41,10 @@ func baseSite() *site.Site {
 		Network: site.Network{Type: "OVNKubernetes", MachineNetwork: []string{"10.10.0.0/24", "10.20.0.0/24"},
 			APIVIPs: []string{"10.10.0.5"}, IngressVIPs: []string{"10.10.0.6"}},
 		Pools: map[string]site.Pool{
-			"master": {Name: "master", Role: site.RoleMaster, Placement: "plain", Nodes: nodes("m", "10.10.0.1", 3)},
-			"worker": {Name: "worker", Role: site.RoleWorker, Placement: "plain", Nodes: nodes("w", "10.10.0.2", 3), Labels: map[string]string{"site": "a"}},
-			"infra":  {Name: "infra", Role: site.RoleCustom, Placement: "plain", Nodes: nodes("i", "10.10.0.3", 2), Labels: map[string]string{"site": "a", "tier": "infra"}},
-			"edge":   {Name: "edge", Role: site.RoleCustom, Placement: "plain", Subnets: []string{"10.20.0.0/24"}, Nodes: nodes("e", "10.20.0.1", 3), Labels: map[string]string{"site": "b"}},
+			"master": {Name: "master", Role: site.RoleMaster, Placement: "plain", Nodes: nodeList("m", "10.10.0.1", 3)},
+			"worker": {Name: "worker", Role: site.RoleWorker, Placement: "plain", Nodes: nodeList("w", "10.10.0.2", 3), Labels: map[string]string{"site": "a"}},
+			"infra":  {Name: "infra", Role: site.RoleCustom, Placement: "plain", Nodes: nodeList("i", "10.10.0.3", 2), Labels: map[string]string{"site": "a", "tier": "infra"}},
+			"edge":   {Name: "edge", Role: site.RoleCustom, Placement: "plain", Subnets: []string{"10.20.0.0/24"}, Nodes: nodeList("e", "10.20.0.1", 3), Labels: map[string]string{"site": "b"}},
 		},
 		Ingress: &site.Ingress{Shards: map[string]site.Shard{}},
 	}
@@ -204,7 +206,7 @@ func TestReplicaBounds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := baseSite()
-			s.Pools["solo"] = site.Pool{Name: "solo", Role: site.RoleCustom, Placement: "plain", Nodes: nodes("s", "10.10.0.4", 1)}
+			s.Pools["solo"] = site.Pool{Name: "solo", Role: site.RoleCustom, Placement: "plain", Nodes: nodeList("s", "10.10.0.4", 1)}
 			s.Ingress.Shards["x"] = shard(func(sh *site.Shard) {
 				sh.Pools = tc.pools
 				if tc.replicas > 0 {

@@ -2,6 +2,8 @@ package ingress
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -9,8 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -52,7 +53,7 @@ type model struct {
 func newModel(s *site.Site, minor platform.OCPMinor) *model {
 	m := &model{s: s, minor: minor, labels: map[string]labels.Set{}}
 	for _, name := range s.PoolNames() {
-		m.labels[name] = labels.Set(pools.NodeLabels(s, minor, name))
+		m.labels[name] = labels.Set(nodes.NodeLabels(s, minor, name))
 	}
 	return m
 }
@@ -87,7 +88,7 @@ func (m *model) exactLabels(target []string) (map[string]string, bool) {
 			}
 		}
 	}
-	keys := pools.SortedKeys(common)
+	keys := slices.Sorted(maps.Keys(common))
 	sort.SliceStable(keys, func(i, j int) bool { return labelRank(keys[i]) < labelRank(keys[j]) })
 	want := strings.Join(target, ",")
 	try := func(ks ...string) (map[string]string, bool) {
@@ -119,9 +120,9 @@ func (m *model) exactLabels(target []string) (map[string]string, bool) {
 // labels every node has anyway.
 func labelRank(key string) int {
 	switch {
-	case strings.HasPrefix(key, pools.NodeRolePrefix):
+	case strings.HasPrefix(key, platform.NodeRolePrefix):
 		return 0
-	case key == pools.OSLabel || key == pools.ZoneLabel || key == pools.RemoteWorkerLabel:
+	case key == platform.OSLabel || key == platform.ZoneLabel || key == platform.RemoteWorkerLabel:
 		return 2
 	}
 	return 1
@@ -139,7 +140,7 @@ func (m *model) finish(p placement, matched []string) placement {
 	for _, name := range matched {
 		// From 4.13 CIO gives every router a required node affinity
 		// node.openshift.io/remote-worker NotIn [""] (placement Workers).
-		if _, remote := m.labels[name][pools.RemoteWorkerLabel]; remote {
+		if _, remote := m.labels[name][platform.RemoteWorkerLabel]; remote {
 			p.excludedRemote = append(p.excludedRemote, name)
 			continue
 		}
@@ -157,7 +158,7 @@ func (m *model) finish(p placement, matched []string) placement {
 // NoSchedule taint (the taint goes once the Scheduler config makes masters
 // schedulable; the toleration keeps the placement valid either way).
 func masterTolerations() []corev1.Toleration {
-	return []corev1.Toleration{{Key: pools.MasterTaintKey, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
+	return []corev1.Toleration{{Key: platform.MasterTaintKey, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
 }
 
 // byPools places a router on the nodes of the named pools.
@@ -178,7 +179,7 @@ func (m *model) byPools(name string, poolNames []string, path string) (placement
 // router can build it, else translated to an equivalent matchLabels over the
 // site's pools, else refused with the operator's own message.
 func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (placement, *diag.Diagnostic, *diag.Diagnostic) {
-	ms := generators.LabelSelector(sel)
+	ms := nodes.LabelSelector(sel)
 	at := func(msg, hint string) *diag.Diagnostic {
 		return &diag.Diagnostic{Pos: m.s.Positions.Of(path), Path: path, Message: msg, Hint: hint}
 	}
@@ -235,7 +236,7 @@ func NodeSelectorError(name string, sel *metav1.LabelSelector) error {
 // DefaultNodeSelector is the router pods' nodeSelector of a controller
 // without nodePlacement: the Linux nodes labelled worker.
 func DefaultNodeSelector() map[string]string {
-	return map[string]string{pools.OSLabel: pools.OSLabelValue, pools.WorkerRoleLabel: ""} // CIO deployment.go desiredRouterDeployment (placement Workers)
+	return map[string]string{platform.OSLabel: platform.OSLabelValue, platform.WorkerRoleLabel: ""} // CIO deployment.go desiredRouterDeployment (placement Workers)
 }
 
 func uniq(sorted []string) []string {

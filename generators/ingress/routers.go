@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -40,7 +40,7 @@ type Router struct {
 // Routers places the default router and the shards as Generate does. A site
 // Generate refuses returns its diagnostics.
 func Routers(s *site.Site) ([]Router, error) {
-	minor, err := pools.Minor(s)
+	minor, err := s.Minor()
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func Routers(s *site.Site) ([]Router, error) {
 		in = &site.Ingress{}
 	}
 	m := newModel(s, minor)
-	def, diags := planDefault(s, m, in, pools.MastersSchedulable(s, minor))
+	def, diags := planDefault(s, m, in, nodes.MastersSchedulable(s, minor))
 	if len(diags) > 0 {
 		return nil, diags.Sort()
 	}
@@ -69,7 +69,7 @@ func Routers(s *site.Site) ([]Router, error) {
 	ctx := &generators.Context{}
 	for _, name := range slices.Sorted(maps.Keys(in.Shards)) {
 		sh := in.Shards[name]
-		path := pools.Field("ingress", "shards", name)
+		path := site.Field("ingress", "shards", name)
 		sd := shardPlan(ctx, s, m, name, sh, path, seen)
 		if len(sd.diags) > 0 {
 			return nil, sd.diags.Sort()
@@ -104,7 +104,7 @@ const HostNetworkStrategy = hostNetwork
 // whose primary subnet holds it (networking.md section 4). "" when it can,
 // or when the site does not say where the pool's nodes are.
 func VIPSubnetProblem(s *site.Site, pool string) string {
-	if !pools.RunsKeepalived(s) || len(s.Network.IngressVIPs) == 0 {
+	if !nodes.RunsKeepalived(s) || len(s.Network.IngressVIPs) == 0 {
 		return ""
 	}
 	p := s.Pools[pool]
@@ -118,7 +118,7 @@ func VIPSubnetProblem(s *site.Site, pool string) string {
 	var off []string
 	var subnets []string
 	for _, n := range p.Nodes {
-		prim := pools.PrimarySubnets(s, pool, n)
+		prim := nodes.PrimarySubnets(s, pool, n)
 		if len(prim) == 0 {
 			return "" // the site does not say where this node is
 		}

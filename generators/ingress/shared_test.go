@@ -6,7 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -27,14 +27,14 @@ func TestExclusionsExclude(t *testing.T) {
 			t.Fatalf("excludeShard: %v", d)
 		}
 		route, ns := merge([]exclusion{ex})
-		if !ExcludesShard(route, ns, generators.LabelSelector(sh.RouteSelector), generators.LabelSelector(sh.NamespaceSelector)) {
+		if !ExcludesShard(route, ns, nodes.LabelSelector(sh.RouteSelector), nodes.LabelSelector(sh.NamespaceSelector)) {
 			t.Errorf("exclusion %v / %v does not exclude shard %v / %v", route, ns, sh.RouteSelector, sh.NamespaceSelector)
 		}
 		if dropped := PlatformRoutesDropped(route, ns); len(dropped) > 0 {
 			t.Errorf("exclusion %v / %v drops %v", route, ns, dropped)
 		}
 	}
-	if ExcludesShard(nil, nil, generators.LabelSelector(sel(map[string]string{"type": "x"})), nil) {
+	if ExcludesShard(nil, nil, nodes.LabelSelector(sel(map[string]string{"type": "x"})), nil) {
 		t.Error("a default without selectors excludes nothing")
 	}
 	if got := PlatformRoutesDropped(&metav1.LabelSelector{MatchLabels: map[string]string{"type": "public"}}, nil); len(got) != len(PlatformRoutes) {

@@ -10,6 +10,8 @@ package pools
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,6 +21,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/butane"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -34,7 +37,7 @@ func init() {
 // Generate renders the pools' MachineConfigPools, the node label script and
 // the manual remote-worker method where the site needs it.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
-	minor, err := Minor(s)
+	minor, err := s.Minor()
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +51,8 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 		arts = append(arts, generators.Artifact{
 			Path:   fmt.Sprintf("%s/machineconfigpool-%s.yaml", dir, name),
 			Role:   generators.Resource,
-			Object: MustCleanMap(MachineConfigPool(name)),
-			Origin: []diag.Position{s.Positions.Of(Field("pools", name))},
+			Object: generators.MustCleanMap(MachineConfigPool(name)),
+			Origin: []diag.Position{s.Positions.Of(site.Field("pools", name))},
 		})
 	}
 
@@ -81,15 +84,15 @@ func MachineConfigPool(pool string) *mcfgv1.MachineConfigPool {
 		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.GroupVersion.String(), Kind: "MachineConfigPool"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:   pool,
-			Labels: map[string]string{fmt.Sprintf(poolSelectorLabelFormat, pool): ""},
+			Labels: map[string]string{fmt.Sprintf(platform.PoolSelectorLabelFormat, pool): ""},
 		},
 		Spec: mcfgv1.MachineConfigPoolSpec{
 			MachineConfigSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
-				Key:      machineConfigRoleLabel,
+				Key:      platform.MachineConfigRoleLabel,
 				Operator: metav1.LabelSelectorOpIn,
 				Values:   []string{site.RoleWorker, pool},
 			}}},
-			NodeSelector: &metav1.LabelSelector{MatchLabels: map[string]string{NodeRoleLabel(pool): ""}},
+			NodeSelector: &metav1.LabelSelector{MatchLabels: map[string]string{nodes.NodeRoleLabel(pool): ""}},
 		},
 	}
 }
@@ -102,8 +105,8 @@ func checkPools(s *site.Site) diag.List {
 	owner := map[string]string{}
 	for _, name := range s.PoolNames() {
 		for i, n := range s.Pools[name].Nodes {
-			path := Field("pools", name, "nodes")
-			path = Index(path, i)
+			path := site.Field("pools", name, "nodes")
+			path = site.Index(path, i)
 			if prev, dup := owner[n.Name]; dup {
 				out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 					Message: fmt.Sprintf("node %q is already listed in pool %q: a node belongs to one pool (one MachineConfigPool)", n.Name, prev),
@@ -114,13 +117,13 @@ func checkPools(s *site.Site) diag.List {
 		}
 	}
 	for _, name := range s.PoolNames() {
-		for _, key := range SortedKeys(s.Pools[name].Labels) {
-			other, ok := strings.CutPrefix(key, NodeRolePrefix)
+		for _, key := range slices.Sorted(maps.Keys(s.Pools[name].Labels)) {
+			other, ok := strings.CutPrefix(key, platform.NodeRolePrefix)
 			if !ok || other == name {
 				continue
 			}
 			if p, exists := s.Pools[other]; exists && p.Role == site.RoleCustom {
-				path := Field("pools", name, "labels", key)
+				path := site.Field("pools", name, "labels", key)
 				out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 					Message: fmt.Sprintf("label %s puts the nodes of pool %q into the MachineConfigPool of pool %q too: a node may match only one custom pool", key, name, other),
 					Hint:    "remove the label, or move the nodes into pool " + other})
@@ -143,7 +146,7 @@ func checkPools(s *site.Site) diag.List {
 // harmless: the ingress VIP's check follows the router, and the default
 // router runs on the masters.
 func keepalivedFix(ctx *generators.Context, s *site.Site, minor platform.OCPMinor) ([]generators.Artifact, diag.List, error) {
-	remote := KeepalivedFixPools(s, minor)
+	remote := nodes.KeepalivedFixPools(s, minor)
 	if len(remote) == 0 {
 		return nil, nil, nil
 	}
@@ -152,7 +155,7 @@ func keepalivedFix(ctx *generators.Context, s *site.Site, minor platform.OCPMino
 	var roles []string
 	for _, name := range remote {
 		p := s.Pools[name]
-		path := Field("pools", name, "placement")
+		path := site.Field("pools", name, "placement")
 		if p.Role == site.RoleMaster {
 			diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 				Message: "the control plane cannot be remote: the API and ingress VIPs float between the masters, at L2",
@@ -223,7 +226,7 @@ func Scheduler() *configv1.Scheduler {
 // change, and, applied with a merge patch (CRDs have no strategic merge),
 // it sets only the fields it names.
 func schedulerFile(s *site.Site, minor platform.OCPMinor, remote []string) ([]byte, error) {
-	obj, err := generators.EncodeObject(MustCleanMap(Scheduler()), s.Source)
+	obj, err := generators.EncodeObject(generators.MustCleanMap(Scheduler()), s.Source)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +235,7 @@ func schedulerFile(s *site.Site, minor platform.OCPMinor, remote []string) ([]by
 	fmt.Fprintf(&b, "# components to run on the control plane\"). OpenShift %s on %s %s does not detect remote\n", minor, s.Cluster.Platform, s.Cluster.InstallMethod)
 	fmt.Fprintf(&b, "# workers itself (baremetal IPI does from %s), and the site has remote pools (%s): the default\n", platform.RemoteWorkerAutoDetectSince, strings.Join(remote, ", "))
 	fmt.Fprintf(&b, "# router, and the ingress VIP that follows it, must run on the masters.\n#\n")
-	if s.Cluster.Lifecycle == lifecycleInstall {
+	if s.Cluster.Lifecycle == site.LifecycleInstall {
 		fmt.Fprintf(&b, "# Install: after `openshift-install create manifests`, replace\n#   <installation directory>/manifests/%s with this file.\n", schedulerManifestName)
 		fmt.Fprintf(&b, "# Running cluster: oc patch scheduler.config.openshift.io/%s --type=merge --patch-file=%s\n", schedulerName, schedulerPath)
 	} else {
@@ -248,7 +251,7 @@ func schedulerFile(s *site.Site, minor platform.OCPMinor, remote []string) ([]by
 func labelScript(s *site.Site) []byte {
 	var b bytes.Buffer
 	for _, name := range s.PoolNames() {
-		labels := DeliveredLabels(s, name)
+		labels := nodes.DeliveredLabels(s, name)
 		if len(labels) == 0 {
 			continue
 		}
@@ -270,10 +273,10 @@ func labelScript(s *site.Site) []byte {
 func WriteLabelCommands(b *bytes.Buffer, s *site.Site, pool string, labels map[string]string) {
 	p := s.Pools[pool]
 	var args []string
-	for _, k := range SortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		args = append(args, k+"="+labels[k])
 	}
-	fmt.Fprintf(b, "\n# pool %s (%s)\n", pool, SizeString(p))
+	fmt.Fprintf(b, "\n# pool %s (%s)\n", pool, nodes.SizeString(p))
 	for _, n := range p.Nodes {
 		fmt.Fprintf(b, "oc label node %s %s --overwrite\n", n.Name, strings.Join(args, " "))
 	}
@@ -281,7 +284,7 @@ func WriteLabelCommands(b *bytes.Buffer, s *site.Site, pool string, labels map[s
 		fmt.Fprintf(b, "# The site lists no nodes of this pool: label each of them when it joins:\n")
 		fmt.Fprintf(b, "#   oc label node <node> %s --overwrite\n", strings.Join(args, " "))
 	}
-	if MachineSetManaged(s, pool) {
+	if nodes.MachineSetManaged(s, pool) {
 		fmt.Fprintf(b, "# Its machines come from a MachineSet (installer-provisioned): also put the labels in the\n")
 		fmt.Fprintf(b, "# MachineSet's spec.template.spec.metadata.labels, so replacement machines get them:\n")
 		fmt.Fprintf(b, "#   oc edit machineset <name> -n openshift-machine-api\n")

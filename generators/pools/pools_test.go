@@ -7,12 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
-	"sigs.k8s.io/yaml"
 )
 
 // loadExample loads examples/<name> from the repository root.
@@ -254,9 +258,9 @@ func TestPoolDiagnostics(t *testing.T) {
 func TestNodeLabels(t *testing.T) {
 	s := remoteSite("4.12", "baremetal", "ipi", true)
 	got, _ := yaml.Marshal(map[string]any{
-		"master": NodeLabels(s, 12, "master"),
-		"worker": NodeLabels(s, 12, "worker"),
-		"edge":   NodeLabels(s, 12, "edge"),
+		"master": nodes.NodeLabels(s, 12, "master"),
+		"worker": nodes.NodeLabels(s, 12, "worker"),
+		"edge":   nodes.NodeLabels(s, 12, "edge"),
 	})
 	want := `edge:
   kubernetes.io/os: linux
@@ -274,10 +278,29 @@ worker:
 		t.Errorf("4.12 (masters schedulable):\n%s\nwant:\n%s", got, want)
 	}
 	s.Cluster.Version = "4.13"
-	if l := NodeLabels(s, 13, "edge"); l[RemoteWorkerLabel] != "" || len(l) != 4 {
+	if l := nodes.NodeLabels(s, 13, "edge"); l[platform.RemoteWorkerLabel] != "" || len(l) != 4 {
 		t.Errorf("4.13 edge labels %v: want the remote-worker label", l)
 	}
-	if _, ok := NodeLabels(s, 13, "master")[WorkerRoleLabel]; ok {
+	if _, ok := nodes.NodeLabels(s, 13, "master")[platform.WorkerRoleLabel]; ok {
 		t.Error("4.13: masters are not made schedulable")
+	}
+}
+
+func TestMachineConfigPoolSelects(t *testing.T) {
+	mcp := MachineConfigPool("remote-worker")
+	if !nodes.InheritsWorker(mcp.Spec.MachineConfigSelector) {
+		t.Error("a custom pool siteforge writes must inherit worker")
+	}
+	if nodes.SelectsRole(mcp.Spec.MachineConfigSelector, "master") {
+		t.Error("a custom pool siteforge writes must not take the master configs")
+	}
+	if !nodes.SelectsRole(mcp.Spec.MachineConfigSelector, "remote-worker") {
+		t.Error("a custom pool takes its own configs")
+	}
+	if nodes.InheritsWorker(&metav1.LabelSelector{MatchLabels: map[string]string{platform.MachineConfigRoleLabel: "infra"}}) {
+		t.Error("matchLabels role: infra does not inherit worker")
+	}
+	if nodes.RequiresLabel(mcp.Spec.NodeSelector, platform.MasterRoleLabel) || !nodes.RequiresLabel(mcp.Spec.NodeSelector, nodes.NodeRoleLabel("remote-worker")) {
+		t.Error("RequiresLabel")
 	}
 }

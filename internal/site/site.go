@@ -79,6 +79,15 @@ const (
 	RoleCustom = "custom"
 )
 
+// Schema vocabulary the generators and checks branch on
+// (schema/siteforge.cue).
+const (
+	PlacementRemote   = "remote"    // #Pool.placement
+	PlatformBareMetal = "baremetal" // #Cluster.platform; platform.RemoteWorkerAutoDetectPlatform is its api config/v1 spelling "BareMetal"
+	InstallIPI        = "ipi"       // #Cluster.installMethod
+	LifecycleInstall  = "install"   // #Cluster.lifecycle
+)
+
 // Pool is a group of nodes sharing placement and uplink.
 type Pool struct {
 	Name            string            `json:"name"`

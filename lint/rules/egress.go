@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/generators/egress"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/lint"
@@ -282,7 +282,7 @@ func plainClusterOf(set lint.Set) plainCluster {
 	if c.networkType == "" {
 		c.networkType = platform.OVNKubernetes
 	}
-	machine := pools.ParseCIDRs(c.machineNetworks)
+	machine := nodes.ParseCIDRs(c.machineNetworks)
 	for _, o := range set.Kind("v1", "Node") {
 		var doc struct {
 			Metadata struct {
@@ -322,12 +322,12 @@ func plainClusterOf(set lint.Set) plainCluster {
 		}
 		if json.Unmarshal([]byte(doc.Metadata.Annotations[egress.CloudCapacityAnnotation]), &cloud) == nil && len(cloud) > 0 {
 			if n.primary == nil {
-				n.primary = pools.ParseCIDRs(egrNonEmpty(cloud[0].IfAddr.IPv4, cloud[0].IfAddr.IPv6))
+				n.primary = nodes.ParseCIDRs(egrNonEmpty(cloud[0].IfAddr.IPv4, cloud[0].IfAddr.IPv6))
 			}
 			n.capacity = max(cloud[0].Capacity.IP, cloud[0].Capacity.IPv4+cloud[0].Capacity.IPv6)
 		}
 		if n.primary == nil {
-			n.primary = pools.Containing(machine, n.addrs...)
+			n.primary = nodes.Containing(machine, n.addrs...)
 		}
 		if c.platform == "" {
 			c.platform = nodeProviderPlatform(doc.Spec.ProviderID)
@@ -395,7 +395,7 @@ func (c plainCluster) egressCluster(objs []egress.Object) egress.Cluster {
 		}
 		return out
 	}
-	if machine := pools.ParseCIDRs(c.machineNetworks); len(machine) > 0 {
+	if machine := nodes.ParseCIDRs(c.machineNetworks); len(machine) > 0 {
 		// The nodes are unknown: stand-ins in the machine networks, as
 		// many as there are addresses, so only the subnets are judged.
 		out.HostsKnown = true
@@ -410,7 +410,7 @@ func (c plainCluster) egressCluster(objs []egress.Object) egress.Cluster {
 func (c plainCluster) nodesMatching(sel map[string]string) []plainNode {
 	var out []plainNode
 	for _, n := range c.nodes {
-		if pools.Matches(&metav1.LabelSelector{MatchLabels: sel}, n.labels) {
+		if nodes.Matches(&metav1.LabelSelector{MatchLabels: sel}, n.labels) {
 			out = append(out, n)
 		}
 	}

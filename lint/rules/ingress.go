@@ -2,15 +2,19 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/generators/ingress"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -302,12 +306,12 @@ func checkShardExclusion(in *lint.Input, r *lint.Reporter) {
 			if s.Ingress == nil {
 				continue
 			}
-			for _, name := range pools.SortedKeys(s.Ingress.Shards) {
+			for _, name := range slices.Sorted(maps.Keys(s.Ingress.Shards)) {
 				sh := s.Ingress.Shards[name]
 				if sh.ExcludeFromDefault || sh.RouteSelector == nil && sh.NamespaceSelector == nil {
 					continue
 				}
-				r.At(s.Name, s.Positions.Of(pools.Field("ingress", "shards", name, "excludeFromDefault")), fmt.Sprintf(
+				r.At(s.Name, s.Positions.Of(site.Field("ingress", "shards", name, "excludeFromDefault")), fmt.Sprintf(
 					"shard %q has excludeFromDefault: false: the default router serves its routes too, and which router clients reach depends on DNS; "+
 						"set excludeFromDefault: true, or suppress ING004 with the reason both routers should serve them", name))
 			}
@@ -427,7 +431,7 @@ func (c plainCluster) eligibleNodes(sel map[string]string) (int, string, bool) {
 	if len(c.nodes) > 0 {
 		n := 0
 		for _, node := range c.nodesMatching(sel) {
-			if ingHasKey(node.labels, pools.RemoteWorkerLabel) && !ingHasKey(sel, pools.RemoteWorkerLabel) {
+			if ingHasKey(node.labels, platform.RemoteWorkerLabel) && !ingHasKey(sel, platform.RemoteWorkerLabel) {
 				continue // CIO's node affinity keeps routers off detected remote workers
 			}
 			n++
@@ -446,17 +450,17 @@ func (c plainCluster) eligibleNodes(sel map[string]string) (int, string, bool) {
 	}
 	rest := map[string]string{}
 	for k, v := range sel {
-		if k != pools.OSLabel {
+		if k != platform.OSLabel {
 			rest[k] = v
 		}
 	}
 	switch {
-	case len(rest) == 1 && ingHasKey(rest, pools.WorkerRoleLabel) && rest[pools.WorkerRoleLabel] == "":
+	case len(rest) == 1 && ingHasKey(rest, platform.WorkerRoleLabel) && rest[platform.WorkerRoleLabel] == "":
 		if workers == 0 {
 			return masters, "install-config: no compute replicas, so the masters are the workers", true
 		}
 		return workers, "install-config compute replicas", true
-	case len(rest) == 1 && ingHasKey(rest, pools.MasterRoleLabel) && rest[pools.MasterRoleLabel] == "":
+	case len(rest) == 1 && ingHasKey(rest, platform.MasterRoleLabel) && rest[platform.MasterRoleLabel] == "":
 		return masters, "install-config controlPlane replicas", true
 	}
 	return 0, "", false
@@ -532,7 +536,7 @@ func (c plainCluster) shareNodes(a, b map[string]string) (bool, string) {
 	if len(c.nodes) > 0 {
 		var both []string
 		for _, n := range c.nodesMatching(a) {
-			if pools.Matches(&metav1.LabelSelector{MatchLabels: b}, n.labels) {
+			if nodes.Matches(&metav1.LabelSelector{MatchLabels: b}, n.labels) {
 				both = append(both, n.name)
 			}
 		}
@@ -540,9 +544,9 @@ func (c plainCluster) shareNodes(a, b map[string]string) (bool, string) {
 	}
 	sa, sb := &metav1.LabelSelector{MatchLabels: a}, &metav1.LabelSelector{MatchLabels: b}
 	switch {
-	case pools.Covers(sa, sb):
+	case nodes.Covers(sa, sb):
 		return true, "the nodes " + ingLabelsText(b) + " selects"
-	case pools.Covers(sb, sa):
+	case nodes.Covers(sb, sa):
 		return true, "the nodes " + ingLabelsText(a) + " selects"
 	}
 	return false, ""
@@ -558,14 +562,14 @@ func checkDefaultRouterVIP(in *lint.Input, r *lint.Reporter) {
 			}
 			for _, name := range routers[0].Pools {
 				if msg := ingress.VIPSubnetProblem(s, name); msg != "" {
-					r.At(s.Name, s.Positions.Of(pools.Field("pools", name)), msg+
+					r.At(s.Name, s.Positions.Of(site.Field("pools", name)), msg+
 						" (the operator's default placement: the worker-labelled pools); place the default router on pools in the VIP's subnet with ingress.default.pools")
 				}
 			}
 			continue
 		}
 		facts := plainClusterOf(set)
-		if facts.installConfig == nil || !pools.KeepalivedPlatform(facts.platform) || len(facts.ingressVIPs) == 0 {
+		if facts.installConfig == nil || !platform.KeepalivedPlatform(facts.platform) || len(facts.ingressVIPs) == 0 {
 			continue
 		}
 		def := ingDefaultController(ingControllers(set), facts)
@@ -573,24 +577,24 @@ func checkDefaultRouterVIP(in *lint.Input, r *lint.Reporter) {
 		if !ok {
 			continue
 		}
-		if ingHasKey(sel, pools.RemoteWorkerLabel) {
+		if ingHasKey(sel, platform.RemoteWorkerLabel) {
 			def.report(r, facts, fmt.Sprintf("the default router's node selector %s selects the remote workers (%s): the ingress VIP %s follows the default router's pods "+
 				"and cannot reach nodes outside its subnet; select nodes in the VIP's subnet (the masters)",
-				ingLabelsText(sel), pools.RemoteWorkerLabel, strings.Join(facts.ingressVIPs, ", ")), "spec", "nodePlacement", "nodeSelector")
+				ingLabelsText(sel), platform.RemoteWorkerLabel, strings.Join(facts.ingressVIPs, ", ")), "spec", "nodePlacement", "nodeSelector")
 			continue
 		}
 		// The VIP's subnet is the machine network holding it; a node is in
 		// it when its address is, or its primary subnet holds the VIP.
-		vipNets := pools.Containing(pools.ParseCIDRs(facts.machineNetworks), facts.ingressVIPs...)
+		vipNets := nodes.Containing(nodes.ParseCIDRs(facts.machineNetworks), facts.ingressVIPs...)
 		var off []string
 		for _, n := range facts.nodesMatching(sel) {
-			if ingHasKey(n.labels, pools.RemoteWorkerLabel) {
+			if ingHasKey(n.labels, platform.RemoteWorkerLabel) {
 				continue // CIO's node affinity keeps the router off detected remote workers
 			}
 			switch {
 			case len(n.addrs) == 0 && len(n.primary) == 0,
 				len(vipNets) == 0 && len(n.primary) == 0,
-				len(pools.Containing(vipNets, n.addrs...)) > 0,
+				len(nodes.Containing(vipNets, n.addrs...)) > 0,
 				ingAnyHolds(n.primary, facts.ingressVIPs):
 				continue // in the VIP's subnet, or unknown
 			}
@@ -607,5 +611,5 @@ func checkDefaultRouterVIP(in *lint.Input, r *lint.Reporter) {
 }
 
 func ingAnyHolds(subnets []*net.IPNet, ips []string) bool {
-	return len(pools.Containing(subnets, ips...)) > 0
+	return len(nodes.Containing(subnets, ips...)) > 0
 }

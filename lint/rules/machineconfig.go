@@ -2,7 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/generators/butane"
-	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -102,7 +104,7 @@ type mcfPool struct {
 }
 
 func (p mcfPool) custom() bool {
-	for _, b := range pools.BuiltinPools {
+	for _, b := range platform.BuiltinPools {
 		if p.obj.Name == b {
 			return false
 		}
@@ -131,10 +133,10 @@ func mcfPools(set lint.Set) []mcfPool {
 
 // controlPlane reports whether a pool takes control-plane nodes or configs.
 func (p mcfPool) controlPlane() (bool, []string) {
-	if pools.RequiresLabel(p.spec.NodeSelector, pools.MasterRoleLabel) {
+	if nodes.RequiresLabel(p.spec.NodeSelector, platform.MasterRoleLabel) {
 		return true, []string{"spec", "nodeSelector"}
 	}
-	if pools.SelectsRole(p.spec.MachineConfigSelector, platform.MachineConfigRoleMaster) {
+	if nodes.SelectsRole(p.spec.MachineConfigSelector, platform.MachineConfigRoleMaster) {
 		return true, []string{"spec", "machineConfigSelector"}
 	}
 	return false, nil
@@ -143,7 +145,7 @@ func (p mcfPool) controlPlane() (bool, []string) {
 func checkPoolInheritsWorker(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
 		for _, p := range mcfPools(set) {
-			if !p.custom() || pools.InheritsWorker(p.spec.MachineConfigSelector) {
+			if !p.custom() || nodes.InheritsWorker(p.spec.MachineConfigSelector) {
 				continue
 			}
 			if cp, _ := p.controlPlane(); cp {
@@ -167,19 +169,19 @@ func checkNodeInTwoPools(in *lint.Input, r *lint.Reporter) {
 				custom = append(custom, p)
 			}
 		}
-		var nodes []plainNode
+		var plainNodes []plainNode
 		if set.Site == nil {
-			nodes = plainClusterOf(set).nodes
+			plainNodes = plainClusterOf(set).nodes
 		}
 		for j := 1; j < len(custom); j++ {
 			for i := 0; i < j; i++ {
 				a, b := custom[i], custom[j]
 				var why string
 				switch {
-				case len(nodes) > 0:
+				case len(plainNodes) > 0:
 					var both []string
-					for _, n := range nodes {
-						if pools.Matches(a.spec.NodeSelector, n.labels) && pools.Matches(b.spec.NodeSelector, n.labels) {
+					for _, n := range plainNodes {
+						if nodes.Matches(a.spec.NodeSelector, n.labels) && nodes.Matches(b.spec.NodeSelector, n.labels) {
 							both = append(both, n.name)
 						}
 					}
@@ -187,9 +189,9 @@ func checkNodeInTwoPools(in *lint.Input, r *lint.Reporter) {
 						continue
 					}
 					why = "nodes " + strings.Join(both, ", ") + " match both"
-				case pools.Covers(a.spec.NodeSelector, b.spec.NodeSelector):
+				case nodes.Covers(a.spec.NodeSelector, b.spec.NodeSelector):
 					why = "every node " + b.obj.Name + " selects matches " + a.obj.Name + "'s selector too"
-				case pools.Covers(b.spec.NodeSelector, a.spec.NodeSelector):
+				case nodes.Covers(b.spec.NodeSelector, a.spec.NodeSelector):
 					why = "every node " + a.obj.Name + " selects matches " + b.obj.Name + "'s selector too"
 				default:
 					continue
@@ -309,7 +311,7 @@ func checkMachineConfigConflicts(in *lint.Input, r *lint.Reporter) {
 				byRole[c.role] = append(byRole[c.role], c)
 			}
 		}
-		for _, role := range pools.SortedKeys(byRole) {
+		for _, role := range slices.Sorted(maps.Keys(byRole)) {
 			cs := byRole[role]
 			sort.SliceStable(cs, func(i, j int) bool { return cs[i].obj.Name < cs[j].obj.Name })
 			for _, what := range []string{"file", "systemd unit"} {

@@ -1,6 +1,13 @@
-package pools
+// Package nodes is the node model of a cluster: which labels a pool's nodes
+// carry, which pools are remote, whether the site needs the manual
+// remote-worker method, and label selector reasoning over plain selectors
+// (what matches what, what covers what). Generators and lint rules both
+// reason with it, so a router's node selector, a MachineConfigPool and a
+// lint finding agree on what a node looks like.
+package nodes
 
 import (
+	"maps"
 	"net"
 	"slices"
 
@@ -11,11 +18,10 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// Label selector reasoning over plain selectors, shared by the generators and
-// the lints: whether two selectors can match the same object (a router's
-// exclusion of a shard's routes), whether one covers the other (two
-// MachineConfigPools claiming the same nodes), and what a MachineConfigPool
-// selects.
+// Label selector reasoning over plain selectors: whether two selectors can
+// match the same object (a router's exclusion of a shard's routes), whether
+// one covers the other (two MachineConfigPools claiming the same nodes), and
+// what a MachineConfigPool selects.
 
 // Disjoint reports whether no label set matches both a and b: for some key,
 // the requirements of both selectors together cannot be met (k In [x] and
@@ -46,7 +52,7 @@ func requirements(sel *metav1.LabelSelector) ([]metav1.LabelSelectorRequirement,
 		return nil, true
 	}
 	var out []metav1.LabelSelectorRequirement
-	for _, k := range SortedKeys(sel.MatchLabels) {
+	for _, k := range slices.Sorted(maps.Keys(sel.MatchLabels)) {
 		out = append(out, metav1.LabelSelectorRequirement{Key: k, Operator: metav1.LabelSelectorOpIn, Values: []string{sel.MatchLabels[k]}})
 	}
 	for _, r := range sel.MatchExpressions {
@@ -155,7 +161,7 @@ func SelectsRole(machineConfigSelector *metav1.LabelSelector, role string) bool 
 	if machineConfigSelector == nil {
 		return false
 	}
-	return Matches(machineConfigSelector, map[string]string{machineConfigRoleLabel: role})
+	return Matches(machineConfigSelector, map[string]string{platform.MachineConfigRoleLabel: role})
 }
 
 // InheritsWorker reports whether a custom pool's machineConfigSelector takes
@@ -180,10 +186,6 @@ func RequiresLabel(sel *metav1.LabelSelector, key string) bool {
 	}
 	return false
 }
-
-// BuiltinPools are the MachineConfigPools MCO creates; every other pool is a
-// custom pool.
-var BuiltinPools = []string{platform.MachineConfigRoleMaster, platform.MachineConfigRoleWorker} // MCO install manifests
 
 // PrimarySubnets returns the subnets of a node's primary interface, as far as
 // the site says: the pool's subnets holding the node's addresses, else the
@@ -222,6 +224,27 @@ func Containing(subnets []*net.IPNet, addrs ...string) []*net.IPNet {
 				break
 			}
 		}
+	}
+	return out
+}
+
+// LabelSelector converts a site label selector to the Kubernetes type (a
+// copy); nil stays nil.
+func LabelSelector(sel *site.LabelSelector) *metav1.LabelSelector {
+	if sel == nil {
+		return nil
+	}
+	out := &metav1.LabelSelector{}
+	if len(sel.MatchLabels) > 0 {
+		out.MatchLabels = map[string]string{}
+		for k, v := range sel.MatchLabels {
+			out.MatchLabels[k] = v
+		}
+	}
+	for _, r := range sel.MatchExpressions {
+		out.MatchExpressions = append(out.MatchExpressions, metav1.LabelSelectorRequirement{
+			Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: append([]string(nil), r.Values...),
+		})
 	}
 	return out
 }

@@ -1,48 +1,17 @@
-package pools
+package nodes
 
 import (
 	"fmt"
-	"sort"
 
-	"cuelang.org/go/cue"
-
-	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// This file is the node model the ingress and egress generators share: which
-// labels a pool's nodes carry, which pools are remote, and whether the site
-// needs the manual remote-worker method. One model, so a router's node
-// selector and the MachineConfigPools agree on what a node looks like.
-
-// Minor parses cluster.version, as a positioned diagnostic when it does not
-// parse (the schema lets only 4.N and 4.N.z through).
-func Minor(s *site.Site) (platform.OCPMinor, error) {
-	m, err := platform.ParseOCPMinor(s.Cluster.Version)
-	if err != nil {
-		return 0, diag.List{{Pos: s.Positions.Of("cluster.version"), Path: "cluster.version", Message: err.Error()}}
-	}
-	return m, nil
-}
-
-// Field builds a CUE field path from labels: Field("pools", "remote-worker")
-// is `pools."remote-worker"`.
-func Field(labels ...string) string {
-	sels := make([]cue.Selector, 0, len(labels))
-	for _, l := range labels {
-		sels = append(sels, cue.Str(l))
-	}
-	return cue.MakePath(sels...).String()
-}
-
-// Index is the path of element i of the list at path.
-func Index(path string, i int) string {
-	return cue.MakePath(append(cue.ParsePath(path).Selectors(), cue.Index(i))...).String()
-}
+// The node model: which labels a pool's nodes carry, which pools are remote,
+// and whether the site needs the manual remote-worker method.
 
 // IsRemote reports whether a pool's nodes sit outside the VIPs' L2 subnet.
-func IsRemote(p site.Pool) bool { return p.Placement == placementRemote }
+func IsRemote(p site.Pool) bool { return p.Placement == site.PlacementRemote }
 
 // RemotePools lists the pools with placement "remote", sorted.
 func RemotePools(s *site.Site) []string {
@@ -60,13 +29,13 @@ func RemotePools(s *site.Site) []string {
 // keepalived sleeps there and routers avoid them (networking.md section 5).
 func AutoDetectsRemoteWorkers(s *site.Site, minor platform.OCPMinor) bool {
 	return minor >= platform.RemoteWorkerAutoDetectSince &&
-		s.Cluster.Platform == platformBareMetal && s.Cluster.InstallMethod == installIPI
+		s.Cluster.Platform == site.PlatformBareMetal && s.Cluster.InstallMethod == site.InstallIPI
 }
 
 // RunsKeepalived reports whether the cluster floats its API and ingress VIPs
 // with keepalived on the nodes (on-prem platforms with VIPs).
 func RunsKeepalived(s *site.Site) bool {
-	return keepalivedPlatforms[s.Cluster.Platform] && len(s.Network.APIVIPs)+len(s.Network.IngressVIPs) > 0
+	return platform.KeepalivedPlatform(s.Cluster.Platform) && len(s.Network.APIVIPs)+len(s.Network.IngressVIPs) > 0
 }
 
 // KeepalivedFixPools lists the remote pools that need the manual method:
@@ -88,7 +57,7 @@ func MastersSchedulable(s *site.Site, minor platform.OCPMinor) bool {
 
 // NodeRoleLabel is the role label of a pool's MachineConfigPool
 // (node-role.kubernetes.io/<pool>).
-func NodeRoleLabel(pool string) string { return NodeRolePrefix + pool }
+func NodeRoleLabel(pool string) string { return platform.NodeRolePrefix + pool }
 
 // NodeLabels returns the labels every node of pool carries, as far as the
 // site and the platform say: the OS label, the role labels (kubelet's, the
@@ -98,26 +67,26 @@ func NodeRoleLabel(pool string) string { return NodeRolePrefix + pool }
 // source of truth for the labels that place workloads.
 func NodeLabels(s *site.Site, minor platform.OCPMinor, pool string) map[string]string {
 	p := s.Pools[pool]
-	out := map[string]string{OSLabel: OSLabelValue}
+	out := map[string]string{platform.OSLabel: platform.OSLabelValue}
 	switch p.Role {
 	case site.RoleMaster:
-		out[MasterRoleLabel] = ""
+		out[platform.MasterRoleLabel] = ""
 		if MastersSchedulable(s, minor) {
-			out[WorkerRoleLabel] = ""
+			out[platform.WorkerRoleLabel] = ""
 		}
 	case site.RoleWorker:
-		out[WorkerRoleLabel] = ""
+		out[platform.WorkerRoleLabel] = ""
 	case site.RoleCustom:
 		// Custom pools inherit the worker MachineConfigs, and with them
 		// kubelet's worker role label.
-		out[WorkerRoleLabel] = ""
+		out[platform.WorkerRoleLabel] = ""
 		out[NodeRoleLabel(pool)] = ""
 	}
 	if p.Zone != "" {
-		out[ZoneLabel] = p.Zone
+		out[platform.ZoneLabel] = p.Zone
 	}
 	if IsRemote(p) && AutoDetectsRemoteWorkers(s, minor) {
-		out[RemoteWorkerLabel] = ""
+		out[platform.RemoteWorkerLabel] = ""
 	}
 	for k, v := range p.Labels {
 		out[k] = v
@@ -142,17 +111,7 @@ func DeliveredLabels(s *site.Site, pool string) map[string]string {
 // (installer-provisioned compute), so a label applied to a node is lost when
 // the machine is replaced unless the MachineSet's template carries it too.
 func MachineSetManaged(s *site.Site, pool string) bool {
-	return s.Cluster.InstallMethod == installIPI && s.Pools[pool].Role != site.RoleMaster
-}
-
-// SortedKeys returns a map's keys in order.
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return s.Cluster.InstallMethod == site.InstallIPI && s.Pools[pool].Role != site.RoleMaster
 }
 
 // SizeString describes a pool's size for notes: "3 nodes", "4 nodes (count)",

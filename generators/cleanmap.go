@@ -1,10 +1,8 @@
-package pools
+package generators
 
 import (
 	"fmt"
 	"reflect"
-
-	"github.com/siteforge/siteforge/generators"
 )
 
 // CleanMap converts a typed openshift/api object to the map a Resource
@@ -16,7 +14,7 @@ import (
 // would otherwise overwrite every one of those fields. Values inside maps
 // the zero object lacks stay as they are (matchLabels values are "").
 func CleanMap(obj any) (map[string]any, error) {
-	m, err := generators.ToMap(obj)
+	m, err := ToMap(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encode %T: %w", obj, err)
 	}
@@ -24,7 +22,7 @@ func CleanMap(obj any) (map[string]any, error) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	zero, err := generators.ToMap(reflect.New(t).Interface())
+	zero, err := ToMap(reflect.New(t).Interface())
 	if err != nil {
 		return nil, fmt.Errorf("encode zero %T: %w", obj, err)
 	}
@@ -39,7 +37,7 @@ func CleanMap(obj any) (map[string]any, error) {
 func MustCleanMap(obj any) map[string]any {
 	m, err := CleanMap(obj)
 	if err != nil {
-		panic("pools: " + err.Error())
+		panic("generators: " + err.Error())
 	}
 	return m
 }

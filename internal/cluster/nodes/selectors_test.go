@@ -1,4 +1,4 @@
-package pools
+package nodes
 
 import (
 	"testing"
@@ -60,24 +60,5 @@ func TestCovers(t *testing.T) {
 		if got := Covers(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: Covers = %v, want %v", tc.name, got, tc.want)
 		}
-	}
-}
-
-func TestMachineConfigPoolSelects(t *testing.T) {
-	mcp := MachineConfigPool("remote-worker")
-	if !InheritsWorker(mcp.Spec.MachineConfigSelector) {
-		t.Error("a custom pool siteforge writes must inherit worker")
-	}
-	if SelectsRole(mcp.Spec.MachineConfigSelector, "master") {
-		t.Error("a custom pool siteforge writes must not take the master configs")
-	}
-	if !SelectsRole(mcp.Spec.MachineConfigSelector, "remote-worker") {
-		t.Error("a custom pool takes its own configs")
-	}
-	if InheritsWorker(&metav1.LabelSelector{MatchLabels: map[string]string{machineConfigRoleLabel: "infra"}}) {
-		t.Error("matchLabels role: infra does not inherit worker")
-	}
-	if RequiresLabel(mcp.Spec.NodeSelector, MasterRoleLabel) || !RequiresLabel(mcp.Spec.NodeSelector, NodeRoleLabel("remote-worker")) {
-		t.Error("RequiresLabel")
 	}
 }
