@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -23,7 +24,7 @@ const ipsecModeSince platform.OCPMinor = 15
 // default-route link of one node only, so the installer writes this file
 // itself for AWS edge pools (1200/1250); siteforge writes it for every
 // topology, with the MTU the links actually allow.
-func day0Network(s *site.Site, p MTUPlan) (*operatorv1.Network, diag.List) {
+func day0Network(s *site.Site, p mtu.Plan) (*operatorv1.Network, diag.List) {
 	mtu := uint32(p.Target)
 	n := &operatorv1.Network{
 		TypeMeta:   metav1.TypeMeta{APIVersion: operatorv1.GroupVersion.String(), Kind: "Network"},
@@ -40,7 +41,7 @@ func day0Network(s *site.Site, p MTUPlan) (*operatorv1.Network, diag.List) {
 	switch p.NetworkType {
 	case platform.OpenShiftSDN:
 		if minor, err := platform.ParseOCPMinor(s.Cluster.Version); err == nil && minor >= platform.SDNNotInstallableSince {
-			return nil, diag.List{at(s, "network.type",
+			return nil, diag.List{s.At("network.type",
 				fmt.Sprintf("OpenShift SDN cannot be installed from OpenShift %s; cluster.version is %s", platform.SDNNotInstallableSince, s.Cluster.Version),
 				`install with network.type: "OVNKubernetes"`)}
 		}
@@ -53,7 +54,7 @@ func day0Network(s *site.Site, p MTUPlan) (*operatorv1.Network, diag.List) {
 			case err == nil && minor < ipsecModeSince && s.Network.IPsec == platform.IPsecModeFull:
 				ovn.IPsecConfig = &operatorv1.IPsecConfig{} // pre-4.15: present and empty means Full
 			case err == nil && minor < ipsecModeSince:
-				return nil, diag.List{at(s, "network.ipsec", fmt.Sprintf("IPsec mode %q needs OpenShift %s or later; cluster.version is %s", s.Network.IPsec, ipsecModeSince, s.Cluster.Version),
+				return nil, diag.List{s.At("network.ipsec", fmt.Sprintf("IPsec mode %q needs OpenShift %s or later; cluster.version is %s", s.Network.IPsec, ipsecModeSince, s.Cluster.Version),
 					`use "Full" (east-west and north-south) or "Disabled"`)}
 			default:
 				ovn.IPsecConfig = &operatorv1.IPsecConfig{Mode: operatorv1.IPsecMode(s.Network.IPsec)}
@@ -64,7 +65,7 @@ func day0Network(s *site.Site, p MTUPlan) (*operatorv1.Network, diag.List) {
 	return n, nil
 }
 
-func day0Artifact(s *site.Site, p MTUPlan) (generators.Artifact, error) {
+func day0Artifact(s *site.Site, p mtu.Plan) (generators.Artifact, error) {
 	n, dl := day0Network(s, p)
 	if dl != nil {
 		return generators.Artifact{}, dl
@@ -79,13 +80,13 @@ func day0Artifact(s *site.Site, p MTUPlan) (generators.Artifact, error) {
 		p.Target, day0Why(p), installerNetworkManifestName, installerNetworkManifestName)
 	var origin []diag.Position
 	for _, l := range p.BindingLinks() {
-		origin = append(origin, linkPos(s, l.Link))
+		origin = append(origin, mtu.LinkPos(s, l.Link))
 	}
 	origin = diag.Unique(append(origin, s.Positions.Of("mtu.target"), s.Positions.Of("network.type"))...)
 	return generators.Artifact{Path: day0NetworkManifest, Role: generators.File, Data: append([]byte(note), b...), Comment: "#", Origin: origin}, nil
 }
 
-func day0Why(p MTUPlan) string {
+func day0Why(p mtu.Plan) string {
 	if p.TargetFromSite {
 		return "mtu.target"
 	}

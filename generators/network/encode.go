@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"cuelang.org/go/cue"
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/site"
 )
 
 // obj is a JSON object literal; patches are built from it so that a null
@@ -77,30 +74,6 @@ func dropEmpty(m map[string]any) {
 			}
 		}
 	}
-}
-
-// at is a diagnostic at a site field.
-func at(s *site.Site, path, msg, hint string) diag.Diagnostic {
-	return diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: msg, Hint: hint}
-}
-
-// fieldPath builds a CUE field path from labels (string) and list indexes
-// (int): fieldPath("pools", "remote-worker", "uplinkMTU") is
-// `pools."remote-worker".uplinkMTU`, fieldPath("paths", 0, "mtu") is
-// `paths[0].mtu`.
-func fieldPath(parts ...any) string {
-	sels := make([]cue.Selector, 0, len(parts))
-	for _, p := range parts {
-		switch p := p.(type) {
-		case int:
-			sels = append(sels, cue.Index(p))
-		case string:
-			sels = append(sels, cue.Str(p))
-		default:
-			panic(fmt.Sprintf("network: fieldPath: %T", p))
-		}
-	}
-	return cue.MakePath(sels...).String()
 }
 
 // nodes renders a pool size for a runbook: "3 nodes", or "unknown" when the

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
 )
@@ -126,7 +127,7 @@ func TestAWSLocalZonesExample(t *testing.T) {
 		t.Error("runbook applies phase 2 before phase 1")
 	}
 
-	p, err := Plan(o.Site)
+	p, err := mtu.Of(o.Site)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -23,7 +24,7 @@ type mtuRequest struct {
 // migration: phase 1 against the running cluster, phase 2 against the state
 // CNO is in once phase 1 is reconciled (the applied MTU is network.to, the
 // phase 1 migration is the applied one).
-func mtuRequests(s *site.Site, p MTUPlan) (phase1, phase2 mtuRequest) {
+func mtuRequests(s *site.Site, p mtu.Plan) (phase1, phase2 mtuRequest) {
 	from, to, machine := *p.Current, p.Target, p.Machine
 	mig := &platform.MTUMigration{NetworkFrom: &from, NetworkTo: &to, MachineTo: &machine}
 	phase1 = mtuRequest{
@@ -68,7 +69,7 @@ func checkMTURequest(s *site.Site, r mtuRequest) diag.List {
 	}
 	var ce *platform.MTUChangeError
 	if !errors.As(err, &ce) {
-		return diag.List{at(s, "mtu", fmt.Sprintf("%s cannot be checked: %v", r.what, err), "")}
+		return diag.List{s.At("mtu", fmt.Sprintf("%s cannot be checked: %v", r.what, err), "")}
 	}
 	by := "CNO"
 	if ce.Gate == platform.GateAPIAdmission {
@@ -77,7 +78,7 @@ func checkMTURequest(s *site.Site, r mtuRequest) diag.List {
 	var out diag.List
 	for _, reason := range ce.Reasons {
 		path, hint := rejectionField(s, reason.Kind)
-		out = append(out, at(s, path, fmt.Sprintf("%s would be rejected by %s: %s", r.what, by, reason.Message), hint))
+		out = append(out, s.At(path, fmt.Sprintf("%s would be rejected by %s: %s", r.what, by, reason.Message), hint))
 	}
 	return out
 }

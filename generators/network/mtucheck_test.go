@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -145,7 +146,7 @@ func TestCheckMTURequestMatchesCNO(t *testing.T) {
 // Local Zone example, phase by phase.
 func TestMTURequestsOfTheExample(t *testing.T) {
 	s := checkSite()
-	p := MTUPlan{NetworkType: platform.OVNKubernetes, Current: ip(8901), Target: 1200, Machine: 9001}
+	p := mtu.Plan{NetworkType: platform.OVNKubernetes, Current: ip(8901), Target: 1200, Machine: 9001}
 	r1, r2 := mtuRequests(s, p)
 	if *r1.mig.NetworkFrom != 8901 || *r1.mig.NetworkTo != 1200 || *r1.mig.MachineTo != 9001 || r1.mig.MachineFrom != nil {
 		t.Errorf("phase 1 = %+v", r1.mig)

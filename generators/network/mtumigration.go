@@ -7,6 +7,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -15,7 +16,7 @@ import (
 // mtuMigration is the two-phase MTU migration of a running cluster
 // (docs "Changing the cluster network MTU"; networking.md section 2).
 type mtuMigration struct {
-	plan           MTUPlan
+	plan           mtu.Plan
 	phase1, phase2 obj // merge patches of Network.operator.openshift.io "cluster"
 	interfaces     []interfaceConfig
 	origin         []diag.Position
@@ -23,14 +24,14 @@ type mtuMigration struct {
 
 // planMTUMigration builds the migration from the plan and refuses it, with
 // CNO's own words, when the cluster would reject either phase.
-func planMTUMigration(s *site.Site, p MTUPlan) (*mtuMigration, diag.List) {
+func planMTUMigration(s *site.Site, p mtu.Plan) (*mtuMigration, diag.List) {
 	if minor, err := platform.ParseOCPMinor(s.Cluster.Version); err == nil && minor < platform.MTUMigrationSince {
-		return nil, diag.List{at(s, "cluster.version",
+		return nil, diag.List{s.At("cluster.version",
 			fmt.Sprintf("the cluster MTU of a running cluster can only be changed from OpenShift %s (spec.migration.mtu); cluster.version is %s", platform.MTUMigrationSince, s.Cluster.Version),
 			"upgrade the cluster first")}
 	}
 	if p.Machine == 0 {
-		return nil, diag.List{at(s, "mtu",
+		return nil, diag.List{s.At("mtu",
 			"the pools' uplinks have different MTUs, and an MTU migration sets one machine MTU (machine.to) on every node's uplink",
 			"set mtu.machine to the uplink MTU every node should have")}
 	}
@@ -38,7 +39,7 @@ func planMTUMigration(s *site.Site, p MTUPlan) (*mtuMigration, diag.List) {
 		// The CRD lets a Live networkType migration sit next to an MTU
 		// migration, but the live migration drives spec.migration.mtu
 		// itself (CNO sets the routable MTU), so the two cannot overlap.
-		return nil, diag.List{at(s, "networkMigration.mode",
+		return nil, diag.List{s.At("networkMigration.mode",
 			fmt.Sprintf("an MTU migration (%d -> %d) and a live network type migration cannot run together: the live migration changes spec.migration.mtu itself", *p.Current, p.Target),
 			"run the MTU migration first and set mtu.current to its result, then the live migration (which lowers the MTU by 50 on its own)")}
 	}
@@ -66,7 +67,7 @@ func planMTUMigration(s *site.Site, p MTUPlan) (*mtuMigration, diag.List) {
 	}
 	m.origin = diag.Unique(s.Positions.Of("mtu.current"), s.Positions.Of("mtu.target"), s.Positions.Of("mtu.machine"))
 	for _, l := range p.BindingLinks() {
-		m.origin = append(m.origin, diag.Unique(linkPos(s, l.Link))...)
+		m.origin = append(m.origin, diag.Unique(mtu.LinkPos(s, l.Link))...)
 	}
 	m.origin = diag.Unique(m.origin...)
 	return m, nil

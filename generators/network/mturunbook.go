@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -17,10 +18,10 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 	r := newRunbook(s, fmt.Sprintf("MTU migration of %s: cluster network MTU %d -> %d", s.Name, from, to))
 
 	why := fmt.Sprintf("computed: the smallest link overlay traffic crosses is %s at %d bytes, minus %d bytes of %s overhead",
-		linkNames(p.BindingLinks()), p.Smallest, p.Overhead, p.OverheadName)
+		mtu.LinkNames(p.BindingLinks()), p.Smallest, p.Overhead, p.OverheadName)
 	if p.TargetFromSite {
 		why = fmt.Sprintf("mtu.target (the largest legal value is %d: %s at %d bytes minus %d bytes of %s overhead)",
-			p.Largest, linkNames(p.BindingLinks()), p.Smallest, p.Overhead, p.OverheadName)
+			p.Largest, mtu.LinkNames(p.BindingLinks()), p.Smallest, p.Overhead, p.OverheadName)
 	}
 	r.p("The cluster (overlay) MTU of this %s cluster changes from %d to %d in two phases, with the documented procedure "+
 		"(OpenShift docs \"Changing the cluster network MTU\"). Every phase reboots every node once. Plan a maintenance window.",

@@ -17,6 +17,7 @@ package network
 
 import (
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -33,7 +34,7 @@ const (
 
 // Generate returns the site's network artifacts.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
-	plan, err := Plan(s)
+	plan, err := mtu.Of(s)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	return arts, nil
 }
 
-func mtuMigrationArtifacts(ctx *generators.Context, s *site.Site, plan MTUPlan) ([]generators.Artifact, error) {
+func mtuMigrationArtifacts(ctx *generators.Context, s *site.Site, plan mtu.Plan) ([]generators.Artifact, error) {
 	m, dl := planMTUMigration(s, plan)
 	if dl != nil {
 		return nil, dl

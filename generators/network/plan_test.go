@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/load"
 )
 
@@ -14,7 +15,7 @@ func TestPlanPlatformDefaultPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Plan(o.Site)
+	p, err := mtu.Of(o.Site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func TestPlanPlatformDefaultPath(t *testing.T) {
 		!strings.HasPrefix(b[0].Origin, "platform default:") || b[0].Where != "edge: aws-wavelength us-east-1-wl1-bos-wlz-1" {
 		t.Fatalf("binding = %+v", b)
 	}
-	if got := linkPath(o.Site, b[0].Link); got != "pools.edge.placement" {
+	if got := mtu.LinkPath(o.Site, b[0].Link); got != "pools.edge.placement" {
 		t.Errorf("a platform default link points at %s, want the edge pool's placement", got)
 	}
 	if p.Largest != 1200 || p.Overhead != 100 || p.Floor != 576 || p.Machine != 0 {
@@ -36,13 +37,13 @@ func TestPlanMachineMTU(t *testing.T) {
 	if len(res.Diagnostics) > 0 {
 		t.Fatal(res.Diagnostics)
 	}
-	p, err := Plan(res.Sites[0])
+	p, err := mtu.Of(res.Sites[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The uplinks count at the machine MTU the site wants, not at today's 1500.
 	for _, l := range p.Links {
-		if l.MTU != 9000 || !strings.HasPrefix(l.Origin, "site: mtu.machine (pools.") || linkPath(res.Sites[0], l.Link) != "mtu.machine" {
+		if l.MTU != 9000 || !strings.HasPrefix(l.Origin, "site: mtu.machine (pools.") || mtu.LinkPath(res.Sites[0], l.Link) != "mtu.machine" {
 			t.Errorf("link %s: %d from %q", l.Label(), l.MTU, l.Origin)
 		}
 	}
@@ -62,7 +63,7 @@ func TestPlanMachineMTU(t *testing.T) {
 
 func TestPlanIPsec(t *testing.T) {
 	res := load.Load([]string{"testdata/ipsec-install/site.yaml"})
-	p, err := Plan(res.Sites[0])
+	p, err := mtu.Of(res.Sites[0])
 	if err != nil {
 		t.Fatal(err)
 	}

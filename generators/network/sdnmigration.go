@@ -8,6 +8,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -19,7 +20,7 @@ type sdnMigration struct {
 	mode  string
 	minor platform.OCPMinor
 	// ovn is the plan of the cluster MTU after the migration.
-	ovn MTUPlan
+	ovn mtu.Plan
 	// ovnMTU is the cluster MTU after the migration: offline, the largest
 	// that fits the links (set explicitly: it must be <= smallest node MTU -
 	// 100, an SDN cluster sits at node MTU - 50); live, what CNO leaves, the
@@ -52,12 +53,12 @@ const liveMTUDrop = platform.GeneveOverhead - platform.VXLANOverhead
 func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, diag.List) {
 	nm := s.NetworkMigration
 	if s.Network.Type != platform.OpenShiftSDN || nm.To != platform.OVNKubernetes {
-		return nil, diag.List{at(s, "networkMigration", fmt.Sprintf("only a migration from %s to %s is supported (network.type is %q)", platform.OpenShiftSDN, platform.OVNKubernetes, s.Network.Type),
+		return nil, diag.List{s.At("networkMigration", fmt.Sprintf("only a migration from %s to %s is supported (network.type is %q)", platform.OpenShiftSDN, platform.OVNKubernetes, s.Network.Type),
 			`set network.type: "OpenShiftSDN", the type the cluster runs now`)}
 	}
 	minor, err := platform.ParseOCPMinor(s.Cluster.Version)
 	if err != nil {
-		return nil, diag.List{at(s, "cluster.version", err.Error(), "")}
+		return nil, diag.List{s.At("cluster.version", err.Error(), "")}
 	}
 	m := &sdnMigration{mode: nm.Mode, minor: minor}
 	if s.MTU != nil {
@@ -67,25 +68,25 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 	var dl diag.List
 	switch {
 	case minor >= platform.SDNRemovedSince:
-		dl = append(dl, at(s, "cluster.version",
+		dl = append(dl, s.At("cluster.version",
 			fmt.Sprintf("OpenShift SDN was removed in %s (CNO rejects the network type), so a %s cluster cannot be running it: migrate on %s or earlier",
 				platform.SDNRemovedSince, s.Cluster.Version, platform.SDNRemovedSince-1),
 			"cluster.version is the version the cluster runs now"))
 	case nm.Mode == migrationModeLive && minor < platform.SDNLiveMigrationCodeSince:
-		dl = append(dl, at(s, "networkMigration.mode",
+		dl = append(dl, s.At("networkMigration.mode",
 			fmt.Sprintf("the live migration needs OpenShift %s or later (documented from %s); cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
 			fmt.Sprintf(`use mode: "offline" (supported since %s), or upgrade first`, platform.SDNOfflineMigrationSince)))
 	case nm.Mode == migrationModeLive && minor < platform.SDNLiveMigrationDocumentedSince:
-		ctx.Warn(at(s, "networkMigration.mode",
+		ctx.Warn(s.At("networkMigration.mode",
 			fmt.Sprintf("the live migration is in CNO from %s but documented only from %s; cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
 			fmt.Sprintf("upgrade to %s first, or use the offline migration", platform.SDNLiveMigrationDocumentedSince)))
 	case nm.Mode != migrationModeLive && minor < platform.SDNOfflineMigrationSince:
-		dl = append(dl, at(s, "networkMigration.mode",
+		dl = append(dl, s.At("networkMigration.mode",
 			fmt.Sprintf("the offline migration needs OpenShift %s or later; cluster.version is %s", platform.SDNOfflineMigrationSince, s.Cluster.Version), "upgrade first"))
 	}
 	dl = append(dl, ovnSubnetOverlaps(s, nm.Mode)...)
 
-	ovn, err := planFor(s, platform.OVNKubernetes, false)
+	ovn, err := mtu.For(s, platform.OVNKubernetes, false)
 	if err != nil {
 		for _, d := range err.(diag.List) {
 			d.Message = "after the migration to OVN-Kubernetes: " + d.Message
@@ -99,12 +100,12 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 		m.ovnMTU = ovn.Largest
 		// networking.md section 3: the OVN MTU must be <= smallest node MTU - 100.
 		if m.ovnMTU+platform.Overhead(platform.OVNKubernetes, false) > ovn.Smallest {
-			dl = append(dl, at(s, "networkMigration", fmt.Sprintf("internal error: OVN-Kubernetes MTU %d does not fit the smallest link %d", m.ovnMTU, ovn.Smallest), ""))
+			dl = append(dl, s.At("networkMigration", fmt.Sprintf("internal error: OVN-Kubernetes MTU %d does not fit the smallest link %d", m.ovnMTU, ovn.Smallest), ""))
 		}
 	case m.current != nil:
 		m.ovnMTU = *m.current - liveMTUDrop
 		if m.ovnMTU < ovn.Floor {
-			dl = append(dl, at(s, "mtu.current",
+			dl = append(dl, s.At("mtu.current",
 				fmt.Sprintf("the live migration lowers the cluster MTU by %d, from %d to %d, below the minimum %d", liveMTUDrop, *m.current, m.ovnMTU, ovn.Floor),
 				"use the offline migration, which sets the OVN-Kubernetes MTU from the links"))
 		}
@@ -115,7 +116,7 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 
 	m.origin = diag.Unique(s.Positions.Of("networkMigration"), s.Positions.Of("network.type"), s.Positions.Of("mtu.current"))
 	for _, l := range ovn.BindingLinks() {
-		m.origin = append(m.origin, linkPos(s, l.Link))
+		m.origin = append(m.origin, mtu.LinkPos(s, l.Link))
 	}
 	m.origin = diag.Unique(m.origin...)
 	m.steps = m.patches(s)
@@ -196,17 +197,17 @@ func ovnSubnetOverlaps(s *site.Site, mode string) diag.List {
 	type network struct{ path, cidr string }
 	var nets []network
 	for i, cn := range s.Network.ClusterNetwork {
-		nets = append(nets, network{fieldPath("network", "clusterNetwork", i, "cidr"), cn.CIDR})
+		nets = append(nets, network{site.FieldPath("network", "clusterNetwork", i, "cidr"), cn.CIDR})
 	}
 	for i, c := range s.Network.ServiceNetwork {
-		nets = append(nets, network{fieldPath("network", "serviceNetwork", i), c})
+		nets = append(nets, network{site.FieldPath("network", "serviceNetwork", i), c})
 	}
 	for i, c := range s.Network.MachineNetwork {
-		nets = append(nets, network{fieldPath("network", "machineNetwork", i), c})
+		nets = append(nets, network{site.FieldPath("network", "machineNetwork", i), c})
 	}
 	for _, name := range s.PoolNames() {
 		for i, c := range s.Pools[name].Subnets {
-			nets = append(nets, network{fieldPath("pools", name, "subnets", i), c})
+			nets = append(nets, network{site.FieldPath("pools", name, "subnets", i), c})
 		}
 	}
 	var dl diag.List
@@ -217,7 +218,7 @@ func ovnSubnetOverlaps(s *site.Site, mode string) diag.List {
 		}
 		for _, o := range ovnInternalSubnets {
 			if q := netip.MustParsePrefix(o.cidr); p.Overlaps(q) {
-				dl = append(dl, at(s, n.path,
+				dl = append(dl, s.At(n.path,
 					fmt.Sprintf("%s overlaps OVN-Kubernetes' internal %s %s: the %s migration to OVN-Kubernetes cannot run on it", n.cidr, o.name, o.cidr, mode),
 					"renumber this network, or migrate by hand and move OVN-Kubernetes' internal subnets first (ovnKubernetesConfig.ipv4/ipv6, gatewayConfig)"))
 			}

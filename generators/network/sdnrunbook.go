@@ -3,6 +3,7 @@ package network
 import (
 	"fmt"
 
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -41,7 +42,7 @@ func (m *sdnMigration) runbook(s *site.Site) []byte {
 			"Step 2 sets it explicitly (the automatic value would come from one node's uplink only): %s -> %d, the smallest "+
 			"link overlay traffic crosses (%s, %d bytes) minus %d. The Geneve port stays at its default %d (it must differ from "+
 			"the VXLAN port %d).",
-			platform.VXLANOverhead, platform.GeneveOverhead, was, m.ovnMTU, linkNames(m.ovn.BindingLinks()), m.ovn.Smallest,
+			platform.VXLANOverhead, platform.GeneveOverhead, was, m.ovnMTU, mtu.LinkNames(m.ovn.BindingLinks()), m.ovn.Smallest,
 			m.ovn.Overhead, platform.GenevePortDefault, platform.VXLANPortDefault)
 	}
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/siteforge/siteforge/generators/network"
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/site"
@@ -45,7 +45,7 @@ due (siteforge render writes it).`,
 				var due []string
 				first := true
 				for _, s := range res.Sites {
-					p, err := network.Plan(s)
+					p, err := mtu.Of(s)
 					var dl diag.List
 					switch {
 					case errors.As(err, &dl):
@@ -78,7 +78,7 @@ due (siteforge render writes it).`,
 }
 
 // writePlan prints one site's plan as a table.
-func writePlan(w io.Writer, s *site.Site, p network.MTUPlan) {
+func writePlan(w io.Writer, s *site.Site, p mtu.Plan) {
 	family := "IPv4"
 	if p.AnyIPv6 {
 		family = "IPv6 in the cluster network"

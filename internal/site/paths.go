@@ -1,6 +1,8 @@
 package site
 
 import (
+	"fmt"
+
 	"cuelang.org/go/cue"
 
 	"github.com/siteforge/siteforge/internal/diag"
@@ -32,4 +34,28 @@ func (s *Site) Minor() (platform.OCPMinor, error) {
 		return 0, diag.List{{Pos: s.Positions.Of("cluster.version"), Path: "cluster.version", Message: err.Error()}}
 	}
 	return m, nil
+}
+
+// FieldPath builds a field path from labels (string) and list indexes (int):
+// FieldPath("pools", "remote-worker", "uplinkMTU") is
+// `pools."remote-worker".uplinkMTU`, FieldPath("paths", 0, "mtu") is
+// `paths[0].mtu`.
+func FieldPath(parts ...any) string {
+	sels := make([]cue.Selector, 0, len(parts))
+	for _, p := range parts {
+		switch p := p.(type) {
+		case int:
+			sels = append(sels, cue.Index(p))
+		case string:
+			sels = append(sels, cue.Str(p))
+		default:
+			panic(fmt.Sprintf("site.FieldPath: %T", p))
+		}
+	}
+	return cue.MakePath(sels...).String()
+}
+
+// At is a diagnostic at a field of the site (path as Positions keys it).
+func (s *Site) At(path, msg, hint string) diag.Diagnostic {
+	return diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: msg, Hint: hint}
 }

@@ -6,9 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"cuelang.org/go/cue"
-
-	"github.com/siteforge/siteforge/generators/network"
+	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -286,29 +284,11 @@ func overheadLabel(netType string, ipsec bool) string {
 
 // ---------------------------------------------------------------- sites
 
-// sitePlan is the site's MTU plan (generators/network owns the math). A
+// sitePlan is the site's MTU plan (internal/cluster/mtu owns the math). A
 // plan that stops early leaves Smallest 0.
-func sitePlan(s *site.Site) network.MTUPlan {
-	p, _ := network.Plan(s) // the render reports the plan's own errors
+func sitePlan(s *site.Site) mtu.Plan {
+	p, _ := mtu.Of(s) // the render reports the plan's own errors
 	return p
-}
-
-// linkPos is where a link's MTU comes from: the user's field, or for a
-// platform default path the placement of its edge pool.
-func linkPos(s *site.Site, l network.PlanLink) diag.Position {
-	if l.Pos.IsValid() {
-		return l.Pos
-	}
-	for _, name := range l.Pools {
-		if pl := s.Pools[name].Placement; pl == site.PlacementAWSLocalZone || pl == site.PlacementAWSWavelength {
-			return s.Positions.Of(cue.MakePath(cue.Str("pools"), cue.Str(name), cue.Str("placement")).String())
-		}
-	}
-	return s.Positions.Of("paths")
-}
-
-func poolField(name, field string) string {
-	return cue.MakePath(cue.Str("pools"), cue.Str(name), cue.Str(field)).String()
 }
 
 // ---------------------------------------------------------------- MTU001
@@ -339,7 +319,7 @@ func checkSiteMTU(set lint.Set, r *lint.Reporter) {
 	}
 	target := *s.MTU.Target
 	base := platform.Overhead(p.NetworkType, false)
-	links := append([]network.PlanLink(nil), p.Links...)
+	links := append([]mtu.Link(nil), p.Links...)
 	sort.SliceStable(links, func(i, j int) bool { return links[i].MTU < links[j].MTU })
 	for _, l := range links {
 		overhead := p.Overhead
@@ -466,7 +446,7 @@ func checkSiteIPv6Floor(s *site.Site, r *lint.Reporter) {
 		return
 	}
 	for _, l := range p.BindingLinks() {
-		r.At(s.Name, linkPos(s, l), fmt.Sprintf("the %s carries %d bytes, which leaves %d after %d bytes of %s overhead, below the IPv6 minimum %d: every link overlay traffic crosses needs MTU >= %d, or the cluster network must be IPv4-only",
+		r.At(s.Name, mtu.LinkPos(s, l.Link), fmt.Sprintf("the %s carries %d bytes, which leaves %d after %d bytes of %s overhead, below the IPv6 minimum %d: every link overlay traffic crosses needs MTU >= %d, or the cluster network must be IPv4-only",
 			l.Label(), l.MTU, l.MTU-p.Overhead, p.Overhead, p.OverheadName, platform.MinMTUIPv6, platform.MinMTUIPv6+p.Overhead))
 	}
 }
@@ -858,7 +838,7 @@ func checkPlatformMaxMTU(in *lint.Input, r *lint.Reporter) {
 			}
 			for _, name := range s.PoolNames() {
 				if u := s.Pools[name].UplinkMTU; u > c.mtu {
-					r.At(s.Name, s.Positions.Of(poolField(name, "uplinkMTU")), msg("pools."+name+".uplinkMTU", u, s.Cluster.Platform, c))
+					r.At(s.Name, s.Positions.Of(site.Field("pools", name, "uplinkMTU")), msg("pools."+name+".uplinkMTU", u, s.Cluster.Platform, c))
 				}
 			}
 			if s.MTU != nil && s.MTU.Machine != nil && *s.MTU.Machine > c.mtu {
@@ -945,7 +925,7 @@ func checkSiteMixedUplinks(s *site.Site, r *lint.Reporter) {
 	if len(distinct) < 2 {
 		return
 	}
-	p, err := network.Plan(s)
+	p, err := mtu.Of(s)
 	if err != nil {
 		return // the render reports it
 	}
@@ -953,7 +933,7 @@ func checkSiteMixedUplinks(s *site.Site, r *lint.Reporter) {
 	for _, name := range s.PoolNames() {
 		parts = append(parts, fmt.Sprintf("%s %d", name, s.Pools[name].UplinkMTU))
 	}
-	r.At(s.Name, s.Positions.Of(poolField(smallest, "uplinkMTU")), fmt.Sprintf(
+	r.At(s.Name, s.Positions.Of(site.Field("pools", smallest, "uplinkMTU")), fmt.Sprintf(
 		"the pools' uplinks have different MTUs (%s) and mtu.target is not set: install-time detection probes one node's default-route link, and from a %d uplink would pick %d; siteforge computes %d and writes it to install/manifests/cluster-network-03-config.yml, which must be copied into the installer's manifests, or set mtu.target: %d",
 		strings.Join(parts, ", "), distinct[len(distinct)-1], distinct[len(distinct)-1]-p.Overhead, p.Target, p.Target))
 }

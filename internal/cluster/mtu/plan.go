@@ -1,4 +1,10 @@
-package network
+// Package mtu is the MTU plan of a cluster: every link overlay traffic
+// crosses, where each number comes from, the binding constraint, the
+// overlay overhead and the cluster MTU it leaves, inside the bounds CNO
+// enforces (internal/platform holds the numbers and CNO's verdicts).
+// Generators build the MTU outputs from it, lint rules judge manifests and
+// sites with it, and `siteforge mtu` prints it.
+package mtu
 
 import (
 	"fmt"
@@ -10,11 +16,11 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// MTUPlan is the cluster (overlay) MTU a site can use: the smallest MTU of
+// Plan is the cluster (overlay) MTU a site can use: the smallest MTU of
 // every link overlay traffic crosses, minus the overlay overhead, inside
 // CNO's bounds. The CLI prints it (`siteforge mtu`) and the migration and
 // day-0 outputs are built from it.
-type MTUPlan struct {
+type Plan struct {
 	// NetworkType is the network type the plan is for (network.type).
 	NetworkType string
 	AnyIPv6     bool // some clusterNetwork CIDR is IPv6: the floor is MinMTUIPv6
@@ -22,9 +28,9 @@ type MTUPlan struct {
 	// Links are the links overlay traffic crosses (site.Links), with the
 	// uplinks at the machine MTU the site wants (mtu.machine) when it sets
 	// one.
-	Links []PlanLink
+	Links []Link
 	// Smallest is the smallest link MTU; the links with that MTU are the
-	// binding constraint (PlanLink.Binding).
+	// binding constraint (Link.Binding).
 	Smallest     int
 	Overhead     int
 	OverheadName string // "Geneve", "Geneve+IPsec" or "VXLAN"
@@ -45,8 +51,8 @@ type MTUPlan struct {
 	Machine int
 }
 
-// PlanLink is one link of the plan.
-type PlanLink struct {
+// Link is one link of the plan.
+type Link struct {
 	site.Link
 	// Note is the site's note on a declared path.
 	Note string
@@ -61,11 +67,11 @@ type PlanLink struct {
 
 // MigrationDue reports whether the running cluster's MTU differs from the
 // target, so an MTU migration is to be rendered.
-func (p MTUPlan) MigrationDue() bool { return p.Current != nil && *p.Current != p.Target }
+func (p Plan) MigrationDue() bool { return p.Current != nil && *p.Current != p.Target }
 
 // BindingLinks returns the links that decide the cluster MTU.
-func (p MTUPlan) BindingLinks() []PlanLink {
-	var out []PlanLink
+func (p Plan) BindingLinks() []Link {
+	var out []Link
 	for _, l := range p.Links {
 		if l.Binding {
 			out = append(out, l)
@@ -74,25 +80,25 @@ func (p MTUPlan) BindingLinks() []PlanLink {
 	return out
 }
 
-// Plan computes the site's MTU plan for its network type. A problem in the
+// Of computes the site's MTU plan for its network type. A problem in the
 // site (no legal cluster MTU, an illegal mtu.target) is returned as
 // diag.List.
-func Plan(s *site.Site) (MTUPlan, error) {
-	return planFor(s, s.Network.Type, true)
+func Of(s *site.Site) (Plan, error) {
+	return For(s, s.Network.Type, true)
 }
 
-// planFor plans the cluster MTU of the site for networkType. withTarget
+// For plans the cluster MTU of the site for networkType. withTarget
 // applies mtu.target (the target is for the site's own network type, not for
 // the type a network migration moves to).
-func planFor(s *site.Site, networkType string, withTarget bool) (MTUPlan, error) {
-	p := MTUPlan{
+func For(s *site.Site, networkType string, withTarget bool) (Plan, error) {
+	p := Plan{
 		NetworkType: networkType,
 		AnyIPv6:     anyIPv6(s),
 		IPsecFull:   networkType == platform.OVNKubernetes && ipsecFull(s),
 		Max:         platform.MaxMTU,
 	}
 	if !platform.KnownNetworkType(networkType) {
-		return p, diag.List{at(s, "network.type", fmt.Sprintf("network type %q has no MTU rules", networkType), "use OVNKubernetes or OpenShiftSDN")}
+		return p, diag.List{s.At("network.type", fmt.Sprintf("network type %q has no MTU rules", networkType), "use OVNKubernetes or OpenShiftSDN")}
 	}
 	p.Overhead = platform.Overhead(networkType, p.IPsecFull)
 	p.OverheadName = overheadName(networkType, p.IPsecFull)
@@ -103,7 +109,7 @@ func planFor(s *site.Site, networkType string, withTarget bool) (MTUPlan, error)
 	p.Machine = machineMTU(s)
 
 	for _, l := range s.Links() {
-		pl := PlanLink{Link: l}
+		pl := Link{Link: l}
 		if !l.IsPath() && s.MTU != nil && s.MTU.Machine != nil && *s.MTU.Machine != l.MTU {
 			pl.Origin = fmt.Sprintf("site: mtu.machine (pools.%s.uplinkMTU is %d now)", l.Pools[0], l.MTU)
 			pl.MTU = *s.MTU.Machine
@@ -120,7 +126,7 @@ func planFor(s *site.Site, networkType string, withTarget bool) (MTUPlan, error)
 		p.Links = append(p.Links, pl)
 	}
 	if len(p.Links) == 0 {
-		return p, diag.List{at(s, "pools", "the site has no pools, so no link to plan the cluster MTU from", "add the master pool")}
+		return p, diag.List{s.At("pools", "the site has no pools, so no link to plan the cluster MTU from", "add the master pool")}
 	}
 	p.Smallest = p.Links[0].MTU
 	for _, l := range p.Links {
@@ -134,7 +140,7 @@ func planFor(s *site.Site, networkType string, withTarget bool) (MTUPlan, error)
 	if err != nil {
 		var dl diag.List
 		for _, l := range p.BindingLinks() {
-			dl = append(dl, diag.Diagnostic{Pos: linkPos(s, l.Link), Path: linkPath(s, l.Link),
+			dl = append(dl, diag.Diagnostic{Pos: LinkPos(s, l.Link), Path: LinkPath(s, l.Link),
 				Message: fmt.Sprintf("no legal cluster MTU: %s (%s, MTU %d)", strings.TrimPrefix(err.Error(), "plan cluster mtu: "), l.Label(), l.MTU),
 				Hint:    fmt.Sprintf("every link overlay traffic crosses needs MTU >= %d (%s overhead %d + minimum %d)", p.Floor+p.Overhead, p.OverheadName, p.Overhead, p.Floor)})
 		}
@@ -148,13 +154,13 @@ func planFor(s *site.Site, networkType string, withTarget bool) (MTUPlan, error)
 		p.Target, p.TargetFromSite = t, true
 		switch {
 		case t < p.Floor || t > p.Max:
-			return p, diag.List{at(s, "mtu.target",
+			return p, diag.List{s.At("mtu.target",
 				fmt.Sprintf("mtu.target %d is not a legal cluster MTU: CNO accepts %d-%d%s (CNO validateOVNKubernetes: \"invalid MTU %d\")", t, p.Floor, p.Max, ipv6Why(p), t),
 				fmt.Sprintf("remove mtu.target to use the computed %d", largest))}
 		case t > largest:
-			return p, diag.List{at(s, "mtu.target",
+			return p, diag.List{s.At("mtu.target",
 				fmt.Sprintf("mtu.target %d does not fit the links: the smallest link MTU is %d (%s) and %s needs %d bytes, so the cluster MTU can be at most %d",
-					t, p.Smallest, linkNames(p.BindingLinks()), p.OverheadName, p.Overhead, largest),
+					t, p.Smallest, LinkNames(p.BindingLinks()), p.OverheadName, p.Overhead, largest),
 				fmt.Sprintf("remove mtu.target to use the computed %d, or set it lower", largest))}
 		}
 	}
@@ -163,7 +169,7 @@ func planFor(s *site.Site, networkType string, withTarget bool) (MTUPlan, error)
 
 // Label is the link's name with its placement: "path edge <-> master
 // (edge: aws-local-zone us-east-1-nyc-1a)".
-func (l PlanLink) Label() string {
+func (l Link) Label() string {
 	if l.Where == "" {
 		return l.String()
 	}
@@ -186,7 +192,7 @@ func where(s *site.Site, pools []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func ipv6Why(p MTUPlan) string {
+func ipv6Why(p Plan) string {
 	if p.AnyIPv6 {
 		return " because a clusterNetwork is IPv6"
 	}
@@ -232,7 +238,8 @@ func ipsecFull(s *site.Site) bool {
 	return platform.IPsecModeIsFull(s.Network.IPsec != platform.IPsecModeDisabled, s.Network.IPsec)
 }
 
-func linkNames(ls []PlanLink) string {
+// LinkNames lists links by Label, for messages.
+func LinkNames(ls []Link) string {
 	names := make([]string, len(ls))
 	for i, l := range ls {
 		names[i] = l.Label()
@@ -240,31 +247,31 @@ func linkNames(ls []PlanLink) string {
 	return strings.Join(names, ", ")
 }
 
-// linkPos is where the user wrote a link's MTU; for a platform default, the
+// LinkPos is where the user wrote a link's MTU; for a platform default, the
 // placement of the edge pool that brings it in.
-func linkPos(s *site.Site, l site.Link) diag.Position {
+func LinkPos(s *site.Site, l site.Link) diag.Position {
 	if l.Pos.IsValid() {
 		return l.Pos
 	}
-	return s.Positions.Of(linkPath(s, l))
+	return s.Positions.Of(LinkPath(s, l))
 }
 
-// linkPath is the field path behind a link.
-func linkPath(s *site.Site, l site.Link) string {
+// LinkPath is the field path behind a link.
+func LinkPath(s *site.Site, l site.Link) string {
 	if !l.IsPath() {
 		if strings.HasPrefix(l.Origin, "site: mtu.machine") {
 			return "mtu.machine"
 		}
-		return fieldPath("pools", l.Pools[0], "uplinkMTU")
+		return site.FieldPath("pools", l.Pools[0], "uplinkMTU")
 	}
 	for i := range s.Paths {
 		if l.Origin == fmt.Sprintf("site: paths[%d]", i) {
-			return fieldPath("paths", i, "mtu")
+			return site.FieldPath("paths", i, "mtu")
 		}
 	}
 	for _, name := range l.Pools {
 		if pl := s.Pools[name].Placement; pl == site.PlacementAWSLocalZone || pl == site.PlacementAWSWavelength {
-			return fieldPath("pools", name, "placement")
+			return site.FieldPath("pools", name, "placement")
 		}
 	}
 	return "paths"
