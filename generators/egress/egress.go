@@ -14,8 +14,10 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/internal/cluster/egressip"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -39,7 +41,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	sdn := s.Network.Type == openShiftSDN
 	// OpenShift SDN, like the clouds, hosts an egress IP only on the node's
 	// primary interface.
-	primaryOnly := PrimaryOnly(s.Cluster.Platform, s.Network.Type)
+	primaryOnly := platform.EgressPrimaryOnly(s.Cluster.Platform, s.Network.Type)
 	diags := check(s, minor, objs, primaryOnly)
 	if sdn {
 		diags = append(diags, sdnChecks(s, objs)...)
@@ -48,7 +50,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 		return nil, diags.Sort()
 	}
 	if sdn {
-		script := sdnScript(s, objs, buildHosts(s, true, 0))
+		script := sdnScript(s, objs, egressip.BuildHosts(s, true, 0))
 		return []generators.Artifact{{Path: sdnScriptPath, Role: generators.File, Data: script, Comment: "#",
 			Origin: []diag.Position{s.Positions.Of("egress"), s.Positions.Of("network.type")}}}, nil
 	}
@@ -70,11 +72,11 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 }
 
 // egressIP builds an EgressIP object.
-func egressIP(o object) *EgressIP {
-	return &EgressIP{
-		TypeMeta:   metav1.TypeMeta{APIVersion: GroupVersion.String(), Kind: "EgressIP"},
+func egressIP(o object) *egressip.EgressIP {
+	return &egressip.EgressIP{
+		TypeMeta:   metav1.TypeMeta{APIVersion: egressip.GroupVersion.String(), Kind: "EgressIP"},
 		ObjectMeta: metav1.ObjectMeta{Name: o.name},
-		Spec: EgressIPSpec{
+		Spec: egressip.EgressIPSpec{
 			EgressIPs:         append([]string(nil), o.eip.IPs...),
 			NamespaceSelector: *nodes.LabelSelector(&o.eip.NamespaceSelector),
 			PodSelector:       nodes.LabelSelector(o.eip.PodSelector),
@@ -85,17 +87,17 @@ func egressIP(o object) *EgressIP {
 // labelScript labels the assignable pools' nodes k8s.ovn.org/egress-assignable,
 // the way each pool's nodes are managed; nil without assignable pools.
 func labelScript(s *site.Site) []byte {
-	names := assignablePools(s)
+	names := egressip.AssignablePools(s)
 	if len(names) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
 	b.WriteString("# Nodes that may host egress IPs. Run with sh BEFORE applying the EgressIP objects\n")
 	fmt.Fprintf(&b, "# (%s): OVN-Kubernetes assigns an address only to nodes labelled\n", fmt.Sprintf(objectPathFormat, "*"))
-	fmt.Fprintf(&b, "# %s when the object is created.\n", AssignableLabel)
+	fmt.Fprintf(&b, "# %s when the object is created.\n", platform.EgressAssignableLabel)
 	b.WriteString("set -eu\n")
 	for _, name := range names {
-		pools.WriteLabelCommands(&b, s, name, map[string]string{AssignableLabel: ""})
+		pools.WriteLabelCommands(&b, s, name, map[string]string{platform.EgressAssignableLabel: ""})
 	}
 	return b.Bytes()
 }

@@ -9,8 +9,10 @@ import (
 
 	networkv1 "github.com/openshift/api/network/v1"
 
+	"github.com/siteforge/siteforge/internal/cluster/egressip"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -41,11 +43,11 @@ type netNamespacePatch struct {
 func namespaceNames(sel site.LabelSelector) ([]string, bool) {
 	switch {
 	case len(sel.MatchLabels) == 1 && len(sel.MatchExpressions) == 0:
-		if v, ok := sel.MatchLabels[namespaceNameLabel]; ok {
+		if v, ok := sel.MatchLabels[platform.NamespaceNameLabel]; ok {
 			return []string{v}, true
 		}
 	case len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 1:
-		if r := sel.MatchExpressions[0]; r.Key == namespaceNameLabel && r.Operator == "In" && len(r.Values) > 0 {
+		if r := sel.MatchExpressions[0]; r.Key == platform.NamespaceNameLabel && r.Operator == "In" && len(r.Values) > 0 {
 			names := append([]string(nil), r.Values...)
 			sort.Strings(names)
 			return names, true
@@ -77,7 +79,7 @@ func sdnChecks(s *site.Site, objs []object) diag.List {
 		names, ok := namespaceNames(o.eip.NamespaceSelector)
 		if !ok {
 			at(o.path+".namespaceSelector", "OpenShift SDN assigns egress IPs per namespace by name (NetNamespace): the namespace selector must name namespaces",
-				fmt.Sprintf("select them with matchLabels: {%q: <namespace>} or %s In [<namespaces>]", namespaceNameLabel, namespaceNameLabel))
+				fmt.Sprintf("select them with matchLabels: {%q: <namespace>} or %s In [<namespaces>]", platform.NamespaceNameLabel, platform.NamespaceNameLabel))
 			continue
 		}
 		for _, ns := range names {
@@ -93,7 +95,7 @@ func sdnChecks(s *site.Site, objs []object) diag.List {
 }
 
 // sdnScript writes the HostSubnet and NetNamespace patches.
-func sdnScript(s *site.Site, objs []object, hs HostSet) []byte {
+func sdnScript(s *site.Site, objs []object, hs egressip.HostSet) []byte {
 	var ips []net.IP
 	for _, o := range objs {
 		ips = append(ips, o.ips...)
@@ -103,7 +105,7 @@ func sdnScript(s *site.Site, objs []object, hs HostSet) []byte {
 	b.WriteString("# egress IP addresses for a namespace\"): HostSubnet egressCIDRs say which nodes may host\n")
 	b.WriteString("# which addresses, NetNamespace egressIPs give each namespace its address. Run with sh.\n")
 	b.WriteString("set -eu\n")
-	for _, name := range assignablePools(s) {
+	for _, name := range egressip.AssignablePools(s) {
 		p := s.Pools[name]
 		fmt.Fprintf(&b, "\n# pool %s (%s): HostSubnet egressCIDRs (the node's primary subnet)\n", name, nodes.SizeString(p))
 		for _, h := range hs.Hosts {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"slices"
 
+	"github.com/siteforge/siteforge/internal/cluster/egressip"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -42,37 +43,17 @@ func objects(s *site.Site) []object {
 	return out
 }
 
-// siteCluster is what the rules know about a site's cluster.
-func siteCluster(s *site.Site, minor platform.OCPMinor, hs HostSet, primaryOnly bool) Cluster {
-	c := Cluster{
-		Platform: s.Cluster.Platform, Minor: minor,
-		ServiceNetworks: s.Network.ServiceNetwork,
-		NodeIPs:         nodeAddresses(s), VIPs: map[string]string{},
-		HostsKnown: true, Hosts: hs, HostsName: "the assignable pools", PrimaryOnly: primaryOnly,
-	}
-	for _, cn := range s.Network.ClusterNetwork {
-		c.ClusterNetworks = append(c.ClusterNetworks, cn.CIDR)
-	}
-	for _, v := range s.Network.APIVIPs {
-		c.VIPs[Normalize(v)] = "the API VIP"
-	}
-	for _, v := range s.Network.IngressVIPs {
-		c.VIPs[Normalize(v)] = "the ingress VIP"
-	}
-	return c
-}
-
 // check runs every rule over the site and returns the diagnostics.
 func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly bool) diag.List {
 	total := 0
-	in := make([]Object, len(objs))
+	in := make([]egressip.Object, len(objs))
 	for i, o := range objs {
 		total += len(o.ips)
-		in[i] = Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: nodes.LabelSelector(&o.eip.NamespaceSelector), PodSelector: nodes.LabelSelector(o.eip.PodSelector)}
+		in[i] = egressip.Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: nodes.LabelSelector(&o.eip.NamespaceSelector), PodSelector: nodes.LabelSelector(o.eip.PodSelector)}
 	}
 	diags := controlPlaneAssignable(s)
-	for _, p := range Check(siteCluster(s, minor, buildHosts(s, primaryOnly, total), primaryOnly), in) {
-		if len(diags) > 0 && (p.Kind == TooFewNodes || p.Kind == OverCapacity) {
+	for _, p := range egressip.Check(egressip.SiteCluster(s, minor, egressip.BuildHosts(s, primaryOnly, total), primaryOnly), in) {
+		if len(diags) > 0 && (p.Kind == egressip.TooFewNodes || p.Kind == egressip.OverCapacity) {
 			continue // nodes the cloud refuses make every count wrong
 		}
 		path := "egress.egressIPs"
@@ -91,7 +72,7 @@ func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly boo
 
 // controlPlaneAssignable refuses pools that cannot host egress IPs.
 func controlPlaneAssignable(s *site.Site) diag.List {
-	if s.Cluster.Platform != awsNoControlPlaneEgress {
+	if s.Cluster.Platform != platform.EgressNoControlPlanePlatform {
 		return nil
 	}
 	var out diag.List

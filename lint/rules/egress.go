@@ -9,7 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/siteforge/siteforge/generators/egress"
+	"github.com/siteforge/siteforge/internal/cluster/egressip"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -87,22 +87,22 @@ func init() {
 }
 
 // egrRuleOf gives each kind of problem its rule.
-func egrRuleOf(p egress.Problem, c egress.Cluster) string {
+func egrRuleOf(p egressip.Problem, c egressip.Cluster) string {
 	switch p.Kind {
-	case egress.NotHostable:
+	case egressip.NotHostable:
 		if c.PrimaryOnly {
 			return "EGR001"
 		}
 		return "EGR002"
-	case egress.InvalidIP, egress.NodeIP, egress.VIPAddress, egress.ReservedNetwork, egress.NetworkAddress:
+	case egressip.InvalidIP, egressip.NodeIP, egressip.VIPAddress, egressip.ReservedNetwork, egressip.NetworkAddress:
 		return "EGR003"
-	case egress.DuplicateIP:
+	case egressip.DuplicateIP:
 		return "EGR004"
-	case egress.MixedFamilies, egress.SplitDualStack:
+	case egressip.MixedFamilies, egressip.SplitDualStack:
 		return "EGR005"
-	case egress.NoAssignableNode, egress.TooFewNodes:
+	case egressip.NoAssignableNode, egressip.TooFewNodes:
 		return "EGR006"
-	case egress.OverCapacity:
+	case egressip.OverCapacity:
 		return "EGR007"
 	}
 	return ""
@@ -110,19 +110,19 @@ func egrRuleOf(p egress.Problem, c egress.Cluster) string {
 
 // egrFix is the lint's fix for each kind of problem (the generator's hints
 // speak of site fields).
-var egrFix = map[egress.ProblemKind]string{
-	egress.InvalidIP:        "write an IPv4 or IPv6 address",
-	egress.DuplicateIP:      "remove the repeated address",
-	egress.NodeIP:           "use a free address of the node subnet",
-	egress.VIPAddress:       "use a free address of the node subnet",
-	egress.ReservedNetwork:  "egress IPs are node-network addresses: use a free address of the node subnet",
-	egress.NoAssignableNode: "label the nodes that may host egress IPs " + egress.AssignableLabel + `=""` + " before creating the EgressIP",
-	egress.NotHostable:      "use a free address of an assignable node's subnet",
-	egress.NetworkAddress:   "use a host address of the subnet",
-	egress.MixedFamilies:    "keep one address family per EgressIP on this release",
-	egress.SplitDualStack:   "put the IPv4 and IPv6 addresses of a pair in one EgressIP (4.16 and later)",
-	egress.TooFewNodes:      "label more nodes of the addresses' subnets " + egress.AssignableLabel + ", or use fewer addresses",
-	egress.OverCapacity:     "label more nodes " + egress.AssignableLabel + ", or use fewer egress IPs",
+var egrFix = map[egressip.ProblemKind]string{
+	egressip.InvalidIP:        "write an IPv4 or IPv6 address",
+	egressip.DuplicateIP:      "remove the repeated address",
+	egressip.NodeIP:           "use a free address of the node subnet",
+	egressip.VIPAddress:       "use a free address of the node subnet",
+	egressip.ReservedNetwork:  "egress IPs are node-network addresses: use a free address of the node subnet",
+	egressip.NoAssignableNode: "label the nodes that may host egress IPs " + platform.EgressAssignableLabel + `=""` + " before creating the EgressIP",
+	egressip.NotHostable:      "use a free address of an assignable node's subnet",
+	egressip.NetworkAddress:   "use a host address of the subnet",
+	egressip.MixedFamilies:    "keep one address family per EgressIP on this release",
+	egressip.SplitDualStack:   "put the IPv4 and IPv6 addresses of a pair in one EgressIP (4.16 and later)",
+	egressip.TooFewNodes:      "label more nodes of the addresses' subnets " + platform.EgressAssignableLabel + ", or use fewer addresses",
+	egressip.OverCapacity:     "label more nodes " + platform.EgressAssignableLabel + ", or use fewer egress IPs",
 }
 
 func egrCheck(id string) func(*lint.Input, *lint.Reporter) {
@@ -131,19 +131,19 @@ func egrCheck(id string) func(*lint.Input, *lint.Reporter) {
 			if set.Site != nil {
 				continue // refused at render (see the rationale)
 			}
-			eips := set.Kind(egress.GroupVersion.String(), "EgressIP")
+			eips := set.Kind(egressip.GroupVersion.String(), "EgressIP")
 			if len(eips) == 0 {
 				continue
 			}
-			objs := make([]egress.Object, len(eips))
+			objs := make([]egressip.Object, len(eips))
 			for i, o := range eips {
-				var e egress.EgressIP
+				var e egressip.EgressIP
 				_ = o.DecodeLoose(&e)
-				objs[i] = egress.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
+				objs[i] = egressip.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
 			}
 			facts := plainClusterOf(set)
 			c := facts.egressCluster(objs)
-			for _, p := range egress.Check(c, objs) {
+			for _, p := range egressip.Check(c, objs) {
 				if egrRuleOf(p, c) != id {
 					continue
 				}
@@ -309,7 +309,7 @@ func plainClusterOf(set lint.Set) plainCluster {
 			}
 		}
 		var ifaddr struct{ IPv4, IPv6 string }
-		if json.Unmarshal([]byte(doc.Metadata.Annotations[egress.PrimaryIfAddrAnnotation]), &ifaddr) == nil {
+		if json.Unmarshal([]byte(doc.Metadata.Annotations[platform.NodePrimaryIfAddrAnnotation]), &ifaddr) == nil {
 			for _, a := range []string{ifaddr.IPv4, ifaddr.IPv6} {
 				if _, sub, err := net.ParseCIDR(a); err == nil {
 					n.primary = append(n.primary, sub)
@@ -320,7 +320,7 @@ func plainClusterOf(set lint.Set) plainCluster {
 			IfAddr   struct{ IPv4, IPv6 string }  `json:"ifaddr"`
 			Capacity struct{ IPv4, IPv6, IP int } `json:"capacity"`
 		}
-		if json.Unmarshal([]byte(doc.Metadata.Annotations[egress.CloudCapacityAnnotation]), &cloud) == nil && len(cloud) > 0 {
+		if json.Unmarshal([]byte(doc.Metadata.Annotations[platform.EgressCloudCapacityAnnotation]), &cloud) == nil && len(cloud) > 0 {
 			if n.primary == nil {
 				n.primary = nodes.ParseCIDRs(egrNonEmpty(cloud[0].IfAddr.IPv4, cloud[0].IfAddr.IPv6))
 			}
@@ -361,18 +361,18 @@ func egrNonEmpty(xs ...string) []string {
 }
 
 // egressCluster is what the EgressIP rules know of the set's cluster.
-func (c plainCluster) egressCluster(objs []egress.Object) egress.Cluster {
-	out := egress.Cluster{
+func (c plainCluster) egressCluster(objs []egressip.Object) egressip.Cluster {
+	out := egressip.Cluster{
 		Platform: c.platform, Minor: c.minor,
 		ClusterNetworks: c.clusterNetworks, ServiceNetworks: c.serviceNetworks,
 		NodeIPs: map[string]string{}, VIPs: map[string]string{},
-		PrimaryOnly: egress.PrimaryOnly(c.platform, c.networkType),
+		PrimaryOnly: platform.EgressPrimaryOnly(c.platform, c.networkType),
 	}
 	for _, v := range c.apiVIPs {
-		out.VIPs[egress.Normalize(v)] = "the API VIP"
+		out.VIPs[egressip.Normalize(v)] = "the API VIP"
 	}
 	for _, v := range c.ingressVIPs {
-		out.VIPs[egress.Normalize(v)] = "the ingress VIP"
+		out.VIPs[egressip.Normalize(v)] = "the ingress VIP"
 	}
 	total := 0
 	for _, o := range objs {
@@ -380,18 +380,18 @@ func (c plainCluster) egressCluster(objs []egress.Object) egress.Cluster {
 	}
 	if len(c.nodes) > 0 {
 		out.HostsKnown = true
-		out.HostsName = "the assignable nodes (Node objects labelled " + egress.AssignableLabel + ")"
+		out.HostsName = "the assignable nodes (Node objects labelled " + platform.EgressAssignableLabel + ")"
 		for _, n := range c.nodes {
 			for _, a := range n.addrs {
-				out.NodeIPs[egress.Normalize(a)] = "node " + n.name
+				out.NodeIPs[egressip.Normalize(a)] = "node " + n.name
 			}
-			if _, ok := n.labels[egress.AssignableLabel]; !ok {
+			if _, ok := n.labels[platform.EgressAssignableLabel]; !ok {
 				continue
 			}
 			if len(n.primary) == 0 {
 				out.HostsKnown = false // where the node can host addresses is unknown
 			}
-			out.Hosts.Hosts = append(out.Hosts.Hosts, egress.Host{Node: n.name, Subnets: n.primary, Primary: n.primary, Capacity: n.capacity})
+			out.Hosts.Hosts = append(out.Hosts.Hosts, egressip.Host{Node: n.name, Subnets: n.primary, Primary: n.primary, Capacity: n.capacity})
 		}
 		return out
 	}
@@ -400,7 +400,7 @@ func (c plainCluster) egressCluster(objs []egress.Object) egress.Cluster {
 		// many as there are addresses, so only the subnets are judged.
 		out.HostsKnown = true
 		out.HostsName = "the machine networks (install-config networking.machineNetwork)"
-		out.Hosts = egress.HostSet{Hosts: egress.StandIns("", machine, total), Unknown: []string{"machine network"}}
+		out.Hosts = egressip.HostSet{Hosts: egressip.StandIns("", machine, total), Unknown: []string{"machine network"}}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package egress
+package egressip
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

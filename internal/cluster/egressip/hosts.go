@@ -1,10 +1,11 @@
-package egress
+package egressip
 
 import (
 	"fmt"
 	"net"
 
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -25,7 +26,7 @@ type Host struct {
 	Primary []*net.IPNet
 	// Capacity is how many egress IPs the node may still take, as the
 	// node reports it (CNCC's cloud.network.openshift.io/egress-ipconfig
-	// annotation); 0: the platform's table (cloudCapacities).
+	// annotation); 0: the platform's table (platform.EgressCloudCapacities).
 	Capacity int
 }
 
@@ -38,14 +39,14 @@ type HostSet struct {
 	Unknown []string
 }
 
-// buildHosts lists the hosts of the assignable pools. primaryOnly is true on
+// BuildHosts lists the hosts of the assignable pools. primaryOnly is true on
 // clouds and for OpenShift SDN, where an egress IP must be in the subnet of
 // the node's primary interface; standIns is how many stand-ins a pool of
 // unknown size gets (enough never to be the bottleneck).
-func buildHosts(s *site.Site, primaryOnly bool, standIns int) HostSet {
+func BuildHosts(s *site.Site, primaryOnly bool, standIns int) HostSet {
 	var hs HostSet
 	machine := nodes.ParseCIDRs(s.Network.MachineNetwork)
-	for _, name := range assignablePools(s) {
+	for _, name := range AssignablePools(s) {
 		p := s.Pools[name]
 		candidates := nodes.ParseCIDRs(p.Subnets)
 		if len(candidates) == 0 {
@@ -116,8 +117,8 @@ func (h Host) label() string {
 	return h.Node
 }
 
-// assignablePools lists egress.assignablePools without repeats, in order.
-func assignablePools(s *site.Site) []string {
+// AssignablePools lists egress.assignablePools without repeats, in order.
+func AssignablePools(s *site.Site) []string {
 	if s.Egress == nil {
 		return nil
 	}
@@ -152,8 +153,8 @@ func hostSubnets(hs HostSet) []string {
 	return out
 }
 
-// nodeAddresses maps every node address of the site to its node.
-func nodeAddresses(s *site.Site) map[string]string {
+// NodeAddresses maps every node address of the site to its node.
+func NodeAddresses(s *site.Site) map[string]string {
 	out := map[string]string{}
 	for _, name := range s.PoolNames() {
 		for _, n := range s.Pools[name].Nodes {
@@ -165,4 +166,24 @@ func nodeAddresses(s *site.Site) map[string]string {
 		}
 	}
 	return out
+}
+
+// SiteCluster is what the rules know about a site's cluster.
+func SiteCluster(s *site.Site, minor platform.OCPMinor, hs HostSet, primaryOnly bool) Cluster {
+	c := Cluster{
+		Platform: s.Cluster.Platform, Minor: minor,
+		ServiceNetworks: s.Network.ServiceNetwork,
+		NodeIPs:         NodeAddresses(s), VIPs: map[string]string{},
+		HostsKnown: true, Hosts: hs, HostsName: "the assignable pools", PrimaryOnly: primaryOnly,
+	}
+	for _, cn := range s.Network.ClusterNetwork {
+		c.ClusterNetworks = append(c.ClusterNetworks, cn.CIDR)
+	}
+	for _, v := range s.Network.APIVIPs {
+		c.VIPs[Normalize(v)] = "the API VIP"
+	}
+	for _, v := range s.Network.IngressVIPs {
+		c.VIPs[Normalize(v)] = "the ingress VIP"
+	}
+	return c
 }

@@ -1,4 +1,9 @@
-package egress
+// Package egressip holds the rules an EgressIP must pass for the cluster to
+// assign it, over plain data: the generator applies them to a site, the
+// lint rules to manifests, with the same messages. It also holds the
+// EgressIP type (k8s.ovn.org/v1) and the hosts model (which nodes may host
+// which addresses).
+package egressip
 
 import (
 	"fmt"
@@ -67,7 +72,7 @@ const (
 	NoAssignableNode                    // no node may host egress IPs (OVN-K NoMatchingNodeFound)
 	NotHostable                         // outside every subnet the assignable nodes can host
 	NetworkAddress                      // a subnet's network or broadcast address
-	MixedFamilies                       // IPv4 and IPv6 in one object before dualStackObjectSince
+	MixedFamilies                       // IPv4 and IPv6 in one object before platform.EgressDualStackObjectSince
 	SplitDualStack                      // a dual-stack pair split over two objects
 	TooFewNodes                         // more addresses than nodes able to host them (OVN-K NoMatchingNodeFound)
 	OverCapacity                        // more addresses than the cloud lets the nodes hold
@@ -173,7 +178,7 @@ func (c *checker) addresses(objs []parsed) {
 				continue
 			}
 			if len(c.c.Hosts.Hosts) == 0 {
-				c.add(NoAssignableNode, oi, i, fmt.Sprintf("%s cannot be assigned: no node may host egress IPs (none is labelled %s; OVN-K NoMatchingNodeFound)", key, AssignableLabel),
+				c.add(NoAssignableNode, oi, i, fmt.Sprintf("%s cannot be assigned: no node may host egress IPs (none is labelled %s; OVN-K NoMatchingNodeFound)", key, platform.EgressAssignableLabel),
 					"list the pools whose nodes may host egress IPs in egress.assignablePools")
 				continue
 			}
@@ -190,7 +195,7 @@ func (c *checker) addresses(objs []parsed) {
 					where = "the assignable nodes can host addresses of " + strings.Join(subnets, ", ")
 				}
 				scope := "the subnet of a node's interface"
-				if cloudPlatforms[c.c.Platform] {
+				if platform.EgressCloudPlatform(c.c.Platform) {
 					scope = "the subnet of a node's primary interface (on " + c.c.Platform + " no other)"
 				} else if c.c.PrimaryOnly {
 					scope = "the subnet of a node's primary interface"
@@ -245,7 +250,7 @@ func Normalize(ip string) string {
 	return ip
 }
 
-// families applies the dual-stack rules: before dualStackObjectSince an
+// families applies the dual-stack rules: before platform.EgressDualStackObjectSince an
 // object holds one family only; a dual-stack pair is never split over two
 // objects with the same selectors.
 func (c *checker) families(objs []parsed) {
@@ -264,9 +269,9 @@ func (c *checker) families(objs []parsed) {
 	}
 	minor := c.c.Minor
 	for oi, o := range objs {
-		if v4, v6 := fam(o); v4 && v6 && minor > 0 && minor < dualStackObjectSince {
+		if v4, v6 := fam(o); v4 && v6 && minor > 0 && minor < platform.EgressDualStackObjectSince {
 			c.add(MixedFamilies, oi, -1, fmt.Sprintf("EgressIP %q mixes IPv4 and IPv6 addresses: one object holds both families from OpenShift %s (dual-stack EgressIP), this cluster is %s",
-				o.Name, dualStackObjectSince, minor), "keep one address family per EgressIP on this release")
+				o.Name, platform.EgressDualStackObjectSince, minor), "keep one address family per EgressIP on this release")
 		}
 	}
 	for i, a := range objs {
@@ -278,9 +283,9 @@ func (c *checker) families(objs []parsed) {
 			if !split || !sameSelectors(a.Object, b.Object) {
 				continue
 			}
-			hint := fmt.Sprintf("put the IPv4 and IPv6 addresses in one EgressIP (supported from %s)", dualStackObjectSince)
-			if minor > 0 && minor < dualStackObjectSince {
-				hint = fmt.Sprintf("dual-stack egress IPs need OpenShift %s or later: keep one address family", dualStackObjectSince)
+			hint := fmt.Sprintf("put the IPv4 and IPv6 addresses in one EgressIP (supported from %s)", platform.EgressDualStackObjectSince)
+			if minor > 0 && minor < platform.EgressDualStackObjectSince {
+				hint = fmt.Sprintf("dual-stack egress IPs need OpenShift %s or later: keep one address family", platform.EgressDualStackObjectSince)
 			}
 			c.add(SplitDualStack, j, -2, fmt.Sprintf("EgressIPs %q and %q select the same pods, one with IPv4 and one with IPv6 addresses: a dual-stack pair split over two objects is not supported",
 				a.Name, b.Name), hint)
@@ -368,7 +373,7 @@ func maxMatching(edges [][]int, right int) int {
 // at most the node's capacity in all. A node's own report of its capacity
 // (Host.Capacity) wins over the platform's table.
 func (c *checker) capacity(objs []parsed) {
-	capc, table := cloudCapacities[c.c.Platform]
+	capc, table := platform.EgressCloudCapacities[c.c.Platform]
 	hosts := c.c.Hosts.Hosts
 	reported := 0
 	for _, h := range hosts {
@@ -379,7 +384,7 @@ func (c *checker) capacity(objs []parsed) {
 	if len(c.c.Hosts.Unknown) > 0 || !table && reported < len(hosts) || len(hosts) == 0 {
 		return
 	}
-	perNode := capc.perNode - capc.usedByNode
+	perNode := capc.PerNode - capc.UsedByNode
 	// Nodes: 0 source, 1 sink, then addresses, then (object, host) pairs,
 	// then hosts.
 	g := newFlow()
@@ -425,10 +430,10 @@ func (c *checker) capacity(objs []parsed) {
 		return
 	}
 	msg := fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: %s allows %d %s (%d per node once the node's own address is counted); %d fit",
-		total, c.c.Platform, capc.perNode, capc.unit, perNode, got)
+		total, c.c.Platform, capc.PerNode, capc.Unit, perNode, got)
 	if reported > 0 {
 		msg = fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: together they can take %d more (%d as the nodes report it in %s, the others %d each, %s's limit); %d fit",
-			total, sum, reported, CloudCapacityAnnotation, perNode, c.c.Platform, got)
+			total, sum, reported, platform.EgressCloudCapacityAnnotation, perNode, c.c.Platform, got)
 	}
 	c.add(OverCapacity, -1, -1, msg, "label more nodes (egress.assignablePools) or use fewer egress IPs")
 }
