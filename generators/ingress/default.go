@@ -29,40 +29,40 @@ import (
 //     --patch-file): it sets these fields and leaves the rest alone. Lists
 //     and selectors it sets replace the controller's current ones.
 
-// defaultPlan is what siteforge decides about the default controller.
-type defaultPlan struct {
-	placement placement
-	// pinned: emit nodePlacement (ingress.default.pools, or the masters for
+// DefaultPlan is what siteforge decides about the default controller.
+type DefaultPlan struct {
+	Placement Placement
+	// Pinned: emit nodePlacement (ingress.default.pools, or the masters for
 	// the manual remote-worker method).
-	pinned   bool
-	why      string
-	replicas *int32
-	// route and namespace are the exclusions of the shards in excluded.
-	route, namespace *metav1.LabelSelector
-	excluded         []string
-	origin           []diag.Position
-	minor            platform.OCPMinor
-	lifecycle        string
+	Pinned   bool
+	Why      string
+	Replicas *int32
+	// Route and Namespace are the exclusions of the shards in excluded.
+	Route, Namespace *metav1.LabelSelector
+	Excluded         []string
+	Origin           []diag.Position
+	Minor            platform.OCPMinor
+	Lifecycle        string
 }
 
-// planDefault places the default router: where the site says, else on the
+// PlanDefault places the default router: where the site says, else on the
 // masters when the manual remote-worker method applies, else where the
 // operator puts it. On keepalived platforms its nodes must be able to hold
 // the ingress VIP.
-func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (defaultPlan, diag.List) {
-	plan := defaultPlan{minor: m.minor, lifecycle: s.Cluster.Lifecycle}
+func PlanDefault(s *site.Site, m *Model, in *site.Ingress, pinMasters bool) (DefaultPlan, diag.List) {
+	plan := DefaultPlan{Minor: m.Minor, Lifecycle: s.Cluster.Lifecycle}
 	var diags diag.List
 	var poolPaths map[string]string
 	switch {
 	case in.Default != nil && len(in.Default.Pools) > 0:
 		path := "ingress.default.pools"
-		p, d := m.byPools(defaultControllerName, in.Default.Pools, path)
+		p, d := m.ByPools(platform.IngressDefaultControllerName, in.Default.Pools, path)
 		if d != nil {
 			return plan, diag.List{*d}
 		}
-		plan.placement, plan.pinned = p, true
-		plan.why = "ingress.default.pools"
-		plan.origin = append(plan.origin, s.Positions.Of(path))
+		plan.Placement, plan.Pinned = p, true
+		plan.Why = "ingress.default.pools"
+		plan.Origin = append(plan.Origin, s.Positions.Of(path))
 		poolPaths = map[string]string{}
 		for i, name := range in.Default.Pools {
 			poolPaths[name] = site.Index(path, i)
@@ -74,30 +74,30 @@ func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (def
 				masters = append(masters, name)
 			}
 		}
-		p, d := m.byPools(defaultControllerName, masters, "cluster.version")
+		p, d := m.ByPools(platform.IngressDefaultControllerName, masters, "cluster.version")
 		if d != nil {
 			return plan, diag.List{*d}
 		}
-		plan.placement, plan.pinned = p, true
-		plan.why = fmt.Sprintf("the manual remote-worker method (OpenShift %s does not handle remote pools %s itself)",
-			m.minor, strings.Join(nodes.KeepalivedFixPools(s, m.minor), ", "))
-		plan.origin = append(plan.origin, s.Positions.Of("cluster.version"))
+		plan.Placement, plan.Pinned = p, true
+		plan.Why = fmt.Sprintf("the manual remote-worker method (OpenShift %s does not handle remote pools %s itself)",
+			m.Minor, strings.Join(nodes.KeepalivedFixPools(s, m.Minor), ", "))
+		plan.Origin = append(plan.Origin, s.Positions.Of("cluster.version"))
 	default:
-		plan.placement = m.operatorDefault()
+		plan.Placement = m.OperatorDefault()
 	}
 
-	if plan.pinned && len(plan.placement.pools) == 0 {
+	if plan.Pinned && len(plan.Placement.Pools) == 0 {
 		path := "ingress.default.pools"
 		if poolPaths == nil {
 			path = "cluster.version"
 		}
 		return plan, diag.List{{Pos: s.Positions.Of(path), Path: path,
 			Message: fmt.Sprintf("no node can run the default router: the operator keeps routers off the remote workers it detects (%s; pools %s)",
-				platform.RemoteWorkerLabel, strings.Join(plan.placement.excludedRemote, ", ")),
+				platform.RemoteWorkerLabel, strings.Join(plan.Placement.ExcludedRemote, ", ")),
 			Hint: "run the default router on pools in the VIPs' subnet"}}
 	}
 	if nodes.RunsKeepalived(s) && len(s.Network.IngressVIPs) > 0 {
-		for _, name := range plan.placement.pools {
+		for _, name := range plan.Placement.Pools {
 			pool := s.Pools[name]
 			path, ok := poolPaths[name]
 			if !ok {
@@ -108,7 +108,7 @@ func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (def
 				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 					Message: fmt.Sprintf("the default router would run on remote pool %q: the ingress VIP follows the default router's pods and can only sit on nodes in its own L2 subnet", name),
 					Hint:    `run the default router on pools in the VIPs' subnet (ingress.default.pools: ["master"])`})
-			case plan.pinned && VIPSubnetProblem(s, name) != "":
+			case plan.Pinned && VIPSubnetProblem(s, name) != "":
 				// Only where the site places the router: the operator's
 				// default placement is the operator's, not the site's,
 				// choice, and lint rule ING008 reports it.
@@ -121,14 +121,14 @@ func planDefault(s *site.Site, m *model, in *site.Ingress, pinMasters bool) (def
 
 	if in.Default != nil && in.Default.Replicas != nil {
 		r := int32(*in.Default.Replicas)
-		plan.replicas = &r
+		plan.Replicas = &r
 		path := "ingress.default.replicas"
-		plan.origin = append(plan.origin, s.Positions.Of(path))
-		if !loadBalancerPlatforms[s.Cluster.Platform] && plan.placement.nodes >= 0 && int(r) > plan.placement.nodes {
+		plan.Origin = append(plan.Origin, s.Positions.Of(path))
+		if !platform.IngressLoadBalancerPlatform(s.Cluster.Platform) && plan.Placement.Nodes >= 0 && int(r) > plan.Placement.Nodes {
 			diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 				Message: fmt.Sprintf("%d HostNetwork router replicas need %d nodes, but the default router can run on %d (%s)",
-					r, r, plan.placement.nodes, poolsSummary(s, plan.placement.pools)),
-				Hint: fmt.Sprintf("set replicas to %d or less", plan.placement.nodes)})
+					r, r, plan.Placement.Nodes, PoolsSummary(s, plan.Placement.Pools)),
+				Hint: fmt.Sprintf("set replicas to %d or less", plan.Placement.Nodes)})
 		}
 	}
 	return plan, diags
@@ -144,26 +144,26 @@ func anyContained(cidrs, ips []string) bool {
 }
 
 // object is the default controller with the fields siteforge decides.
-func (d defaultPlan) object() *operatorv1.IngressController {
+func (d DefaultPlan) object() *operatorv1.IngressController {
 	ic := &operatorv1.IngressController{
 		TypeMeta:   metav1.TypeMeta{APIVersion: operatorv1.GroupVersion.String(), Kind: "IngressController"},
-		ObjectMeta: metav1.ObjectMeta{Name: defaultControllerName, Namespace: operatorNamespace},
+		ObjectMeta: metav1.ObjectMeta{Name: platform.IngressDefaultControllerName, Namespace: platform.IngressOperatorNamespace},
 		Spec: operatorv1.IngressControllerSpec{
-			Replicas:          d.replicas,
-			RouteSelector:     d.route,
-			NamespaceSelector: d.namespace,
+			Replicas:          d.Replicas,
+			RouteSelector:     d.Route,
+			NamespaceSelector: d.Namespace,
 		},
 	}
-	if d.pinned {
-		ic.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: d.placement.selector, Tolerations: d.placement.tolerations}
+	if d.Pinned {
+		ic.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: d.Placement.Selector, Tolerations: d.Placement.Tolerations}
 	}
 	return ic
 }
 
 // file renders the default controller's file, or nil when siteforge decides
 // nothing about it.
-func (d defaultPlan) file(s *site.Site) ([]byte, error) {
-	if !d.pinned && d.replicas == nil && d.route == nil && d.namespace == nil {
+func (d DefaultPlan) file(s *site.Site) ([]byte, error) {
+	if !d.Pinned && d.Replicas == nil && d.Route == nil && d.Namespace == nil {
 		return nil, nil
 	}
 	obj, err := generators.EncodeObject(generators.MustCleanMap(d.object()), s.Source)
@@ -172,25 +172,25 @@ func (d defaultPlan) file(s *site.Site) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	writeLines(&b, "The default IngressController: only the fields siteforge decides.")
-	if d.pinned {
-		writeLines(&b, fmt.Sprintf("- nodePlacement: %s (%s).", poolsSummary(s, d.placement.pools), d.why))
+	if d.Pinned {
+		writeLines(&b, fmt.Sprintf("- nodePlacement: %s (%s).", PoolsSummary(s, d.Placement.Pools), d.Why))
 	}
-	if d.replicas != nil {
+	if d.Replicas != nil {
 		writeLines(&b, "- replicas: ingress.default.replicas.")
 	}
-	if len(d.excluded) > 0 {
-		writeLines(&b, fmt.Sprintf("- routeSelector/namespaceSelector: skip the routes of shards %s; routes and", strings.Join(d.excluded, ", ")),
+	if len(d.Excluded) > 0 {
+		writeLines(&b, fmt.Sprintf("- routeSelector/namespaceSelector: skip the routes of shards %s; routes and", strings.Join(d.Excluded, ", ")),
 			"  namespaces without those labels (the console, oauth and canary routes among them) stay here.")
 	}
 	writeLines(&b, "")
-	if d.lifecycle == "install" {
+	if d.Lifecycle == "install" {
 		writeLines(&b, "Install: after `openshift-install create manifests`, copy this file to",
 			"  <installation directory>/manifests/"+defaultManifestName,
 			"Running cluster (a JSON merge patch: the selectors here replace the controller's):")
 	} else {
 		writeLines(&b, "Apply (a JSON merge patch: the selectors here replace the controller's):")
 	}
-	writeLines(&b, fmt.Sprintf("  oc patch ingresscontroller/%s -n %s --type=merge --patch-file=%s", defaultControllerName, operatorNamespace, defaultPath))
+	writeLines(&b, fmt.Sprintf("  oc patch ingresscontroller/%s -n %s --type=merge --patch-file=%s", platform.IngressDefaultControllerName, platform.IngressOperatorNamespace, defaultPath))
 	b.Write(obj)
 	return b.Bytes(), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -36,8 +37,8 @@ import (
 // complement would need In or Exists (they admit unlabelled routes, like the
 // platform's).
 
-// exclusion is what the default controller must reject for one shard.
-type exclusion struct {
+// Exclusion is what the default controller must reject for one shard.
+type Exclusion struct {
 	route, namespace []metav1.LabelSelectorRequirement
 }
 
@@ -70,8 +71,8 @@ func flatten(sel *site.LabelSelector, namespace bool, path string) []requirement
 	return out
 }
 
-// excludeShard computes the default controller's exclusion of a shard.
-func excludeShard(s *site.Site, name string, sh site.Shard, path string) (exclusion, *diag.Diagnostic) {
+// ExcludeShard computes the default controller's exclusion of a shard.
+func ExcludeShard(s *site.Site, name string, sh site.Shard, path string) (Exclusion, *diag.Diagnostic) {
 	reqs := append(flatten(sh.RouteSelector, false, path+".routeSelector"), flatten(sh.NamespaceSelector, true, path+".namespaceSelector")...)
 	at := func(p, msg, hint string) *diag.Diagnostic {
 		return &diag.Diagnostic{Pos: s.Positions.Of(p), Path: p, Message: msg, Hint: hint}
@@ -79,11 +80,11 @@ func excludeShard(s *site.Site, name string, sh site.Shard, path string) (exclus
 	const optOut = "or set excludeFromDefault: false to let the default router serve these routes too"
 	switch len(reqs) {
 	case 0:
-		return exclusion{}, at(path, fmt.Sprintf("shard %q selects every route: the default router cannot exclude its routes without excluding all of them", name),
+		return Exclusion{}, at(path, fmt.Sprintf("shard %q selects every route: the default router cannot exclude its routes without excluding all of them", name),
 			"add a routeSelector or a namespaceSelector")
 	case 1:
 	default:
-		return exclusion{}, at(path, fmt.Sprintf("shard %q selects routes with %d requirements (ANDed); the default router could only exclude them with \"not A or not B\", which a label selector cannot say, and excluding on one of them would leave routes served by no router",
+		return Exclusion{}, at(path, fmt.Sprintf("shard %q selects routes with %d requirements (ANDed); the default router could only exclude them with \"not A or not B\", which a label selector cannot say, and excluding on one of them would leave routes served by no router",
 			name, len(reqs)), "select the shard's routes with one label (one matchLabels entry or one expression), "+optOut)
 	}
 	r := reqs[0]
@@ -94,16 +95,16 @@ func excludeShard(s *site.Site, name string, sh site.Shard, path string) (exclus
 	case metav1.LabelSelectorOpExists:
 		comp = metav1.LabelSelectorRequirement{Key: r.req.Key, Operator: metav1.LabelSelectorOpDoesNotExist}
 	default:
-		return exclusion{}, at(r.path, fmt.Sprintf("shard %q selects with %s, which also matches routes and namespaces without the label %q: excluding them from the default router would exclude the platform's own routes (console, oauth, canary) too",
+		return Exclusion{}, at(r.path, fmt.Sprintf("shard %q selects with %s, which also matches routes and namespaces without the label %q: excluding them from the default router would exclude the platform's own routes (console, oauth, canary) too",
 			name, r.req.Operator, r.req.Key), "select the shard's routes by a label they carry (matchLabels, In or Exists), "+optOut)
 	}
 	if d := platformKey(s, name, r); d != nil {
-		return exclusion{}, d
+		return Exclusion{}, d
 	}
 	if r.namespace {
-		return exclusion{namespace: []metav1.LabelSelectorRequirement{comp}}, nil
+		return Exclusion{namespace: []metav1.LabelSelectorRequirement{comp}}, nil
 	}
-	return exclusion{route: []metav1.LabelSelectorRequirement{comp}}, nil
+	return Exclusion{route: []metav1.LabelSelectorRequirement{comp}}, nil
 }
 
 // platformKey refuses a shard selecting on labels the platform's own
@@ -111,14 +112,14 @@ func excludeShard(s *site.Site, name string, sh site.Shard, path string) (exclus
 // router would drop them.
 func platformKey(s *site.Site, name string, r requirement) *diag.Diagnostic {
 	bad := false
-	for _, p := range platformLabelPrefixes {
+	for _, p := range platform.PlatformLabelPrefixes {
 		if strings.HasPrefix(r.req.Key, p) {
 			bad = true
 		}
 	}
-	if r.namespace && r.req.Key == namespaceNameLabel {
+	if r.namespace && r.req.Key == platform.NamespaceNameLabel {
 		for _, v := range r.req.Values {
-			if strings.HasPrefix(v, platformNamespacePrefix) {
+			if strings.HasPrefix(v, platform.PlatformNamespacePrefix) {
 				bad = true
 			}
 		}
@@ -131,10 +132,10 @@ func platformKey(s *site.Site, name string, r requirement) *diag.Diagnostic {
 		Hint:    "label the application routes or namespaces with a label of your own"}
 }
 
-// merge folds the shards' exclusions into one routeSelector and one
+// Merge folds the shards' exclusions into one routeSelector and one
 // namespaceSelector: NotIn on the same key unions its values, DoesNotExist
 // appears once; requirements sorted by key, then operator.
-func merge(exs []exclusion) (route, namespace *metav1.LabelSelector) {
+func Merge(exs []Exclusion) (route, namespace *metav1.LabelSelector) {
 	var rs, ns []metav1.LabelSelectorRequirement
 	for _, e := range exs {
 		rs = append(rs, e.route...)
@@ -199,8 +200,8 @@ func PlatformRoutesDropped(route, namespace *metav1.LabelSelector) []string {
 		}
 	}
 	var out []string
-	for _, r := range PlatformRoutes {
-		ns := map[string]string{namespaceNameLabel: r.Namespace}
+	for _, r := range platform.PlatformRoutes {
+		ns := map[string]string{platform.NamespaceNameLabel: r.Namespace}
 		if !nodes.Matches(route, r.Labels) || !nodes.Matches(namespace, ns) {
 			out = append(out, r.Namespace+"/"+r.Name)
 		}

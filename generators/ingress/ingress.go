@@ -31,13 +31,13 @@ func init() {
 	generators.Register(generators.Generator{Name: Name, Generate: Generate})
 }
 
-// router is one HostNetwork IngressController as far as host ports go.
-type router struct {
-	name      string
-	ports     HostPorts
-	placement placement
-	// path is where a port collision is reported.
-	path string
+// HostRouter is one HostNetwork IngressController as far as host ports go.
+type HostRouter struct {
+	Name      string
+	Ports     HostPorts
+	Placement Placement
+	// Path is where a port collision is reported.
+	Path string
 }
 
 // Generate renders the shards, the default controller's file and the DNS
@@ -55,172 +55,167 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	if in == nil {
 		in = &site.Ingress{}
 	}
-	m := newModel(s, minor)
+	m := NewModel(s, minor)
 	var diags diag.List
 	var arts []generators.Artifact
 
-	def, defDiags := planDefault(s, m, in, pinMasters)
+	def, defDiags := PlanDefault(s, m, in, pinMasters)
 	diags = append(diags, defDiags...)
-	routers := []router{}
-	if !loadBalancerPlatforms[s.Cluster.Platform] {
-		routers = append(routers, router{name: defaultControllerName,
-			ports: DefaultHostPorts, placement: def.placement, path: "ingress.default"})
+	routers := []HostRouter{}
+	if !platform.IngressLoadBalancerPlatform(s.Cluster.Platform) {
+		routers = append(routers, HostRouter{Name: platform.IngressDefaultControllerName,
+			Ports: DefaultHostPorts, Placement: def.Placement, Path: "ingress.default"})
 	}
 
-	seenDomains := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): defaultControllerName}
-	var exclusions []exclusion
+	seenDomains := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): platform.IngressDefaultControllerName}
+	var exclusions []Exclusion
 	var excluded []string
 	for _, name := range slices.Sorted(maps.Keys(in.Shards)) {
 		sh := in.Shards[name]
 		path := site.Field("ingress", "shards", name)
-		sd := shardPlan(ctx, s, m, name, sh, path, seenDomains)
-		diags = append(diags, sd.diags...)
-		if len(sd.diags) > 0 {
+		sd := PlanShard(ctx.Warn, s, m, name, sh, path, seenDomains)
+		diags = append(diags, sd.Diags...)
+		if len(sd.Diags) > 0 {
 			continue
 		}
-		if sh.EndpointPublishing == hostNetwork {
-			routers = append(routers, router{name: name, ports: sd.ports, placement: sd.placement, path: sd.portsPath})
+		if sh.EndpointPublishing == platform.PublishingHostNetwork {
+			routers = append(routers, HostRouter{Name: name, Ports: sd.Ports, Placement: sd.Placement, Path: sd.PortsPath})
 		}
 		if sh.ExcludeFromDefault {
-			ex, d := excludeShard(s, name, sh, path)
+			ex, d := ExcludeShard(s, name, sh, path)
 			if d != nil {
 				diags = append(diags, *d)
 			} else {
 				exclusions = append(exclusions, ex)
 				excluded = append(excluded, name)
-				def.origin = append(def.origin, s.Positions.Of(path+".excludeFromDefault"))
+				def.Origin = append(def.Origin, s.Positions.Of(path+".excludeFromDefault"))
 			}
 		}
 		origin := []diag.Position{s.Positions.Of(path)}
 		arts = append(arts, generators.Artifact{
 			Path: fmt.Sprintf("%s/ingresscontroller-%s.yaml", dir, name), Role: generators.Resource,
-			Object: generators.MustCleanMap(sd.object), Origin: origin,
+			Object: generators.MustCleanMap(ingressController(name, sh, sd.Placement)), Origin: origin,
 		})
-		if note := dnsNote(s, name, sh, sd.placement, sd.replicas, sd.ports); note != nil {
+		if note := dnsNote(s, name, sh, sd.Placement, sd.Replicas, sd.Ports); note != nil {
 			arts = append(arts, generators.Artifact{
 				Path: fmt.Sprintf("%s/dns-%s.md", dir, name), Role: generators.File, Data: note,
 				Origin: []diag.Position{s.Positions.Of(path + ".domain")},
 			})
 		}
 	}
-	diags = append(diags, portCollisions(s, routers)...)
+	diags = append(diags, PortCollisions(s, routers)...)
 	if len(diags) > 0 {
 		return nil, diags.Sort()
 	}
 
-	def.route, def.namespace = merge(exclusions)
-	def.excluded = excluded
+	def.Route, def.Namespace = Merge(exclusions)
+	def.Excluded = excluded
 	if file, err := def.file(s); err != nil {
 		return nil, err
 	} else if file != nil {
-		arts = append(arts, generators.Artifact{Path: defaultPath, Role: generators.File, Data: file, Comment: "#", Origin: def.origin})
+		arts = append(arts, generators.Artifact{Path: defaultPath, Role: generators.File, Data: file, Comment: "#", Origin: def.Origin})
 	}
 	return arts, nil
 }
 
-// shardResult is a shard checked and rendered.
-type shardResult struct {
-	object    *operatorv1.IngressController
-	placement placement
-	replicas  int
-	ports     HostPorts
-	portsPath string
-	diags     diag.List
+// ShardPlan is a shard checked and placed.
+type ShardPlan struct {
+	Placement Placement
+	Replicas  int
+	Ports     HostPorts
+	PortsPath string
+	Diags     diag.List
 }
 
-// shardPlan checks one shard (name, domain, placement, replicas, ports) and
-// builds its IngressController.
-func shardPlan(ctx *generators.Context, s *site.Site, m *model, name string, sh site.Shard, path string, seenDomains map[string]string) shardResult {
-	var out shardResult
+// PlanShard checks one shard (name, domain, placement, replicas, ports) and
+// places it; problems the operator would still accept go to warn.
+func PlanShard(warn func(diag.Diagnostic), s *site.Site, m *Model, name string, sh site.Shard, path string, seenDomains map[string]string) ShardPlan {
+	var out ShardPlan
 	add := func(d *diag.Diagnostic) {
 		if d != nil {
-			out.diags = append(out.diags, *d)
+			out.Diags = append(out.Diags, *d)
 		}
 	}
 	at := func(p, msg, hint string) *diag.Diagnostic {
 		return &diag.Diagnostic{Pos: s.Positions.Of(p), Path: p, Message: msg, Hint: hint}
 	}
-	if name == defaultControllerName {
+	if name == platform.IngressDefaultControllerName {
 		add(at(path, `a shard cannot be named "default": that is the default IngressController, which the operator owns`, "rename the shard"))
 	}
-	out.diags = append(out.diags, checkDomain(s, name, sh.Domain, path+".domain", seenDomains)...)
+	out.Diags = append(out.Diags, CheckDomain(s, name, sh.Domain, path+".domain", seenDomains)...)
 
 	switch {
 	case len(sh.Pools) > 0:
-		p, d := m.byPools(name, sh.Pools, path+".pools")
+		p, d := m.ByPools(name, sh.Pools, path+".pools")
 		add(d)
-		out.placement = p
+		out.Placement = p
 	case sh.NodeSelector != nil:
-		p, d, w := m.bySelector(name, sh.NodeSelector, path+".nodeSelector")
+		p, d, w := m.BySelector(name, sh.NodeSelector, path+".nodeSelector")
 		add(d)
 		if w != nil {
-			ctx.Warn(*w)
+			warn(*w)
 		}
-		out.placement = p
+		out.Placement = p
 	default:
-		out.placement = m.operatorDefault()
+		out.Placement = m.OperatorDefault()
 	}
-	if len(out.diags) > 0 {
+	if len(out.Diags) > 0 {
 		return out
 	}
-	p := out.placement
+	p := out.Placement
 	placePath := path
 	if len(sh.Pools) > 0 {
 		placePath = path + ".pools"
 	} else if sh.NodeSelector != nil {
 		placePath = path + ".nodeSelector"
 	}
-	if len(p.pools) == 0 && (len(sh.Pools) > 0 || len(p.excludedRemote) > 0) {
+	if len(p.Pools) == 0 && (len(sh.Pools) > 0 || len(p.ExcludedRemote) > 0) {
 		msg := fmt.Sprintf("no node can run the routers of shard %q", name)
-		if len(p.excludedRemote) > 0 {
+		if len(p.ExcludedRemote) > 0 {
 			msg += fmt.Sprintf(": from %s baremetal IPI labels remote workers %s and the operator gives every router a node affinity excluding that label (pools %s)",
-				"4.13", platform.RemoteWorkerLabel, strings.Join(p.excludedRemote, ", "))
+				"4.13", platform.RemoteWorkerLabel, strings.Join(p.ExcludedRemote, ", "))
 		}
 		add(at(placePath, msg, "place the shard on pools in the VIPs' subnet, or run it elsewhere than on auto-detected remote workers"))
 		return out
 	}
 
-	out.replicas = operatorDefaultReplicas(s)
+	out.Replicas = OperatorDefaultReplicas(s)
 	replicasPath := path
 	if sh.Replicas != nil {
-		out.replicas = *sh.Replicas
+		out.Replicas = *sh.Replicas
 		replicasPath = path + ".replicas"
 	}
-	if sh.EndpointPublishing == hostNetwork && p.nodes >= 0 && out.replicas > p.nodes {
+	if sh.EndpointPublishing == platform.PublishingHostNetwork && p.Nodes >= 0 && out.Replicas > p.Nodes {
 		msg := fmt.Sprintf("%d HostNetwork router replicas need %d nodes (each binds the host ports), but shard %q can run on %d (%s)",
-			out.replicas, out.replicas, name, p.nodes, poolsSummary(s, p.pools))
-		hint := fmt.Sprintf("set replicas to %d or less, or place the shard on more nodes", p.nodes)
+			out.Replicas, out.Replicas, name, p.Nodes, PoolsSummary(s, p.Pools))
+		hint := fmt.Sprintf("set replicas to %d or less, or place the shard on more nodes", p.Nodes)
 		if sh.Replicas != nil {
 			add(at(replicasPath, msg, hint))
 		} else {
-			ctx.Warn(*at(replicasPath, msg+fmt.Sprintf(" (replicas defaults to %d)", defaultReplicas), hint))
+			warn(*at(replicasPath, msg+fmt.Sprintf(" (replicas defaults to %d)", platform.IngressDefaultReplicas), hint))
 		}
 	}
 
-	out.ports = DefaultHostPorts
-	out.portsPath = path
+	out.Ports = DefaultHostPorts
+	out.PortsPath = path
 	if sh.Ports != nil {
-		out.ports = HostPorts{sh.Ports.HTTP, sh.Ports.HTTPS, sh.Ports.Stats}
-		out.portsPath = path + ".ports"
-		if sh.EndpointPublishing != hostNetwork {
-			ctx.Warn(*at(out.portsPath, fmt.Sprintf("ports apply to HostNetwork routers only; shard %q is published with %s", name, sh.EndpointPublishing), "remove ports"))
+		out.Ports = HostPorts{sh.Ports.HTTP, sh.Ports.HTTPS, sh.Ports.Stats}
+		out.PortsPath = path + ".ports"
+		if sh.EndpointPublishing != platform.PublishingHostNetwork {
+			warn(*at(out.PortsPath, fmt.Sprintf("ports apply to HostNetwork routers only; shard %q is published with %s", name, sh.EndpointPublishing), "remove ports"))
 		}
-		if msg := out.ports.NotUnique(); msg != "" {
-			add(at(out.portsPath, msg, "give HTTP, HTTPS and stats three different ports"))
+		if msg := out.Ports.NotUnique(); msg != "" {
+			add(at(out.PortsPath, msg, "give HTTP, HTTPS and stats three different ports"))
 		}
 	}
-	if len(out.diags) > 0 {
-		return out
-	}
-	out.object = ingressController(name, sh, p)
 	return out
 }
 
 // ingressController builds a shard's object.
-func ingressController(name string, sh site.Shard, p placement) *operatorv1.IngressController {
+func ingressController(name string, sh site.Shard, p Placement) *operatorv1.IngressController {
 	ic := &operatorv1.IngressController{
 		TypeMeta:   metav1.TypeMeta{APIVersion: operatorv1.GroupVersion.String(), Kind: "IngressController"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: operatorNamespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: platform.IngressOperatorNamespace},
 		Spec: operatorv1.IngressControllerSpec{
 			Domain:                     sh.Domain,
 			EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{Type: operatorv1.EndpointPublishingStrategyType(sh.EndpointPublishing)},
@@ -232,20 +227,20 @@ func ingressController(name string, sh site.Shard, p placement) *operatorv1.Ingr
 		r := int32(*sh.Replicas)
 		ic.Spec.Replicas = &r
 	}
-	if sh.EndpointPublishing == hostNetwork && sh.Ports != nil {
+	if sh.EndpointPublishing == platform.PublishingHostNetwork && sh.Ports != nil {
 		ic.Spec.EndpointPublishingStrategy.HostNetwork = &operatorv1.HostNetworkStrategy{
 			HTTPPort: int32(sh.Ports.HTTP), HTTPSPort: int32(sh.Ports.HTTPS), StatsPort: int32(sh.Ports.Stats),
 		}
 	}
-	if p.selector != nil {
-		ic.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: p.selector, Tolerations: p.tolerations}
+	if p.Selector != nil {
+		ic.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: p.Selector, Tolerations: p.Tolerations}
 	}
 	return ic
 }
 
-// checkDomain applies the admission rules of spec.domain and the operator's
+// CheckDomain applies the admission rules of spec.domain and the operator's
 // uniqueness rule; seen maps admitted domains to their controller.
-func checkDomain(s *site.Site, name, domain, path string, seen map[string]string) diag.List {
+func CheckDomain(s *site.Site, name, domain, path string, seen map[string]string) diag.List {
 	var out diag.List
 	at := func(p Problem) {
 		out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: p.Message, Hint: p.Hint})
@@ -270,19 +265,19 @@ type Problem struct{ Message, Hint string }
 func DomainProblems(name, domain string) []Problem {
 	var out []Problem
 	at := func(msg, hint string) { out = append(out, Problem{msg, hint}) }
-	if len(domain) > maxDomainLength {
-		at(fmt.Sprintf("domain is %d characters, more than the %d an IngressController accepts", len(domain), maxDomainLength), "use a shorter domain")
+	if len(domain) > platform.IngressMaxDomainLength {
+		at(fmt.Sprintf("domain is %d characters, more than the %d an IngressController accepts", len(domain), platform.IngressMaxDomainLength), "use a shorter domain")
 	}
 	if errs := validation.IsDNS1123Subdomain(domain); len(errs) > 0 {
 		at("domain must be a DNS-1123 subdomain: "+strings.Join(errs, "; "), "use lower-case letters, digits, '-' and '.'")
 	}
 	for _, label := range strings.Split(domain, ".") {
-		if len(label) > maxLabelLength {
-			at(fmt.Sprintf("DNS label %q is %d characters, more than %d", label, len(label), maxLabelLength), "shorten the label")
+		if len(label) > platform.IngressMaxLabelLength {
+			at(fmt.Sprintf("DNS label %q is %d characters, more than %d", label, len(label), platform.IngressMaxLabelLength), "shorten the label")
 		}
 	}
-	if host := canonicalHostPrefix + name + "." + domain; len(host) > maxCanonicalHostLength {
-		at(fmt.Sprintf("%s: %q is %d characters", canonicalHostMessage, host, len(host)), "shorten the domain or the shard name")
+	if host := platform.IngressCanonicalHostPrefix + name + "." + domain; len(host) > platform.IngressMaxCanonicalHostLength {
+		at(fmt.Sprintf("%s: %q is %d characters", platform.IngressCanonicalHostError, host, len(host)), "shorten the domain or the shard name")
 	}
 	return out
 }
@@ -291,27 +286,27 @@ func DomainProblems(name, domain string) []Problem {
 // domain of controller other (Admitted=False).
 func DomainConflict(domain, other string) Problem {
 	return Problem{fmt.Sprintf("domain %s is already the domain of IngressController %q: the operator admits only one controller per domain", domain, other),
-		"give every shard its own domain (the default controller has " + appsDomainPrefix + "<cluster>.<base domain>)"}
+		"give every shard its own domain (the default controller has " + platform.IngressAppsDomainPrefix + "<cluster>.<base domain>)"}
 }
 
 // AppsDomain is the default controller's domain: the cluster's ingress
 // domain apps.<cluster name>.<base domain>.
 func AppsDomain(clusterName, baseDomain string) string {
-	return appsDomainPrefix + clusterName + "." + baseDomain
+	return platform.IngressAppsDomainPrefix + clusterName + "." + baseDomain
 }
 
 // HostPorts are a HostNetwork router's host ports: HTTP, HTTPS, stats.
 type HostPorts [3]int
 
 // DefaultHostPorts are the ports of a HostNetwork router that sets none.
-var DefaultHostPorts = HostPorts{defaultHTTPPort, defaultHTTPSPort, defaultStatsPort}
+var DefaultHostPorts = HostPorts{platform.RouterDefaultHTTPPort, platform.RouterDefaultHTTPSPort, platform.RouterDefaultStatsPort}
 
 // NotUnique is the operator's refusal of a router binding one port twice, or
 // "" when the three ports differ.
 func (p HostPorts) NotUnique() string {
 	h, hs, st := p[0], p[1], p[2]
 	if h == hs || h == st || hs == st {
-		return fmt.Sprintf(cioPortsNotUnique, hs, h, st)
+		return fmt.Sprintf(platform.CIOPortsNotUnique, hs, h, st)
 	}
 	return ""
 }
@@ -332,24 +327,24 @@ func PortClashes(aName string, a HostPorts, bName string, b HostPorts) []string 
 	return clashes
 }
 
-// portCollisions reports HostNetwork routers that share nodes and a host
+// PortCollisions reports HostNetwork routers that share nodes and a host
 // port: the second router's pods never start there (networking.md section 4).
-func portCollisions(s *site.Site, routers []router) diag.List {
+func PortCollisions(s *site.Site, routers []HostRouter) diag.List {
 	var out diag.List
 	for j := 1; j < len(routers); j++ {
 		for i := 0; i < j; i++ {
 			a, b := routers[i], routers[j]
-			shared := intersect(a.placement.pools, b.placement.pools)
+			shared := intersect(a.Placement.Pools, b.Placement.Pools)
 			if len(shared) == 0 {
 				continue
 			}
-			clashes := PortClashes(a.name, a.ports, b.name, b.ports)
+			clashes := PortClashes(a.Name, a.Ports, b.Name, b.Ports)
 			if len(clashes) == 0 {
 				continue
 			}
-			out = append(out, diag.Diagnostic{Pos: s.Positions.Of(b.path), Path: b.path,
-				Message: fmt.Sprintf("HostNetwork routers %q and %q both run on pools %s and bind host port %s", a.name, b.name, strings.Join(shared, ", "), strings.Join(clashes, ", ")),
-				Hint:    fmt.Sprintf("give shard %q other ports (ports: {http, https, stats}) or place it on other nodes", b.name)})
+			out = append(out, diag.Diagnostic{Pos: s.Positions.Of(b.Path), Path: b.Path,
+				Message: fmt.Sprintf("HostNetwork routers %q and %q both run on pools %s and bind host port %s", a.Name, b.Name, strings.Join(shared, ", "), strings.Join(clashes, ", ")),
+				Hint:    fmt.Sprintf("give shard %q other ports (ports: {http, https, stats}) or place it on other nodes", b.Name)})
 		}
 	}
 	return out

@@ -14,6 +14,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -54,7 +55,7 @@ func shard(mod func(*site.Shard)) site.Shard {
 	sh := site.Shard{
 		Domain:             "apps-x.t.example.com",
 		RouteSelector:      &site.LabelSelector{MatchLabels: map[string]string{"type": "x"}},
-		EndpointPublishing: hostNetwork,
+		EndpointPublishing: platform.PublishingHostNetwork,
 		ExcludeFromDefault: true,
 		Pools:              []string{"edge"},
 		Ports:              &site.Ports{HTTP: 8080, HTTPS: 8443, Stats: 1937},
@@ -163,21 +164,21 @@ func TestPlacementTranslation(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkFidelity(t, out)
-			m := newModel(s, 14)
-			var p placement
+			m := NewModel(s, 14)
+			var p Placement
 			if tc.pools != nil {
-				p, _ = m.byPools("x", tc.pools, "")
+				p, _ = m.ByPools("x", tc.pools, "")
 			} else {
-				p, _, _ = m.bySelector("x", tc.selector, "")
+				p, _, _ = m.BySelector("x", tc.selector, "")
 			}
 			var kv []string
-			for _, k := range slices.Sorted(maps.Keys(p.selector.MatchLabels)) {
-				kv = append(kv, k+"="+p.selector.MatchLabels[k])
+			for _, k := range slices.Sorted(maps.Keys(p.Selector.MatchLabels)) {
+				kv = append(kv, k+"="+p.Selector.MatchLabels[k])
 			}
 			if got := strings.Join(kv, ","); got != tc.want {
 				t.Errorf("matchLabels %s, want %s", got, tc.want)
 			}
-			if got := strings.Join(p.pools, ","); got != tc.wantPools {
+			if got := strings.Join(p.Pools, ","); got != tc.wantPools {
 				t.Errorf("pools %s, want %s", got, tc.wantPools)
 			}
 			obj := string(out.Files["ingress/ingresscontroller-x.yaml"])
@@ -255,7 +256,7 @@ func TestPortBounds(t *testing.T) {
 			"x": shard(func(sh *site.Shard) { sh.Ports = &site.Ports{HTTP: 8080, HTTPS: 8080, Stats: 1937} }),
 		}, wantErr: "the specified HTTPS, HTTP and Stats ports 8080, 8080, 1937 are not unique"},
 		{name: "LoadBalancerService shards bind no host port", shards: map[string]site.Shard{
-			"x": shard(func(sh *site.Shard) { sh.Ports = nil; sh.EndpointPublishing = loadBalancerService }),
+			"x": shard(func(sh *site.Shard) { sh.Ports = nil; sh.EndpointPublishing = platform.PublishingLoadBalancerService }),
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -446,7 +447,7 @@ func TestDNSNote(t *testing.T) {
 	}
 	s.Cluster.Platform = "aws"
 	s.Network.APIVIPs, s.Network.IngressVIPs = nil, nil
-	s.Ingress.Shards["x"] = shard(func(sh *site.Shard) { sh.EndpointPublishing, sh.Ports = loadBalancerService, nil })
+	s.Ingress.Shards["x"] = shard(func(sh *site.Shard) { sh.EndpointPublishing, sh.Ports = platform.PublishingLoadBalancerService, nil })
 	if out := mustRender(t, s); out.Files["ingress/dns-x.md"] != nil {
 		t.Errorf("DNS note for a LoadBalancerService on AWS under the base domain")
 	}

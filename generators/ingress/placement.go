@@ -26,32 +26,32 @@ import (
 // granularity: the pools the intent selects must be exactly the pools some
 // label set selects.
 
-// placement is where a router's pods may run.
-type placement struct {
-	// selector is the nodePlacement.nodeSelector to emit (matchLabels
+// Placement is where a router's pods may run.
+type Placement struct {
+	// Selector is the nodePlacement.nodeSelector to emit (matchLabels
 	// only); nil leaves the operator's default.
-	selector    *metav1.LabelSelector
-	tolerations []corev1.Toleration
-	// pools are the pools whose nodes can run the router pods: selected,
+	Selector    *metav1.LabelSelector
+	Tolerations []corev1.Toleration
+	// Pools are the Pools whose nodes can run the router pods: selected,
 	// tolerated, and not excluded by CIO's remote-worker affinity.
-	pools []string
-	// excludedRemote are selected pools CIO's affinity keeps the router off.
-	excludedRemote []string
-	// nodes is the number of nodes in pools, -1 when a pool's size is
+	Pools []string
+	// ExcludedRemote are selected pools CIO's affinity keeps the router off.
+	ExcludedRemote []string
+	// Nodes is the number of Nodes in pools, -1 when a pool's size is
 	// unknown.
-	nodes int
+	Nodes int
 }
 
-// model is the site's nodes as the router sees them.
-type model struct {
+// Model is the site's nodes as the router sees them.
+type Model struct {
 	s     *site.Site
-	minor platform.OCPMinor
+	Minor platform.OCPMinor
 	// labels are each pool's node labels (pools.NodeLabels).
 	labels map[string]labels.Set
 }
 
-func newModel(s *site.Site, minor platform.OCPMinor) *model {
-	m := &model{s: s, minor: minor, labels: map[string]labels.Set{}}
+func NewModel(s *site.Site, minor platform.OCPMinor) *Model {
+	m := &Model{s: s, Minor: minor, labels: map[string]labels.Set{}}
 	for _, name := range s.PoolNames() {
 		m.labels[name] = labels.Set(nodes.NodeLabels(s, minor, name))
 	}
@@ -59,7 +59,7 @@ func newModel(s *site.Site, minor platform.OCPMinor) *model {
 }
 
 // matching lists the pools whose nodes sel matches, sorted.
-func (m *model) matching(sel labels.Selector) []string {
+func (m *Model) matching(sel labels.Selector) []string {
 	var out []string
 	for _, name := range m.s.PoolNames() {
 		if sel.Matches(m.labels[name]) {
@@ -73,7 +73,7 @@ func (m *model) matching(sel labels.Selector) []string {
 // every common label) that the nodes of all target pools carry and the nodes
 // of no other pool carry all of: a matchLabels selecting exactly those pools.
 // Role labels are preferred, then the pools' own labels, then the rest.
-func (m *model) exactLabels(target []string) (map[string]string, bool) {
+func (m *Model) exactLabels(target []string) (map[string]string, bool) {
 	if len(target) == 0 {
 		return nil, false
 	}
@@ -130,25 +130,25 @@ func labelRank(key string) int {
 
 // finish fills in tolerations, the remote-worker exclusion and the node count
 // for the pools a selector matches.
-func (m *model) finish(p placement, matched []string) placement {
+func (m *Model) finish(p Placement, matched []string) Placement {
 	for _, name := range matched {
-		if m.s.Pools[name].Role == site.RoleMaster && p.tolerations == nil {
-			p.tolerations = masterTolerations()
+		if m.s.Pools[name].Role == site.RoleMaster && p.Tolerations == nil {
+			p.Tolerations = masterTolerations()
 		}
 	}
-	p.nodes = 0
+	p.Nodes = 0
 	for _, name := range matched {
 		// From 4.13 CIO gives every router a required node affinity
 		// node.openshift.io/remote-worker NotIn [""] (placement Workers).
 		if _, remote := m.labels[name][platform.RemoteWorkerLabel]; remote {
-			p.excludedRemote = append(p.excludedRemote, name)
+			p.ExcludedRemote = append(p.ExcludedRemote, name)
 			continue
 		}
-		p.pools = append(p.pools, name)
-		if n := m.s.Pools[name].Size(); n < 0 || p.nodes < 0 {
-			p.nodes = -1
+		p.Pools = append(p.Pools, name)
+		if n := m.s.Pools[name].Size(); n < 0 || p.Nodes < 0 {
+			p.Nodes = -1
 		} else {
-			p.nodes += n
+			p.Nodes += n
 		}
 	}
 	return p
@@ -161,39 +161,39 @@ func masterTolerations() []corev1.Toleration {
 	return []corev1.Toleration{{Key: platform.MasterTaintKey, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
 }
 
-// byPools places a router on the nodes of the named pools.
-func (m *model) byPools(name string, poolNames []string, path string) (placement, *diag.Diagnostic) {
+// ByPools places a router on the nodes of the named pools.
+func (m *Model) ByPools(name string, poolNames []string, path string) (Placement, *diag.Diagnostic) {
 	target := append([]string(nil), poolNames...)
 	sort.Strings(target)
 	target = uniq(target)
 	set, ok := m.exactLabels(target)
 	if !ok {
-		return placement{}, &diag.Diagnostic{Pos: m.s.Positions.Of(path), Path: path,
+		return Placement{}, &diag.Diagnostic{Pos: m.s.Positions.Of(path), Path: path,
 			Message: fmt.Sprintf("no label is carried by the nodes of pools %s and by no other pool, so the router of %q cannot be placed on exactly these pools (a router node selector is matchLabels only)", strings.Join(target, ", "), name),
 			Hint:    fmt.Sprintf("give pools %s a label no other pool has (pools.<pool>.labels), or list other pools", strings.Join(target, ", "))}
 	}
-	return m.finish(placement{selector: &metav1.LabelSelector{MatchLabels: set}}, target), nil
+	return m.finish(Placement{Selector: &metav1.LabelSelector{MatchLabels: set}}, target), nil
 }
 
-// bySelector places a router with the user's node selector: kept when the
+// BySelector places a router with the user's node selector: kept when the
 // router can build it, else translated to an equivalent matchLabels over the
 // site's pools, else refused with the operator's own message.
-func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (placement, *diag.Diagnostic, *diag.Diagnostic) {
+func (m *Model) BySelector(name string, sel *site.LabelSelector, path string) (Placement, *diag.Diagnostic, *diag.Diagnostic) {
 	ms := nodes.LabelSelector(sel)
 	at := func(msg, hint string) *diag.Diagnostic {
 		return &diag.Diagnostic{Pos: m.s.Positions.Of(path), Path: path, Message: msg, Hint: hint}
 	}
 	full, err := metav1.LabelSelectorAsSelector(ms)
 	if err != nil {
-		return placement{}, at("invalid node selector: "+err.Error(), "In and NotIn need values, Exists and DoesNotExist none"), nil
+		return Placement{}, at("invalid node selector: "+err.Error(), "In and NotIn need values, Exists and DoesNotExist none"), nil
 	}
 	matched := m.matching(full)
 	if refusal := NodeSelectorError(name, ms); refusal == nil {
 		set, _ := metav1.LabelSelectorAsMap(ms)
-		p := m.finish(placement{selector: &metav1.LabelSelector{MatchLabels: set}}, matched)
+		p := m.finish(Placement{Selector: &metav1.LabelSelector{MatchLabels: set}}, matched)
 		var warn *diag.Diagnostic
 		if len(matched) == 0 {
-			p.nodes = -1 // nodes the site does not describe: their number is unknown
+			p.Nodes = -1 // nodes the site does not describe: their number is unknown
 			warn = at("the node selector matches no pool of the site: the router runs only on nodes carrying labels the site does not describe",
 				"place the shard with pools: [...] or add the labels to the pools that should run it")
 		}
@@ -201,24 +201,24 @@ func (m *model) bySelector(name string, sel *site.LabelSelector, path string) (p
 	} else {
 		refused := refusal.Error()
 		if len(matched) == 0 {
-			return placement{}, at(refused+"; it matches no pool of the site, so there is nothing to translate it to",
+			return Placement{}, at(refused+"; it matches no pool of the site, so there is nothing to translate it to",
 				"select the nodes with matchLabels, or place the shard with pools: [...]"), nil
 		}
 		set, ok := m.exactLabels(matched)
 		if !ok {
-			return placement{}, at(fmt.Sprintf("%s; it selects the nodes of pools %s, and no label is carried by exactly those pools to translate it to", refused, strings.Join(matched, ", ")),
+			return Placement{}, at(fmt.Sprintf("%s; it selects the nodes of pools %s, and no label is carried by exactly those pools to translate it to", refused, strings.Join(matched, ", ")),
 				fmt.Sprintf("give pools %s a common label no other pool has (pools.<pool>.labels), or use matchLabels", strings.Join(matched, ", "))), nil
 		}
-		return m.finish(placement{selector: &metav1.LabelSelector{MatchLabels: set}}, matched), nil, nil
+		return m.finish(Placement{Selector: &metav1.LabelSelector{MatchLabels: set}}, matched), nil, nil
 	}
 }
 
-// operatorDefault is where a controller without nodePlacement runs: nodes
+// OperatorDefault is where a controller without nodePlacement runs: nodes
 // labelled worker (CIO's default for placement Workers).
-func (m *model) operatorDefault() placement {
+func (m *Model) OperatorDefault() Placement {
 	sel := labels.SelectorFromSet(labels.Set(DefaultNodeSelector()))
-	p := m.finish(placement{}, m.matching(sel))
-	p.tolerations = nil
+	p := m.finish(Placement{}, m.matching(sel))
+	p.Tolerations = nil
 	return p
 }
 
@@ -228,7 +228,7 @@ func (m *model) operatorDefault() placement {
 // CIO reports it; nil when the router can be built.
 func NodeSelectorError(name string, sel *metav1.LabelSelector) error {
 	if _, err := metav1.LabelSelectorAsMap(sel); err != nil {
-		return fmt.Errorf(cioInvalidNodeSelector, name, err)
+		return fmt.Errorf(platform.CIOInvalidNodeSelector, name, err)
 	}
 	return nil
 }

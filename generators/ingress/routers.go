@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -48,15 +49,15 @@ func Routers(s *site.Site) ([]Router, error) {
 	if in == nil {
 		in = &site.Ingress{}
 	}
-	m := newModel(s, minor)
-	def, diags := planDefault(s, m, in, nodes.MastersSchedulable(s, minor))
+	m := NewModel(s, minor)
+	def, diags := PlanDefault(s, m, in, nodes.MastersSchedulable(s, minor))
 	if len(diags) > 0 {
 		return nil, diags.Sort()
 	}
-	d := Router{Name: defaultControllerName, HostNetwork: DefaultPublishing(s.Cluster.Platform) == hostNetwork,
-		Pools: def.placement.pools, Nodes: def.placement.nodes, Replicas: operatorDefaultReplicas(s),
-		Ports: DefaultHostPorts, Pinned: def.pinned, Path: "ingress.default"}
-	if !def.pinned && len(def.placement.pools) == 0 && len(def.placement.excludedRemote) == 0 {
+	d := Router{Name: platform.IngressDefaultControllerName, HostNetwork: platform.IngressDefaultPublishing(s.Cluster.Platform) == platform.PublishingHostNetwork,
+		Pools: def.Placement.Pools, Nodes: def.Placement.Nodes, Replicas: OperatorDefaultReplicas(s),
+		Ports: DefaultHostPorts, Pinned: def.Pinned, Path: "ingress.default"}
+	if !def.Pinned && len(def.Placement.Pools) == 0 && len(def.Placement.ExcludedRemote) == 0 {
 		// No pool of the site is labelled worker: a compact or single-node
 		// cluster, whose masters the installer makes workers too.
 		d.Nodes = -1
@@ -65,39 +66,20 @@ func Routers(s *site.Site) ([]Router, error) {
 		d.Replicas, d.ReplicasSet = *in.Default.Replicas, true
 	}
 	out := []Router{d}
-	seen := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): defaultControllerName}
-	ctx := &generators.Context{}
+	seen := map[string]string{AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain): platform.IngressDefaultControllerName}
 	for _, name := range slices.Sorted(maps.Keys(in.Shards)) {
 		sh := in.Shards[name]
 		path := site.Field("ingress", "shards", name)
-		sd := shardPlan(ctx, s, m, name, sh, path, seen)
-		if len(sd.diags) > 0 {
-			return nil, sd.diags.Sort()
+		sd := PlanShard(func(diag.Diagnostic) {}, s, m, name, sh, path, seen)
+		if len(sd.Diags) > 0 {
+			return nil, sd.Diags.Sort()
 		}
-		out = append(out, Router{Name: name, HostNetwork: sh.EndpointPublishing == hostNetwork,
-			Pools: sd.placement.pools, Nodes: sd.placement.nodes, Replicas: sd.replicas, ReplicasSet: sh.Replicas != nil,
-			Ports: sd.ports, Path: path})
+		out = append(out, Router{Name: name, HostNetwork: sh.EndpointPublishing == platform.PublishingHostNetwork,
+			Pools: sd.Placement.Pools, Nodes: sd.Placement.Nodes, Replicas: sd.Replicas, ReplicasSet: sh.Replicas != nil,
+			Ports: sd.Ports, Path: path})
 	}
 	return out, nil
 }
-
-// DefaultPublishing is the endpoint publishing strategy the operator gives a
-// controller that sets none on platform (schema and install-config
-// spelling): LoadBalancerService on the clouds with a load balancer,
-// HostNetwork elsewhere; "" for a platform siteforge does not know.
-func DefaultPublishing(platform string) string {
-	switch {
-	case loadBalancerPlatforms[platform]:
-		return loadBalancerService
-	case hostNetworkPlatforms[platform]:
-		return hostNetwork
-	}
-	return ""
-}
-
-// HostNetworkStrategy is the endpoint publishing strategy that binds host
-// ports.
-const HostNetworkStrategy = hostNetwork
 
 // VIPSubnetProblem says why the ingress VIP cannot follow the default router
 // onto the nodes of pool: on keepalived platforms it can sit only on a node
@@ -152,20 +134,20 @@ func contains(list []string, x string) bool {
 	return false
 }
 
-// operatorDefaultReplicas is the replica count the operator gives a
+// OperatorDefaultReplicas is the replica count the operator gives a
 // controller without spec.replicas: one on a single-node cluster
 // (infrastructureTopology SingleReplica), else defaultReplicas.
-func operatorDefaultReplicas(s *site.Site) int {
+func OperatorDefaultReplicas(s *site.Site) int {
 	total := 0
 	for _, name := range s.PoolNames() {
 		n := s.Pools[name].Size()
 		if n < 0 {
-			return defaultReplicas
+			return platform.IngressDefaultReplicas
 		}
 		total += n
 	}
 	if total == 1 {
 		return 1 // api operator/v1 IngressControllerSpec.replicas doc: 1 when infrastructureTopology is SingleReplica
 	}
-	return defaultReplicas
+	return platform.IngressDefaultReplicas
 }

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -22,11 +23,11 @@ func TestExclusionsExclude(t *testing.T) {
 			sh.RouteSelector, sh.NamespaceSelector = nil, sel(map[string]string{"team": "a"})
 		}),
 	} {
-		ex, d := excludeShard(s, "x", sh, "ingress.shards.x")
+		ex, d := ExcludeShard(s, "x", sh, "ingress.shards.x")
 		if d != nil {
 			t.Fatalf("excludeShard: %v", d)
 		}
-		route, ns := merge([]exclusion{ex})
+		route, ns := Merge([]Exclusion{ex})
 		if !ExcludesShard(route, ns, nodes.LabelSelector(sh.RouteSelector), nodes.LabelSelector(sh.NamespaceSelector)) {
 			t.Errorf("exclusion %v / %v does not exclude shard %v / %v", route, ns, sh.RouteSelector, sh.NamespaceSelector)
 		}
@@ -37,11 +38,11 @@ func TestExclusionsExclude(t *testing.T) {
 	if ExcludesShard(nil, nil, nodes.LabelSelector(sel(map[string]string{"type": "x"})), nil) {
 		t.Error("a default without selectors excludes nothing")
 	}
-	if got := PlatformRoutesDropped(&metav1.LabelSelector{MatchLabels: map[string]string{"type": "public"}}, nil); len(got) != len(PlatformRoutes) {
+	if got := PlatformRoutesDropped(&metav1.LabelSelector{MatchLabels: map[string]string{"type": "public"}}, nil); len(got) != len(platform.PlatformRoutes) {
 		t.Errorf("matchLabels on the default drops %v, want every platform route", got)
 	}
 	if got := PlatformRoutesDropped(nil, &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-		{Key: namespaceNameLabel, Operator: metav1.LabelSelectorOpNotIn, Values: []string{"openshift-console"}}}}); strings.Join(got, ",") != "openshift-console/console" {
+		{Key: platform.NamespaceNameLabel, Operator: metav1.LabelSelectorOpNotIn, Values: []string{"openshift-console"}}}}); strings.Join(got, ",") != "openshift-console/console" {
 		t.Errorf("excluding openshift-console drops %v", got)
 	}
 }

@@ -144,7 +144,7 @@ func ingControllers(set lint.Set) []*ingController {
 }
 
 func (c *ingController) isDefault() bool {
-	return c.name == ingress.DefaultControllerName && (c.obj == nil || c.obj.Namespace == "" || c.obj.Namespace == ingress.OperatorNamespace)
+	return c.name == platform.IngressDefaultControllerName && (c.obj == nil || c.obj.Namespace == "" || c.obj.Namespace == platform.IngressOperatorNamespace)
 }
 
 // ingDefaultController returns the set's default controller, or an implicit
@@ -156,7 +156,7 @@ func ingDefaultController(ics []*ingController, facts plainCluster) *ingControll
 		}
 	}
 	if facts.installConfig != nil {
-		return &ingController{name: ingress.DefaultControllerName, implicit: true}
+		return &ingController{name: platform.IngressDefaultControllerName, implicit: true}
 	}
 	return nil
 }
@@ -183,11 +183,11 @@ func (c *ingController) nodeSelector() (map[string]string, bool) {
 }
 
 // hostNetwork reports whether the router binds host ports.
-func (c *ingController) hostNetwork(platform string) bool {
+func (c *ingController) hostNetwork(clusterPlatform string) bool {
 	if s := c.spec.EndpointPublishingStrategy; s != nil && s.Type != "" {
-		return s.Type == ingress.HostNetworkStrategy
+		return s.Type == platform.PublishingHostNetwork
 	}
-	return ingress.DefaultPublishing(platform) == ingress.HostNetworkStrategy
+	return platform.IngressDefaultPublishing(clusterPlatform) == platform.PublishingHostNetwork
 }
 
 func (c *ingController) ports() ingress.HostPorts {
