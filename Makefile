@@ -19,7 +19,7 @@ FUZZ_TARGETS := \
 	./internal/registries:FuzzRender \
 	./internal/manifests:FuzzReadBytes \
 	./internal/diag:FuzzFormat \
-	./generators/butane:FuzzBuild \
+	./internal/butane:FuzzBuild \
 	./lint/rules:FuzzParseRegistriesConf \
 	./lint/rules:FuzzLintManifests
 

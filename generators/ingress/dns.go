@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/siteforge/siteforge/internal/cluster/nodes"
+	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -20,7 +20,7 @@ func operatorManagesDNS(s *site.Site, sh site.Shard) bool {
 
 // dnsNote is the Markdown note telling which wildcard record a shard needs
 // and where it must point; nil where the operator manages the record.
-func dnsNote(s *site.Site, name string, sh site.Shard, p Placement, replicas int, ports HostPorts) []byte {
+func dnsNote(s *site.Site, name string, sh site.Shard, p routing.Placement, replicas int, ports routing.HostPorts) []byte {
 	if operatorManagesDNS(s, sh) {
 		return nil
 	}
@@ -54,7 +54,7 @@ func dnsNote(s *site.Site, name string, sh site.Shard, p Placement, replicas int
 		}
 		b.WriteString("\nThe router pods use the nodes' own addresses (HostNetwork), ")
 		fmt.Fprintf(&b, "ports %d (HTTP), %d (HTTPS) and %d (stats, `/healthz/ready`).\n\n", ports[0], ports[1], ports[2])
-		fmt.Fprintf(&b, "Eligible nodes: %s. ", PoolsSummary(s, p.Pools))
+		fmt.Fprintf(&b, "Eligible nodes: %s. ", routing.PoolsSummary(s, p.Pools))
 		switch {
 		case p.Nodes >= 0 && replicas < p.Nodes:
 			fmt.Fprintf(&b, "With %d router replicas on %d nodes, %d node(s) run no router and refuse connections on port %d: "+
@@ -99,24 +99,4 @@ func nodeAddresses(s *site.Site, poolNames []string) (v4, v6 []string) {
 		}
 	}
 	return v4, v6
-}
-
-func PoolsSummary(s *site.Site, poolNames []string) string {
-	if len(poolNames) == 0 {
-		return "none"
-	}
-	var parts []string
-	for _, name := range poolNames {
-		p := s.Pools[name]
-		var names []string
-		for _, n := range p.Nodes {
-			names = append(names, n.Name)
-		}
-		part := fmt.Sprintf("pool %s (%s", name, nodes.SizeString(p))
-		if len(names) > 0 {
-			part += ": " + strings.Join(names, ", ")
-		}
-		parts = append(parts, part+")")
-	}
-	return strings.Join(parts, "; ")
 }

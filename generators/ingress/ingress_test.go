@@ -11,6 +11,7 @@ import (
 	_ "github.com/siteforge/siteforge/generators/pools" // the keepalived fix these tests expect beside the routers
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
@@ -164,8 +165,8 @@ func TestPlacementTranslation(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkFidelity(t, out)
-			m := NewModel(s, 14)
-			var p Placement
+			m := routing.NewModel(s, 14)
+			var p routing.Placement
 			if tc.pools != nil {
 				p, _ = m.ByPools("x", tc.pools, "")
 			} else {

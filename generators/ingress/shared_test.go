@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
+	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -23,25 +24,25 @@ func TestExclusionsExclude(t *testing.T) {
 			sh.RouteSelector, sh.NamespaceSelector = nil, sel(map[string]string{"team": "a"})
 		}),
 	} {
-		ex, d := ExcludeShard(s, "x", sh, "ingress.shards.x")
+		ex, d := routing.ExcludeShard(s, "x", sh, "ingress.shards.x")
 		if d != nil {
 			t.Fatalf("excludeShard: %v", d)
 		}
-		route, ns := Merge([]Exclusion{ex})
-		if !ExcludesShard(route, ns, nodes.LabelSelector(sh.RouteSelector), nodes.LabelSelector(sh.NamespaceSelector)) {
+		route, ns := routing.Merge([]routing.Exclusion{ex})
+		if !routing.ExcludesShard(route, ns, nodes.LabelSelector(sh.RouteSelector), nodes.LabelSelector(sh.NamespaceSelector)) {
 			t.Errorf("exclusion %v / %v does not exclude shard %v / %v", route, ns, sh.RouteSelector, sh.NamespaceSelector)
 		}
-		if dropped := PlatformRoutesDropped(route, ns); len(dropped) > 0 {
+		if dropped := routing.PlatformRoutesDropped(route, ns); len(dropped) > 0 {
 			t.Errorf("exclusion %v / %v drops %v", route, ns, dropped)
 		}
 	}
-	if ExcludesShard(nil, nil, nodes.LabelSelector(sel(map[string]string{"type": "x"})), nil) {
+	if routing.ExcludesShard(nil, nil, nodes.LabelSelector(sel(map[string]string{"type": "x"})), nil) {
 		t.Error("a default without selectors excludes nothing")
 	}
-	if got := PlatformRoutesDropped(&metav1.LabelSelector{MatchLabels: map[string]string{"type": "public"}}, nil); len(got) != len(platform.PlatformRoutes) {
+	if got := routing.PlatformRoutesDropped(&metav1.LabelSelector{MatchLabels: map[string]string{"type": "public"}}, nil); len(got) != len(platform.PlatformRoutes) {
 		t.Errorf("matchLabels on the default drops %v, want every platform route", got)
 	}
-	if got := PlatformRoutesDropped(nil, &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+	if got := routing.PlatformRoutesDropped(nil, &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
 		{Key: platform.NamespaceNameLabel, Operator: metav1.LabelSelectorOpNotIn, Values: []string{"openshift-console"}}}}); strings.Join(got, ",") != "openshift-console/console" {
 		t.Errorf("excluding openshift-console drops %v", got)
 	}
@@ -49,12 +50,12 @@ func TestExclusionsExclude(t *testing.T) {
 
 func TestNodeSelectorError(t *testing.T) {
 	ok := &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}, MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "c", Operator: metav1.LabelSelectorOpIn, Values: []string{"d"}}}}
-	if err := NodeSelectorError("x", ok); err != nil {
+	if err := routing.NodeSelectorError("x", ok); err != nil {
 		t.Errorf("matchLabels and In with one value: %v", err)
 	}
 	notIn := &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "c", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"d"}}}}
 	want := `failed to build router deployment: ingresscontroller "x" has invalid spec.nodePlacement.nodeSelector: operator "NotIn" cannot be converted into the old label selector format`
-	if err := NodeSelectorError("x", notIn); err == nil || err.Error() != want {
+	if err := routing.NodeSelectorError("x", notIn); err == nil || err.Error() != want {
 		t.Errorf("NotIn: %v, want %s", err, want)
 	}
 }
@@ -62,7 +63,7 @@ func TestNodeSelectorError(t *testing.T) {
 func TestRouters(t *testing.T) {
 	s := baseSite()
 	s.Ingress.Shards["x"] = shard(func(sh *site.Shard) { sh.Ports = nil })
-	routers, err := Routers(s)
+	routers, err := routing.Routers(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,31 +76,31 @@ func TestRouters(t *testing.T) {
 	if def.Name != "default" || def.Pinned || !def.HostNetwork || strings.Join(def.Pools, ",") != "edge,infra,worker" || def.Nodes != 8 || def.Replicas != 2 || def.ReplicasSet {
 		t.Errorf("default router %+v", def)
 	}
-	if x.Name != "x" || strings.Join(x.Pools, ",") != "edge" || x.Nodes != 3 || x.Ports != DefaultHostPorts {
+	if x.Name != "x" || strings.Join(x.Pools, ",") != "edge" || x.Nodes != 3 || x.Ports != routing.DefaultHostPorts {
 		t.Errorf("shard %+v", x)
 	}
 	// The default router may land on edge, whose nodes sit outside the
 	// VIP's subnet: Generate leaves the operator's choice alone, the
 	// lints report it.
-	if msg := VIPSubnetProblem(s, "edge"); !strings.Contains(msg, "do not contain the ingress VIP 10.10.0.6") {
+	if msg := routing.VIPSubnetProblem(s, "edge"); !strings.Contains(msg, "do not contain the ingress VIP 10.10.0.6") {
 		t.Errorf("VIPSubnetProblem(edge) = %q", msg)
 	}
-	if msg := VIPSubnetProblem(s, "worker"); msg != "" {
+	if msg := routing.VIPSubnetProblem(s, "worker"); msg != "" {
 		t.Errorf("VIPSubnetProblem(worker) = %q", msg)
 	}
 }
 
 func TestDomainAndPorts(t *testing.T) {
-	if p := DomainProblems("x", "apps.example.com"); len(p) != 0 {
+	if p := routing.DomainProblems("x", "apps.example.com"); len(p) != 0 {
 		t.Errorf("valid domain: %v", p)
 	}
-	if p := DomainProblems("x", "Apps_Example.com"); len(p) != 1 || !strings.Contains(p[0].Message, "DNS-1123") {
+	if p := routing.DomainProblems("x", "Apps_Example.com"); len(p) != 1 || !strings.Contains(p[0].Message, "DNS-1123") {
 		t.Errorf("invalid domain: %v", p)
 	}
-	if msg := (HostPorts{80, 80, 1936}).NotUnique(); msg == "" {
+	if msg := (routing.HostPorts{80, 80, 1936}).NotUnique(); msg == "" {
 		t.Error("80 twice is not unique")
 	}
-	if c := PortClashes("a", DefaultHostPorts, "b", HostPorts{8080, 443, 1937}); len(c) != 1 || !strings.HasPrefix(c[0], "443 (HTTPS of \"b\", HTTPS of \"a\")") {
+	if c := routing.PortClashes("a", routing.DefaultHostPorts, "b", routing.HostPorts{8080, 443, 1937}); len(c) != 1 || !strings.HasPrefix(c[0], "443 (HTTPS of \"b\", HTTPS of \"a\")") {
 		t.Errorf("clashes %v", c)
 	}
 }

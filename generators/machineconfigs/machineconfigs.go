@@ -1,7 +1,7 @@
 // Package machineconfigs renders the site's extra MachineConfigs
 // (machineConfigs: [name]: {pool, butane}): per entry the Butane source
 // machineconfigs/<name>.bu and the MachineConfig machineconfigs/<name>.yaml,
-// translated by generators/butane.
+// translated by internal/butane.
 package machineconfigs
 
 import (
@@ -10,7 +10,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/butane"
+	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
 )

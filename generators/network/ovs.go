@@ -5,7 +5,7 @@ import (
 	"path"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/butane"
+	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"

@@ -10,8 +10,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/siteforge/siteforge/generators/ingress"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
+	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -173,9 +173,9 @@ func (c *ingController) nodeSelectorSpec() *metav1.LabelSelector {
 func (c *ingController) nodeSelector() (map[string]string, bool) {
 	sel := c.nodeSelectorSpec()
 	if sel == nil {
-		return ingress.DefaultNodeSelector(), true
+		return routing.DefaultNodeSelector(), true
 	}
-	if ingress.NodeSelectorError(c.name, sel) != nil {
+	if routing.NodeSelectorError(c.name, sel) != nil {
 		return nil, false
 	}
 	m, _ := metav1.LabelSelectorAsMap(sel)
@@ -190,8 +190,8 @@ func (c *ingController) hostNetwork(clusterPlatform string) bool {
 	return platform.IngressDefaultPublishing(clusterPlatform) == platform.PublishingHostNetwork
 }
 
-func (c *ingController) ports() ingress.HostPorts {
-	p := ingress.DefaultHostPorts
+func (c *ingController) ports() routing.HostPorts {
+	p := routing.DefaultHostPorts
 	if s := c.spec.EndpointPublishingStrategy; s != nil && s.HostNetwork != nil {
 		for i, v := range []int{s.HostNetwork.HTTPPort, s.HostNetwork.HTTPSPort, s.HostNetwork.StatsPort} {
 			if v != 0 {
@@ -216,7 +216,7 @@ func checkRouterNodeSelectors(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
 		for _, c := range ingControllers(set) {
 			sel := c.nodeSelectorSpec()
-			err := ingress.NodeSelectorError(c.name, sel)
+			err := routing.NodeSelectorError(c.name, sel)
 			if err == nil {
 				continue
 			}
@@ -242,7 +242,7 @@ func checkIngressDomains(in *lint.Input, r *lint.Reporter) {
 			if c.spec.Domain == "" {
 				continue
 			}
-			for _, p := range ingress.DomainProblems(c.name, c.spec.Domain) {
+			for _, p := range routing.DomainProblems(c.name, c.spec.Domain) {
 				r.Object(c.obj, fmt.Sprintf("IngressController %s: %s: %s", c.name, p.Message, p.Hint), "spec", "domain")
 			}
 		}
@@ -263,7 +263,7 @@ func ingClusterDomain(set lint.Set, facts plainCluster) string {
 		}
 	}
 	if facts.installConfig != nil && facts.name != "" && facts.baseDomain != "" {
-		return ingress.AppsDomain(facts.name, facts.baseDomain)
+		return routing.AppsDomain(facts.name, facts.baseDomain)
 	}
 	return ""
 }
@@ -290,7 +290,7 @@ func checkDuplicateDomains(in *lint.Input, r *lint.Reporter) {
 				continue
 			}
 			if other, dup := seen[domain]; dup {
-				p := ingress.DomainConflict(domain, other)
+				p := routing.DomainConflict(domain, other)
 				r.Object(c.obj, fmt.Sprintf("IngressController %s: %s: give every IngressController its own domain", c.name, p.Message), "spec", "domain")
 				continue
 			}
@@ -331,7 +331,7 @@ func checkShardExclusion(in *lint.Input, r *lint.Reporter) {
 			if c == def || c.spec.RouteSelector == nil && c.spec.NamespaceSelector == nil {
 				continue
 			}
-			if ingress.ExcludesShard(def.spec.RouteSelector, def.spec.NamespaceSelector, c.spec.RouteSelector, c.spec.NamespaceSelector) {
+			if routing.ExcludesShard(def.spec.RouteSelector, def.spec.NamespaceSelector, c.spec.RouteSelector, c.spec.NamespaceSelector) {
 				continue
 			}
 			r.Object(def.obj, fmt.Sprintf("the default IngressController does not exclude the routes of shard %q (%s): both routers serve them; "+
@@ -359,12 +359,12 @@ func checkPlatformRoutes(in *lint.Input, r *lint.Reporter) {
 			if !c.isDefault() {
 				continue
 			}
-			if dropped := ingress.PlatformRoutesDropped(c.spec.RouteSelector, nil); len(dropped) > 0 {
+			if dropped := routing.PlatformRoutesDropped(c.spec.RouteSelector, nil); len(dropped) > 0 {
 				r.Object(c.obj, fmt.Sprintf("the default IngressController's routeSelector %s rejects the platform's routes %s (they carry none of your labels): "+
 					"exclude shard routes with NotIn or DoesNotExist instead of requiring a label", metav1.FormatLabelSelector(c.spec.RouteSelector), strings.Join(dropped, ", ")),
 					"spec", "routeSelector")
 			}
-			if dropped := ingress.PlatformRoutesDropped(nil, c.spec.NamespaceSelector); len(dropped) > 0 {
+			if dropped := routing.PlatformRoutesDropped(nil, c.spec.NamespaceSelector); len(dropped) > 0 {
 				r.Object(c.obj, fmt.Sprintf("the default IngressController's namespaceSelector %s rejects the namespaces of the platform's routes %s: "+
 					"exclude shard namespaces with NotIn or DoesNotExist on a label of your own", metav1.FormatLabelSelector(c.spec.NamespaceSelector), strings.Join(dropped, ", ")),
 					"spec", "namespaceSelector")
@@ -377,7 +377,7 @@ func checkRouterReplicas(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
 		if set.Site != nil {
 			s := set.Site.Site
-			routers, err := ingress.Routers(s)
+			routers, err := routing.Routers(s)
 			if err != nil {
 				continue // render reports it
 			}
@@ -517,7 +517,7 @@ func checkRouterPorts(in *lint.Input, r *lint.Reporter) {
 				if !shared {
 					continue
 				}
-				clashes := ingress.PortClashes(a.c.name, a.c.ports(), b.c.name, b.c.ports())
+				clashes := routing.PortClashes(a.c.name, a.c.ports(), b.c.name, b.c.ports())
 				if len(clashes) == 0 {
 					continue
 				}
@@ -556,12 +556,12 @@ func checkDefaultRouterVIP(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
 		if set.Site != nil {
 			s := set.Site.Site
-			routers, err := ingress.Routers(s)
+			routers, err := routing.Routers(s)
 			if err != nil || len(routers) == 0 || routers[0].Pinned {
 				continue // render judges a placement the site sets
 			}
 			for _, name := range routers[0].Pools {
-				if msg := ingress.VIPSubnetProblem(s, name); msg != "" {
+				if msg := routing.VIPSubnetProblem(s, name); msg != "" {
 					r.At(s.Name, s.Positions.Of(site.Field("pools", name)), msg+
 						" (the operator's default placement: the worker-labelled pools); place the default router on pools in the VIP's subnet with ingress.default.pools")
 				}

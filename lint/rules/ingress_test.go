@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/siteforge/siteforge/generators"
+	_ "github.com/siteforge/siteforge/generators/all" // a site is linted with its rendered objects, as the CLI does
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"

@@ -1,4 +1,4 @@
-package ingress
+package routing
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// The site's routers as Generate places them, for the lints: what a site
+// The site's routers as the ingress generator places them, for the lints: what a site
 // leaves to the operator (the default router's placement, a shard's replica
 // count) Generate accepts, and the lints judge.
 
