@@ -1,12 +1,14 @@
 package mirroring
 
 import (
-	configv1 "github.com/openshift/api/config/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"maps"
 	"slices"
 
+	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -46,9 +48,9 @@ func catalogSources(s *site.Site) []namedObject {
 			name: name,
 			object: &catalogSource{
 				TypeMeta:   metav1.TypeMeta{APIVersion: catalogSourceGroupVersion, Kind: "CatalogSource"},
-				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: marketplaceNamespace},
+				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: platform.MarketplaceNamespace},
 				Spec: catalogSourceSpec{
-					SourceType:  catalogSourceTypeGrpc,
+					SourceType:  platform.CatalogSourceTypeGrpc,
 					Image:       c.Image,
 					DisplayName: c.DisplayName,
 					Publisher:   c.Publisher,
@@ -68,10 +70,10 @@ func operatorHub(s *site.Site) *namedObject {
 	}
 	return &namedObject{
 		kind: "OperatorHub",
-		name: clusterObjectName,
+		name: platform.ConfigSingletonName,
 		object: &configv1.OperatorHub{
 			TypeMeta:   metav1.TypeMeta{APIVersion: configv1.GroupVersion.String(), Kind: "OperatorHub"},
-			ObjectMeta: metav1.ObjectMeta{Name: clusterObjectName},
+			ObjectMeta: metav1.ObjectMeta{Name: platform.ConfigSingletonName},
 			Spec:       configv1.OperatorHubSpec{DisableAllDefaultSources: true},
 		},
 		origin: []diag.Position{s.Positions.Of("cluster.connectivity")},

@@ -136,7 +136,8 @@ func tagRefs(s *site.Site, minor platform.OCPMinor) []tagRef {
 		add(s.Cluster.ReleaseImage, "cluster.releaseImage")
 	}
 	if !disconnected(s) {
-		for _, repo := range defaultCatalogIndexes {
+		for _, c := range platform.DefaultCatalogs {
+			repo := c.Index
 			add(fmt.Sprintf("%s:v%s", repo, minor), "cluster.connectivity")
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -19,7 +20,7 @@ func imageConfig(s *site.Site) (*configv1.Image, []diag.Position) {
 	}
 	img := &configv1.Image{
 		TypeMeta:   metav1.TypeMeta{APIVersion: configv1.GroupVersion.String(), Kind: "Image"},
-		ObjectMeta: metav1.ObjectMeta{Name: clusterObjectName},
+		ObjectMeta: metav1.ObjectMeta{Name: platform.ConfigSingletonName},
 		Spec: configv1.ImageSpec{RegistrySources: configv1.RegistrySources{
 			InsecureRegistries: append([]string(nil), m.InsecureRegistries...),
 			BlockedRegistries:  append([]string(nil), m.BlockedRegistries...),

@@ -53,7 +53,7 @@ func installSources(entries []entry, minor platform.OCPMinor) []installSource {
 			continue
 		}
 		src := installSource{Source: e.source, Mirrors: append([]string(nil), e.mirrors...)}
-		if minor >= installerSourcePolicySince {
+		if minor >= platform.InstallerSourcePolicySince {
 			src.SourcePolicy = e.policy
 		}
 		out = append(out, src)
@@ -78,7 +78,7 @@ func installFiles(s *site.Site, entries []entry, minor platform.OCPMinor, afterI
 
 	var frag installConfigMirrors
 	field := "imageDigestSources"
-	if minor >= imageDigestSourcesSince {
+	if minor >= platform.InstallerImageDigestSourcesSince {
 		frag.ImageDigestSources = sources
 	} else {
 		field = "imageContentSources"
@@ -92,13 +92,13 @@ func installFiles(s *site.Site, entries []entry, minor platform.OCPMinor, afterI
 	if s.Cluster.InstallMethod == installMethodAssisted {
 		text += " Assisted installer: pass it as install-config overrides (AgentClusterInstall annotation agent-install.openshift.io/install-config-overrides, as JSON) or through the API."
 	}
-	if minor >= imageDigestSourcesSince {
-		text += fmt.Sprintf(" The installer turns it into ImageDigestMirrorSet %q.", installerDigestMirrorSetName)
+	if minor >= platform.InstallerImageDigestSourcesSince {
+		text += fmt.Sprintf(" The installer turns it into ImageDigestMirrorSet %q.", platform.InstallerDigestMirrorSetName)
 	} else {
-		text += fmt.Sprintf(" The installer turns it into ImageContentSourcePolicies %q.", fmt.Sprintf(installerContentSourcePolicyFormat, 0)+"...")
+		text += fmt.Sprintf(" The installer turns it into ImageContentSourcePolicies %q.", fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, 0)+"...")
 	}
 	text += " Install-time mirroring is digest-only (the installer forces mirror-by-digest-only = true): tag references, operator catalogs among them, reach the mirrors only once the day-2 objects in mirroring/ are applied."
-	if minor < installerSourcePolicySince && hasNeverContactSource(entries) {
+	if minor < platform.InstallerSourcePolicySince && hasNeverContactSource(entries) {
 		text += fmt.Sprintf(" The installer of OpenShift %s has no sourcePolicy: the nodes may contact the sources until the day-2 objects, with mirrorSourcePolicy NeverContactSource, are applied.", minor)
 	}
 	if s.Mirroring.AdditionalTrustedCA != nil {
@@ -119,7 +119,7 @@ func installFiles(s *site.Site, entries []entry, minor platform.OCPMinor, afterI
 		}
 		var c bytes.Buffer
 		c.WriteString(commentBlock(fmt.Sprintf("The agent installer's registries.conf (OpenShift %s): what `openshift-install agent create image` generates from install-config %s. To supply it yourself, copy it to %s in the assets directory. Digest-only on purpose: the agent installer writes nothing else, and tag mirroring set here would not survive the installation.",
-			minor, field, agentRegistriesConfAssetPath)))
+			minor, field, platform.AgentRegistriesConfAssetPath)))
 		c.Write(conf)
 		arts = append(arts, generators.Artifact{Path: agentRegistriesConfPath, Role: generators.File, Data: c.Bytes(), Comment: "#", Origin: origin})
 	}
@@ -164,7 +164,7 @@ func agentRegistriesConf(sources []installSource, minor platform.OCPMinor) ([]by
 		reg := registries.Registry{
 			Location:           k.source,
 			MirrorByDigestOnly: true,
-			Blocked:            minor >= installerSourcePolicySince && k.policy == string(configv1.NeverContactSource),
+			Blocked:            minor >= platform.InstallerSourcePolicySince && k.policy == string(configv1.NeverContactSource),
 		}
 		for _, m := range merged[k] {
 			reg.Mirrors = append(reg.Mirrors, registries.Mirror{Location: m})
@@ -188,8 +188,8 @@ func installerObjects(sources []installSource, minor platform.OCPMinor) (idms []
 	if len(sources) == 0 {
 		return nil, nil
 	}
-	if minor >= imageDigestSourcesSince {
-		obj := configv1.ImageDigestMirrorSet{ObjectMeta: metav1.ObjectMeta{Name: installerDigestMirrorSetName}}
+	if minor >= platform.InstallerImageDigestSourcesSince {
+		obj := configv1.ImageDigestMirrorSet{ObjectMeta: metav1.ObjectMeta{Name: platform.InstallerDigestMirrorSetName}}
 		for _, src := range sources {
 			obj.Spec.ImageDigestMirrors = append(obj.Spec.ImageDigestMirrors, configv1.ImageDigestMirrors{
 				Source: src.Source, Mirrors: imageMirrors(src.Mirrors), MirrorSourcePolicy: configv1.MirrorSourcePolicy(src.SourcePolicy)})
@@ -198,7 +198,7 @@ func installerObjects(sources []installSource, minor platform.OCPMinor) (idms []
 	}
 	for i, src := range sources {
 		icsps = append(icsps, operatorv1alpha1.ImageContentSourcePolicy{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf(installerContentSourcePolicyFormat, i)},
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, i)},
 			Spec: operatorv1alpha1.ImageContentSourcePolicySpec{RepositoryDigestMirrors: []operatorv1alpha1.RepositoryDigestMirrors{
 				{Source: src.Source, Mirrors: append([]string(nil), src.Mirrors...)}}},
 		})
@@ -216,13 +216,13 @@ func checkAfterInstall(s *site.Site, entries []entry, in registries.Input, minor
 	if len(idms) == 0 && len(icsps) == 0 {
 		return nil, nil
 	}
-	installerICSPs := fmt.Sprintf(installerContentSourcePolicyFormat, 0) + "..."
+	installerICSPs := fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, 0) + "..."
 	dayTwo := len(in.DigestMirrorSets) > 0 || len(in.TagMirrorSets) > 0
-	if len(icsps) > 0 && dayTwo && minor < mirrorSetsWithICSPFixedSince {
-		step := fmt.Sprintf("delete the installer's ImageContentSourcePolicies %s (ImageDigestMirrorSet %s carries the same mirrors), or install a 4.13 z-stream from Nov 2023 or later", installerICSPs, digestMirrorSetName)
+	if len(icsps) > 0 && dayTwo && minor < platform.ICSPWithMirrorSetsSince {
+		step := fmt.Sprintf("delete the installer's ImageContentSourcePolicies %s (ImageDigestMirrorSet %s carries the same mirrors), or install a 4.13 z-stream built after MCO's fix (merged 2023-12-05, MCO PR #4027)", installerICSPs, digestMirrorSetName)
 		warnings = append(warnings, diag.Diagnostic{Pos: s.Positions.Of("cluster.version"), Path: "cluster.version",
-			Message: fmt.Sprintf("the %s installer of OpenShift %s creates ImageContentSourcePolicies (%s) and siteforge adds ImageDigestMirrorSet/ImageTagMirrorSet objects: 4.13 z-streams before Nov 2023 refuse both kinds at once (\"both imagecontentsourcepolicy and imagedigestmirrorset exist\") and render no registries.conf",
-				s.Cluster.InstallMethod, minor, installerICSPs),
+			Message: fmt.Sprintf("the %s installer of OpenShift %s creates ImageContentSourcePolicies (%s) and siteforge adds ImageDigestMirrorSet/ImageTagMirrorSet objects: 4.13 z-streams built before MCO's fix (merged 2023-12-05, MCO PR #4027) refuse both kinds at once (%q) and render no registries.conf",
+				s.Cluster.InstallMethod, minor, installerICSPs, platform.MCOErrICSPWithIDMS),
 			Hint: "after the installation, " + step})
 		steps = append(steps, step)
 	}
@@ -239,7 +239,7 @@ func checkAfterInstall(s *site.Site, entries []entry, in registries.Input, minor
 			path = d.Path
 		}
 	}
-	kind, name := "ImageDigestMirrorSet", installerDigestMirrorSetName
+	kind, name := "ImageDigestMirrorSet", platform.InstallerDigestMirrorSetName
 	if len(icsps) > 0 {
 		kind, name = "ImageContentSourcePolicies", installerICSPs
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
-	"github.com/siteforge/siteforge/internal/registries"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -22,13 +21,13 @@ func legacyTagMachineConfigs(ctx warner, s *site.Site, conf []byte, minor platfo
 	var arts []generators.Artifact
 	for _, pool := range []string{site.RoleMaster, site.RoleWorker} {
 		name := legacyTagMachineConfigName(pool)
-		mco := fmt.Sprintf(registries.ManagedMachineConfigNameFormat, pool)
+		mco := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, pool)
 		var body bytes.Buffer
 		body.WriteString(commentBlock(fmt.Sprintf("Tag mirroring before OpenShift 4.13, which has no ImageTagMirrorSet. This file REPLACES the one of %s, MCO's own registries.conf MachineConfig for pool %s: MCO merges a pool's MachineConfigs sorted by name, and the last file at a path wins (MCO MergeMachineConfigs); %s sorts after %s. So the content is MCO's file for the site's ImageContentSourcePolicy and image config, plus mirror-by-digest-only = false on the tag-mirrored sources. Keep it in step: render again after any mirroring change, and delete this MachineConfig when the cluster moves to 4.13 (siteforge then renders an ImageTagMirrorSet instead).",
 			mco, pool, name, mco)))
 		body.Write(butane.Body{Files: []butane.File{{
-			Path:     registries.RegistriesConfPath,
-			Mode:     registries.RegistriesConfMode,
+			Path:     platform.RegistriesConfPath,
+			Mode:     platform.RegistriesConfMode,
 			Contents: string(conf),
 		}}}.YAML())
 		res, err := butane.Build(butane.Config{

@@ -9,6 +9,7 @@ import (
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
 )
 
@@ -16,7 +17,7 @@ import (
 // `mirror-by-digest-only = true` on every ICSP source). The only way to mirror tags is to
 // write /etc/containers/registries.conf with a MachineConfig of one's own, and that file then
 // REPLACES MCO's "99-<pool>-generated-registries" one: whichever MachineConfig sorts last by
-// name wins the path (registries.md section 5.4; see legacyTagMachineConfigNameFormat). So the
+// name wins the path (registries.md section 5.4; see platform.SiteforgeTagMachineConfigNameFormat). So the
 // hand-written file must be MCO's file plus the tag mirroring, never less, or the ICSP mirrors
 // and the image.config settings silently disappear from the nodes.
 
@@ -91,7 +92,7 @@ func nearestSource(scope string, sets ...map[string]bool) string {
 
 // legacyTagMachineConfigName names the tag MachineConfig of a built-in pool.
 func legacyTagMachineConfigName(pool string) string {
-	return fmt.Sprintf(legacyTagMachineConfigNameFormat, pool)
+	return fmt.Sprintf(platform.SiteforgeTagMachineConfigNameFormat, pool)
 }
 
 // legacyConf is registries.Config as the hand-written file encodes it: the same keys, plus an

@@ -199,7 +199,7 @@ func (n nodeRegistriesConf) previews(s *site.Site, objects []namedObject, origin
 			managed = site.RoleWorker
 			text += fmt.Sprintf(" MCO renders the file for the built-in pools only; pool %s gets the worker pool's MachineConfigs.", pool)
 		}
-		mcoMachineConfig := fmt.Sprintf(registries.ManagedMachineConfigNameFormat, managed)
+		mcoMachineConfig := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, managed)
 		switch {
 		case n.legacyTagConf != nil:
 			text += fmt.Sprintf(" Written by MachineConfig %s (%s), which replaces MCO's %s (it sorts later by name): MCO's file plus mirror-by-digest-only = false on the tag-mirrored sources.",

@@ -20,6 +20,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -416,7 +417,7 @@ func TestLegacyTagMachineConfig(t *testing.T) {
 			t.Errorf(".bu lacks %q:\n%s", want, bu)
 		}
 	}
-	if !(legacyTagMachineConfigName("worker") > fmt.Sprintf(registries.ManagedMachineConfigNameFormat, "worker")) {
+	if !(legacyTagMachineConfigName("worker") > fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, "worker")) {
 		t.Errorf("%s does not sort after MCO's MachineConfig", legacyTagMachineConfigName("worker"))
 	}
 	var conf struct {

@@ -198,7 +198,7 @@ func preview(e env, sets []mirrorSet) int {
 		if len(sets) > 1 {
 			fmt.Fprintf(&out, "# ---- %s\n", s.label)
 		}
-		fmt.Fprintf(&out, "# %s for the worker pool (master and custom pools get the same file), %s\n", registries.RegistriesConfPath, s.label)
+		fmt.Fprintf(&out, "# %s for the worker pool (master and custom pools get the same file), %s\n", platform.RegistriesConfPath, s.label)
 		if !c.Written {
 			out.WriteString("# The Machine Config Operator writes no registries.conf for this input: no mirror sets and no\n# insecure or blocked registries. Nodes keep the default file:\n")
 		}

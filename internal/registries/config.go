@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/siteforge/siteforge/internal/platform"
 )
 
 // Config is /etc/containers/registries.conf as MCO writes it. The toml tags are
@@ -57,7 +59,7 @@ func (r *Registry) Scope() string {
 
 // templateConfig is the file a node has when MCO does not write one.
 func templateConfig() *Config {
-	return &Config{UnqualifiedSearchRegistries: DefaultUnqualifiedSearchRegistries()}
+	return &Config{UnqualifiedSearchRegistries: platform.DefaultUnqualifiedSearchRegistries()}
 }
 
 // TOML encodes c deterministically (struct order, tables indented by two spaces like MCO's

@@ -6,6 +6,8 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+
+	"github.com/siteforge/siteforge/internal/platform"
 )
 
 // Input is everything MCO reads to render registries.conf. Object order does not matter
@@ -27,11 +29,11 @@ type Input struct {
 }
 
 // legacy reports whether in.Minor selects the pre-IDMS (<= 4.12) behaviour.
-func (in Input) legacy() bool { return in.Minor > 0 && in.Minor < FirstMirrorSetMinor }
+func (in Input) legacy() bool { return in.Minor > 0 && in.Minor < int(platform.IDMSITMSSince) }
 
 // writesLayerStoreHelper reports whether MCO's encoder writes additional-layer-store-auth-helper.
 func (in Input) writesLayerStoreHelper() bool {
-	return in.Minor <= 0 || in.Minor >= FirstAdditionalLayerStoreAuthHelperMinor
+	return in.Minor <= 0 || in.Minor >= int(platform.AdditionalLayerStoreAuthHelperSince)
 }
 
 func (in Input) registrySources() configv1.RegistrySources {

@@ -3,15 +3,19 @@ package registries
 import (
 	"regexp"
 	"strings"
+
+	"github.com/siteforge/siteforge/internal/platform"
 )
 
 var (
-	sourceRegexp = regexp.MustCompile(sourcePattern)
-	mirrorRegexp = regexp.MustCompile(mirrorPattern)
+	sourceRegexp = regexp.MustCompile(platform.MirrorSourcePattern)
+	mirrorRegexp = regexp.MustCompile(platform.MirrorPattern)
 )
 
 // isWildcardScope reports whether scope is a `*.domain` scope.
-func isWildcardScope(scope string) bool { return strings.HasPrefix(scope, wildcardScopePrefix) }
+func isWildcardScope(scope string) bool {
+	return strings.HasPrefix(scope, platform.WildcardScopePrefix)
+}
 
 // scopeIsNested reports whether sub (a table scope or a mirror location) lies inside super,
 // with MCO's quirks: equal scopes nest; a path nests under its parent path; a host (with any
@@ -46,5 +50,5 @@ func isValidScope(scope string) bool {
 	if !strings.Contains(scope, "*") {
 		return true
 	}
-	return isWildcardScope(scope) && !strings.ContainsAny(scope[len(wildcardScopePrefix):], "/@:*")
+	return isWildcardScope(scope) && !strings.ContainsAny(scope[len(platform.WildcardScopePrefix):], "/@:*")
 }

@@ -227,10 +227,12 @@ func init() {
 			Name:     "icsp-with-mirror-sets-before-coexistence",
 			Severity: lint.Error,
 			Summary:  "ImageContentSourcePolicy together with ImageDigestMirrorSet/ImageTagMirrorSet on 4.13 or 4.14",
-			Rationale: "On 4.13 GA and early 4.14 z-streams an ICSP next to an IDMS or ITMS failed the whole MCO sync (`error: both " +
-				"imagecontentsourcepolicy and imagedigestmirrorset exist`): no registries.conf is rendered at all. The Nov 2023 z-streams " +
-				"support both kinds together (registries.md section 1).",
-			Fix:   "Convert the ICSP (oc adm migrate icsp) and delete it, or run a 4.13/4.14 z-stream from Nov 2023 or later (then suppress with that reason).",
+			Rationale: "On 4.13 and 4.14 z-streams built before MCO's fix, an ICSP next to an IDMS or ITMS fails the whole MCO sync (`error: both " +
+				"imagecontentsourcepolicy and imagedigestmirrorset exist`, or `... and imagetagmirrorset exist`; runtime-utils " +
+				"RejectMultiUpdateMirrorSetObjs, called from MCO container-runtime-config syncImageConfig): no registries.conf is rendered at all. " +
+				"MCO PR #3898 removed the check before 4.15 branched; the backports merged 2023-11-07 for 4.14 (PR #3995, OCPBUGS-22275) " +
+				"and 2023-12-05 for 4.13 (PR #4027, OCPBUGS-23468).",
+			Fix:   "Convert the ICSP (oc adm migrate icsp) and delete it, or run a z-stream built after the backport (then suppress with that reason).",
 			Check: checkICSPWithMirrorSets,
 		},
 		{
@@ -288,59 +290,6 @@ func init() {
 		lint.Register(r)
 	}
 }
-
-// ---------------------------------------------------------------------------------------------
-// Platform facts.
-
-// defaultCatalogs are the default CatalogSources OperatorHub manages and the index repository each
-// pulls by tag (":v4.N"). // registries.md section 4; operator-marketplace defaults
-var defaultCatalogs = []struct{ name, index string }{
-	{"redhat-operators", "registry.redhat.io/redhat/redhat-operator-index"},
-	{"certified-operators", "registry.redhat.io/redhat/certified-operator-index"},
-	{"community-operators", "registry.redhat.io/redhat/community-operator-index"},
-	{"redhat-marketplace", "registry.redhat.io/redhat/redhat-marketplace-index"},
-}
-
-// configSingletonName is the name of the cluster-scoped config singletons (image.config, OperatorHub,
-// Network). // api config/v1 ("cluster")
-const configSingletonName = "cluster"
-
-// Release payload repositories of official releases. // registries.md sections 2.9 and 4; oc adm release info
-const (
-	officialReleaseRepository  = "quay.io/openshift-release-dev/ocp-release"
-	payloadComponentRepository = "quay.io/openshift-release-dev/ocp-v4.0-art-dev"
-)
-
-// installerDefaultServiceNetwork is the service network when none is configured. // installer pkg/types/defaults (installerDefaultServiceNetwork)
-const installerDefaultServiceNetwork = "172.30.0.0/16"
-
-// In-cluster DNS names CRI-O's host resolver does not know. // registries.md section 5.5
-const (
-	serviceDomainSuffix  = ".svc"                                        // Kubernetes Service DNS: <svc>.<ns>.svc
-	clusterDomainSuffix  = ".cluster.local"                              // OpenShift cluster domain (kubelet clusterDomain)
-	internalRegistryHost = "image-registry.openshift-image-registry.svc" // cluster-dns-operator node-resolver puts it in /etc/hosts
-)
-
-// registriesConfDropInDir holds drop-ins c/image merges over registries.conf. // c/image sysregistriesv2 systemRegistriesConfDirPath
-const registriesConfDropInDir = "/etc/containers/registries.conf.d/"
-
-// mcRoleLabel names a MachineConfig's pool. // MCO pkg/apis machineconfiguration.openshift.io/role
-const mcRoleLabel = "machineconfiguration.openshift.io/role"
-
-// siteforgeTagMachineConfigFormat is siteforge's own pre-4.13 tag-mirroring MachineConfig per pool:
-// MCO's file plus the tag mirrors, named to sort after MCO's. // generators/mirroring facts.go legacyTagMachineConfigNameFormat
-const siteforgeTagMachineConfigFormat = "99-%s-zz-siteforge-registries"
-
-// assistedRegistriesConfKey is the key of assisted-service's mirror registry ConfigMap
-// (AgentServiceConfig / cluster mirrorRegistryRef). // assisted-service docs "mirror registry"
-const assistedRegistriesConfKey = "registries.conf"
-
-// firstICSPCoexistenceMinor is the first 4.y whose every z-stream accepts ICSP next to IDMS/ITMS;
-// 4.13 GA and early 4.14 failed the MCO sync. // registries.md section 1 (Nov 2023 z-streams)
-const firstICSPCoexistenceMinor = 15
-
-// icspCoexistenceError is the MCO error of those releases. // registries.md section 1
-const icspCoexistenceError = "error: both imagecontentsourcepolicy and imagedigestmirrorset exist"
 
 // Kinds and groups read here.
 const (
@@ -490,7 +439,7 @@ func readMirrorObjects(set lint.Set) *mirrorObjects {
 		}
 	}
 	for _, o := range set.Kind(apiConfigV1, "Image") {
-		if o.Name == configSingletonName && o.DecodeLoose(&m.imageSpec) == nil {
+		if o.Name == platform.ConfigSingletonName && o.DecodeLoose(&m.imageSpec) == nil {
 			m.imageObj = o
 			img := m.imageSpec
 			m.full.Image = &img
@@ -714,10 +663,10 @@ func newAnalysis(set lint.Set) *analysis {
 // (MCO merges a pool's MachineConfigs by name, the last file at a path wins), nil when none does.
 func machineConfigRegistriesConf(set lint.Set) []byte {
 	files, roles := machineConfigFiles(set)
-	managed := fmt.Sprintf(registries.ManagedMachineConfigNameFormat, "worker")
+	managed := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, "worker")
 	var last *registriesFile
 	for i, f := range files {
-		if f.file != registries.RegistriesConfPath || f.conf == nil || f.obj.Name <= managed {
+		if f.file != platform.RegistriesConfPath || f.conf == nil || f.obj.Name <= managed {
 			continue
 		}
 		if role := roles[f.obj]; role != "" && role != "worker" {
@@ -972,14 +921,14 @@ func checkDefaultCatalogs(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
 		var hub *manifests.Object
 		for _, o := range set.Kind(apiConfigV1, "OperatorHub") {
-			if o.Name == configSingletonName {
+			if o.Name == platform.ConfigSingletonName {
 				hub = o
 			}
 		}
 		if hub == nil && !(set.Site != nil && set.Disconnected) {
 			continue // plain manifests without OperatorHub: whether the defaults run is unknown
 		}
-		enabled, path := defaultCatalogs, []string(nil)
+		enabled, path := platform.DefaultCatalogs, []string(nil)
 		if hub != nil {
 			var spec configv1.OperatorHub
 			if hub.DecodeLoose(&spec) != nil {
@@ -999,12 +948,12 @@ func checkDefaultCatalogs(in *lint.Input, r *lint.Reporter) {
 		var prefix, why string
 		var digestOnly []string
 		for _, c := range enabled {
-			ref := c.index + ":" + tag
+			ref := c.Index + ":" + tag
 			p, d, w := a.tagPullFailure(ref, set.Disconnected)
 			if p == "" {
 				continue
 			}
-			names, refs = append(names, c.name), append(refs, ref)
+			names, refs = append(names, c.Name), append(refs, ref)
 			prefix, digestOnly, why = p, d, w
 		}
 		if len(names) == 0 {
@@ -1025,12 +974,12 @@ func checkDefaultCatalogs(in *lint.Input, r *lint.Reporter) {
 
 // enabledDefaultCatalogs lists the default catalogs an OperatorHub spec leaves enabled (a sources
 // entry overrides disableAllDefaultSources, api config/v1 OperatorHubSpec), and the field to blame.
-func enabledDefaultCatalogs(spec configv1.OperatorHubSpec) (enabled []struct{ name, index string }, path []string) {
+func enabledDefaultCatalogs(spec configv1.OperatorHubSpec) (enabled []platform.DefaultCatalog, path []string) {
 	path = []string{"spec", "disableAllDefaultSources"}
-	for _, c := range defaultCatalogs {
+	for _, c := range platform.DefaultCatalogs {
 		idx := -1
 		for i, s := range spec.Sources {
-			if s.Name == c.name {
+			if s.Name == c.Name {
 				idx = i
 			}
 		}
@@ -1323,7 +1272,7 @@ func serviceCIDRs(set lint.Set) []serviceCIDR {
 			} `json:"networking"`
 		}
 		switch {
-		case o.Kind == "Network" && (o.APIVersion == apiConfigV1 || o.APIVersion == apiOperatorV1) && o.Name == configSingletonName:
+		case o.Kind == "Network" && (o.APIVersion == apiConfigV1 || o.APIVersion == apiOperatorV1) && o.Name == platform.ConfigSingletonName:
 			if o.DecodeLoose(&x) == nil {
 				add(x.Spec.ServiceNetwork, o.ID()+" spec.serviceNetwork")
 			}
@@ -1334,7 +1283,7 @@ func serviceCIDRs(set lint.Set) []serviceCIDR {
 		}
 	}
 	if len(out) == 0 {
-		add([]string{installerDefaultServiceNetwork}, "the default service network")
+		add([]string{platform.InstallerDefaultServiceNetwork}, "the default service network")
 	}
 	return out
 }
@@ -1342,9 +1291,9 @@ func serviceCIDRs(set lint.Set) []serviceCIDR {
 // inClusterService tells why a mirror host is an in-cluster Service ("" when it is not).
 func inClusterService(host string, nets []serviceCIDR) string {
 	switch {
-	case host == internalRegistryHost || host == internalRegistryHost+clusterDomainSuffix:
+	case host == platform.InternalRegistryHost || host == platform.InternalRegistryHost+platform.ClusterDomainSuffix:
 		return "the internal image registry's Service name, which the node resolves only through the /etc/hosts entry the DNS operator maintains while cluster DNS works"
-	case strings.HasSuffix(host, serviceDomainSuffix), strings.HasSuffix(host, serviceDomainSuffix+clusterDomainSuffix), strings.HasSuffix(host, clusterDomainSuffix):
+	case strings.HasSuffix(host, platform.ServiceDomainSuffix), strings.HasSuffix(host, platform.ServiceDomainSuffix+platform.ClusterDomainSuffix), strings.HasSuffix(host, platform.ClusterDomainSuffix):
 		return "a cluster DNS name, which the node's resolver does not know"
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
@@ -1405,7 +1354,7 @@ type ignitionStorageFiles struct {
 
 // isRegistriesPath reports whether a node path is registries.conf or one of its drop-ins.
 func isRegistriesPath(p string) bool {
-	return p == registries.RegistriesConfPath || strings.HasPrefix(p, registriesConfDropInDir)
+	return p == platform.RegistriesConfPath || strings.HasPrefix(p, platform.RegistriesConfDropInDir)
 }
 
 // registriesFiles lists the registries.conf files an Ignition config writes; path is the field
@@ -1469,7 +1418,7 @@ func machineConfigFiles(set lint.Set) (files []registriesFile, roles map[*manife
 		if o.DecodeLoose(&mc) != nil {
 			continue
 		}
-		roles[o] = mc.Metadata.Labels[mcRoleLabel]
+		roles[o] = mc.Metadata.Labels[platform.MachineConfigRoleLabel]
 		files = append(files, registriesFiles(o, mc.Spec.Config, []string{"spec", "config", "storage", "files"})...)
 	}
 	return files, roles
@@ -1482,7 +1431,7 @@ func siteforgeOwn(set lint.Set, o *manifests.Object) bool {
 		return false
 	}
 	for _, pool := range []string{"master", "worker"} {
-		if o.Name == fmt.Sprintf(siteforgeTagMachineConfigFormat, pool) {
+		if o.Name == fmt.Sprintf(platform.SiteforgeTagMachineConfigNameFormat, pool) {
 			return true
 		}
 	}
@@ -1510,12 +1459,12 @@ func checkRegistriesMachineConfigs(in *lint.Input, r *lint.Reporter) {
 				continue
 			}
 			where := f.obj.ID() + " " + userPath(f.path)
-			if f.file == registries.RegistriesConfPath {
+			if f.file == platform.RegistriesConfPath {
 				role := roles[f.obj]
 				if role == "" {
 					role = "<pool>"
 				}
-				managed := fmt.Sprintf(registries.ManagedMachineConfigNameFormat, role)
+				managed := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, role)
 				what := fmt.Sprintf("it sorts after MCO's %s and REPLACES MCO's file: the mirror objects and image.config registry settings stop reaching the nodes unless this file repeats them, and it goes stale at the next change", managed)
 				if f.obj.Name < managed {
 					what = fmt.Sprintf("MCO's %s sorts after it and replaces this file: its content never reaches the nodes", managed)
@@ -1572,11 +1521,11 @@ func installerFiles(set lint.Set) []registriesFile {
 		if o.DecodeLoose(&cm) != nil {
 			continue
 		}
-		data, ok := cm.Data[assistedRegistriesConfKey]
+		data, ok := cm.Data[platform.AssistedRegistriesConfKey]
 		if !ok {
 			continue
 		}
-		f := registriesFile{obj: o, path: []string{"data", assistedRegistriesConfKey}, file: "assisted-service mirror registries.conf"}
+		f := registriesFile{obj: o, path: []string{"data", platform.AssistedRegistriesConfKey}, file: "assisted-service mirror registries.conf"}
 		f.conf, f.err = parseRegistriesConf([]byte(data))
 		out = append(out, f)
 	}
@@ -1648,19 +1597,29 @@ func checkDeprecatedICSP(in *lint.Input, r *lint.Reporter) {
 	}
 }
 
+// icspFixMerged is when MCO's fix allowing ICSP next to IDMS/ITMS merged in
+// each release branch that shipped without it (see
+// platform.ICSPWithMirrorSetsSince).
+var icspFixMerged = map[platform.OCPMinor]string{13: "2023-12-05, MCO PR #4027", 14: "2023-11-07, MCO PR #3995"}
+
 func checkICSPWithMirrorSets(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
 		minor := setMinor(set)
-		if minor < int(platform.IDMSITMSSince) || minor >= firstICSPCoexistenceMinor {
+		if minor < int(platform.IDMSITMSSince) || minor >= int(platform.ICSPWithMirrorSetsSince) {
 			continue
 		}
 		sets := append(set.Kind(apiConfigV1, "ImageDigestMirrorSet"), set.Kind(apiConfigV1, "ImageTagMirrorSet")...)
 		if len(sets) == 0 {
 			continue
 		}
+		refusal := platform.MCOErrICSPWithIDMS
+		if sets[0].Kind == "ImageTagMirrorSet" {
+			refusal = platform.MCOErrICSPWithITMS
+		}
+		fixed := icspFixMerged[platform.OCPMinor(minor)]
 		for _, o := range set.Kind(manifests.GroupOperatorV1Alpha1, "ImageContentSourcePolicy") {
-			r.Object(o, fmt.Sprintf("%s next to %s on OpenShift 4.%d: z-streams before Nov 2023 fail the whole MCO sync (%q) and render no registries.conf; convert the ICSP with `oc adm migrate icsp` and delete it (or suppress, naming the z-stream, if the cluster runs one from Nov 2023 or later)",
-				o.ID(), sets[0].ID(), minor, icspCoexistenceError), "kind")
+			r.Object(o, fmt.Sprintf("%s next to %s on OpenShift %s: z-streams built before the fix (merged %s) fail the whole MCO sync (%q) and render no registries.conf; convert the ICSP with `oc adm migrate icsp` and delete it (or suppress, naming the z-stream, if the cluster runs a later one)",
+				o.ID(), sets[0].ID(), platform.OCPMinor(minor), fixed, refusal), "kind")
 		}
 	}
 }
@@ -1689,7 +1648,7 @@ func checkBlockedPayload(in *lint.Input, r *lint.Reporter) {
 		}
 		release, from := a.release, a.releaseFrom
 		if release == "" {
-			release, from = officialReleaseRepository+"@"+probeDigest, "the official release repository (no release image given)"
+			release, from = platform.OfficialReleaseRepository+"@"+probeDigest, "the official release repository (no release image given)"
 		}
 		withRelease := a.in
 		withRelease.ReleaseImage = release
@@ -1731,7 +1690,7 @@ func checkBlockedPayload(in *lint.Input, r *lint.Reporter) {
 		}
 		// The payload's component images are not protected by MCO's payload rule: resolve one
 		// with each remaining blocked scope alone.
-		probe := payloadComponentRepository + "@" + probeDigest
+		probe := platform.PayloadComponentRepository + "@" + probeDigest
 		for _, scope := range blocked {
 			if dropped[scope] {
 				continue
@@ -1746,7 +1705,7 @@ func checkBlockedPayload(in *lint.Input, r *lint.Reporter) {
 			}
 			path := blockedPath(scope)
 			r.Object(a.imageObj, fmt.Sprintf("%s %s %q blocks %s, where every release payload component is pulled from (by digest), and no unblocked digest mirror serves it: every component pull fails; add an ImageDigestMirrorSet entry for quay.io/openshift-release-dev with a mirror outside every blocked scope, or narrow the blocked scope",
-				a.imageObj.ID(), userPath(path), scope, payloadComponentRepository), path...)
+				a.imageObj.ID(), userPath(path), scope, platform.PayloadComponentRepository), path...)
 		}
 	}
 }

@@ -320,7 +320,10 @@ spec:
 
 	{rule: "MIR015", name: "ICSP and IDMS on 4.13", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "idms.yaml": mirIDMS("cache", mirRHCache), "cv.yaml": mirClusterVersion("4.13.4"),
-	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageDigestMirrorSet cache on OpenShift 4.13: z-streams before Nov 2023 fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagedigestmirrorset exist")`}},
+	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageDigestMirrorSet cache on OpenShift 4.13: z-streams built before the fix (merged 2023-12-05, MCO PR #4027) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagedigestmirrorset exist")`}},
+	{rule: "MIR015", name: "ICSP and ITMS on 4.14", files: map[string]string{
+		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "itms.yaml": mirITMS("tags", mirRHCache), "cv.yaml": mirClusterVersion("4.14.2"),
+	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageTagMirrorSet tags on OpenShift 4.14: z-streams built before the fix (merged 2023-11-07, MCO PR #3995) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagetagmirrorset exist")`}},
 	{rule: "MIR015", name: "ICSP and IDMS on 4.16", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "idms.yaml": mirIDMS("cache", mirRHCache), "cv.yaml": mirClusterVersion("4.16.8"),
 	}},

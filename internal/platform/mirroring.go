@@ -1,0 +1,133 @@
+package platform
+
+// Image mirroring facts: how the Machine Config Operator (MCO) turns
+// ImageDigestMirrorSet, ImageTagMirrorSet, ImageContentSourcePolicy and
+// image.config into /etc/containers/registries.conf, and what the installers
+// make of install-time mirrors.
+
+// ICSPWithMirrorSetsSince is the first release whose every z-stream accepts
+// an ImageContentSourcePolicy next to an ImageDigestMirrorSet or
+// ImageTagMirrorSet. Before the fix, MCO refused the mix and failed the
+// whole sync (vendored runtime-utils pkg/registries RejectMultiUpdateMirrorSetObjs,
+// called from pkg/controller/container-runtime-config syncImageConfig). MCO
+// PR #3898 ("support icsp and idms objects", merged 2023-09-27) removed the
+// check on main before release-4.15 branched; it was backported to
+// release-4.14 (PR #3995, OCPBUGS-22275, merged 2023-11-07) and
+// release-4.13 (PR #4027, OCPBUGS-23468, merged 2023-12-05), so 4.13 and
+// 4.14 clusters on earlier z-streams still refuse it.
+const ICSPWithMirrorSetsSince OCPMinor = 15
+
+// MCO's refusals of the mix, verbatim (runtime-utils
+// RejectMultiUpdateMirrorSetObjs).
+const (
+	MCOErrICSPWithIDMS = "error: both imagecontentsourcepolicy and imagedigestmirrorset exist"
+	MCOErrICSPWithITMS = "error: both imagecontentsourcepolicy and imagetagmirrorset exist"
+)
+
+// Install-time mirrors.
+const (
+	// InstallerImageDigestSourcesSince: install-config imageDigestSources
+	// (one IDMS "image-digest-mirror"); before it imageContentSources (ICSPs
+	// "image-policy-N").
+	InstallerImageDigestSourcesSince OCPMinor = 14 // installer PR #6235 (OCPNODE-1258); OCP 4.14 release notes
+	// InstallerSourcePolicySince: imageDigestSources[].sourcePolicy, carried
+	// into the installer's IDMS and into the agent/bootstrap registries.conf
+	// as blocked = true.
+	InstallerSourcePolicySince OCPMinor = 21 // installer PRs #10050 and #10073 (OCPBUGS-56451), merged 2025-11, first in 4.21
+	// Objects the installers create from the install-time mirrors.
+	InstallerDigestMirrorSetName       = "image-digest-mirror" // installer pkg/asset/manifests ConvertImageDigestMirrorSet
+	InstallerContentSourcePolicyFormat = "image-policy-%d"     // installer pkg/asset/manifests (ICSPs before 4.14)
+	// AgentRegistriesConfAssetPath is where `openshift-install agent create
+	// image` reads a user-supplied registries.conf in the assets directory.
+	AgentRegistriesConfAssetPath = "mirror/registries.conf" // installer pkg/asset/agent/mirror/registriesconf.go RegistriesConfFilename
+	// AssistedRegistriesConfKey is the key of assisted-service's mirror
+	// registry ConfigMap (AgentServiceConfig / cluster mirrorRegistryRef).
+	AssistedRegistriesConfKey = "registries.conf" // assisted-service docs "mirror registry"
+)
+
+// registries.conf as MCO writes it.
+const (
+	RegistriesConfPath = "/etc/containers/registries.conf" // MCO pkg/controller/common helpers.go registriesConfigPath
+	RegistriesConfMode = 0o644                             // MCO ctrlcommon.NewIgnFileBytesOverwriting
+	// RegistriesMachineConfigNameFormat names MCO's MachineConfig per
+	// built-in pool (master, worker).
+	RegistriesMachineConfigNameFormat = "99-%s-generated-registries" // MCO container-runtime-config helpers.go getManagedKeyReg ("99", "registries")
+	// RegistriesConfDropInDir holds drop-ins c/image merges over
+	// registries.conf.
+	RegistriesConfDropInDir = "/etc/containers/registries.conf.d/" // c/image sysregistriesv2 systemRegistriesConfDirPath
+	// WildcardScopePrefix starts a wildcard scope (`*.example.com`).
+	WildcardScopePrefix = "*." // runtime-utils IsValidRegistriesConfScope
+	// AdditionalLayerStoreAuthHelperSince is the first release whose MCO
+	// vendors a containers/image with V2RegistriesConf.AdditionalLayerStoreAuthHelper,
+	// so its TOML encoder writes `additional-layer-store-auth-helper = ""`.
+	AdditionalLayerStoreAuthHelperSince OCPMinor = 19 // MCO go.mod: release-4.18 c/image v5.29.4, release-4.19 v5.34.1
+)
+
+// defaultUnqualifiedSearchRegistries is the only content of MCO's
+// registries.conf template.
+var defaultUnqualifiedSearchRegistries = []string{"registry.access.redhat.com", "docker.io"} // MCO templates/*/01-*-container-runtime/_base/files/container-registries.yaml
+
+// DefaultUnqualifiedSearchRegistries returns a copy of the template's
+// unqualified-search-registries.
+func DefaultUnqualifiedSearchRegistries() []string {
+	return append([]string(nil), defaultUnqualifiedSearchRegistries...)
+}
+
+// Source and mirror patterns MCO also applies to ICSP (which has no CRD
+// pattern): the same text as the IDMS/ITMS CRD patterns.
+const (
+	MirrorSourcePattern = `^\*(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))+$|^((?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))+)?(?::[0-9]+)?)(?:(?:/[a-z0-9]+(?:(?:(?:[._]|__|[-]*)[a-z0-9]+)+)?)+)?$` // openshift/api config/v1 types_image_digest_mirror_set.go ImageDigestMirrors.Source
+	MirrorPattern       = `^((?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))+)?(?::[0-9]+)?)(?:(?:/[a-z0-9]+(?:(?:(?:[._]|__|[-]*)[a-z0-9]+)+)?)+)?$`                                                                // openshift/api config/v1 ImageMirror
+)
+
+// SiteforgeTagMachineConfigNameFormat names siteforge's pre-4.13
+// MachineConfig that writes registries.conf with tag mirrors, per built-in
+// pool. MCO merges a pool's MachineConfigs sorted by name, a later file at
+// the same path replacing an earlier one (MCO pkg/controller/common
+// helpers.go MergeMachineConfigs: sort.SliceStable by Name, then
+// ign3.Merge): "99-<pool>-zz-..." sorts after MCO's
+// "99-<pool>-generated-registries" ('z' > 'g'), so it wins. Custom pools
+// get the worker MachineConfigs through their selector, so master and
+// worker are enough.
+const SiteforgeTagMachineConfigNameFormat = "99-%s-zz-siteforge-registries"
+
+// ConfigSingletonName is the name of the cluster-scoped config singletons
+// (image.config, OperatorHub, Network, Ingress, Scheduler, ...).
+const ConfigSingletonName = "cluster" // api config/v1: singletons named "cluster"
+
+// Release payload repositories of official releases.
+const (
+	OfficialReleaseRepository  = "quay.io/openshift-release-dev/ocp-release"      // oc adm release info (release image pull spec)
+	PayloadComponentRepository = "quay.io/openshift-release-dev/ocp-v4.0-art-dev" // oc adm release info (component image references)
+)
+
+// InstallerDefaultServiceNetwork is the service network when none is
+// configured.
+const InstallerDefaultServiceNetwork = "172.30.0.0/16" // installer pkg/types/defaults
+
+// In-cluster DNS names CRI-O's host resolver does not know (the node
+// resolves with the host's DNS, not the cluster's).
+const (
+	ServiceDomainSuffix  = ".svc"                                        // Kubernetes Service DNS: <svc>.<ns>.svc
+	ClusterDomainSuffix  = ".cluster.local"                              // kubelet clusterDomain
+	InternalRegistryHost = "image-registry.openshift-image-registry.svc" // cluster-dns-operator node-resolver puts it in /etc/hosts
+)
+
+// Operator catalogs.
+const (
+	MarketplaceNamespace  = "openshift-marketplace" // OLM: default CatalogSources live there; OperatorHub "cluster" manages them
+	CatalogSourceTypeGrpc = "grpc"                  // operator-framework/api pkg/operators/v1alpha1 SourceTypeGrpc
+)
+
+// DefaultCatalog is one of the CatalogSources OperatorHub manages: its name
+// and the index repository it pulls BY TAG (":v4.N") while OperatorHub's
+// default sources are enabled.
+type DefaultCatalog struct{ Name, Index string }
+
+// DefaultCatalogs are OperatorHub's default sources.
+var DefaultCatalogs = []DefaultCatalog{ // operator-marketplace defaults (redhat-operators, certified-operators, community-operators, redhat-marketplace)
+	{"redhat-operators", "registry.redhat.io/redhat/redhat-operator-index"},
+	{"certified-operators", "registry.redhat.io/redhat/certified-operator-index"},
+	{"community-operators", "registry.redhat.io/redhat/community-operator-index"},
+	{"redhat-marketplace", "registry.redhat.io/redhat/redhat-marketplace-index"},
+}
