@@ -13,11 +13,6 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// ipsecModeSince is the first release whose ipsecConfig has a mode; before
-// it, an empty ipsecConfig means Full and External does not exist.
-// // api operator/v1 IPsecConfig.mode (4.15 "IPsec modes Disabled, External, Full")
-const ipsecModeSince platform.OCPMinor = 15
-
 // day0Network is the operator Network configuration an install-time site
 // hands the installer: install/manifests/cluster-network-03-config.yml with
 // the planned cluster MTU. Install-time MTU detection probes the
@@ -28,7 +23,7 @@ func day0Network(s *site.Site, p mtu.Plan) (*operatorv1.Network, diag.List) {
 	mtu := uint32(p.Target)
 	n := &operatorv1.Network{
 		TypeMeta:   metav1.TypeMeta{APIVersion: operatorv1.GroupVersion.String(), Kind: "Network"},
-		ObjectMeta: metav1.ObjectMeta{Name: clusterObjectName},
+		ObjectMeta: metav1.ObjectMeta{Name: platform.ConfigSingletonName},
 		Spec: operatorv1.NetworkSpec{
 			OperatorSpec:   operatorv1.OperatorSpec{ManagementState: operatorv1.Managed},
 			ServiceNetwork: append([]string(nil), s.Network.ServiceNetwork...),
@@ -51,10 +46,10 @@ func day0Network(s *site.Site, p mtu.Plan) (*operatorv1.Network, diag.List) {
 		if s.Network.IPsec != platform.IPsecModeDisabled {
 			minor, err := platform.ParseOCPMinor(s.Cluster.Version)
 			switch {
-			case err == nil && minor < ipsecModeSince && s.Network.IPsec == platform.IPsecModeFull:
+			case err == nil && minor < platform.IPsecModeSince && s.Network.IPsec == platform.IPsecModeFull:
 				ovn.IPsecConfig = &operatorv1.IPsecConfig{} // pre-4.15: present and empty means Full
-			case err == nil && minor < ipsecModeSince:
-				return nil, diag.List{s.At("network.ipsec", fmt.Sprintf("IPsec mode %q needs OpenShift %s or later; cluster.version is %s", s.Network.IPsec, ipsecModeSince, s.Cluster.Version),
+			case err == nil && minor < platform.IPsecModeSince:
+				return nil, diag.List{s.At("network.ipsec", fmt.Sprintf("IPsec mode %q needs OpenShift %s or later; cluster.version is %s", s.Network.IPsec, platform.IPsecModeSince, s.Cluster.Version),
 					`use "Full" (east-west and north-south) or "Disabled"`)}
 			default:
 				ovn.IPsecConfig = &operatorv1.IPsecConfig{Mode: operatorv1.IPsecMode(s.Network.IPsec)}
@@ -77,7 +72,7 @@ func day0Artifact(s *site.Site, p mtu.Plan) (generators.Artifact, error) {
 	note := fmt.Sprintf("# The operator network configuration for the installer, cluster MTU %d (%s).\n"+
 		"# Copy it to <installation_directory>/manifests/%s after `openshift-install create manifests`\n"+
 		"# (agent-based installer: <assets_directory>/openshift/%s before `openshift-install agent create image`).\n",
-		p.Target, day0Why(p), installerNetworkManifestName, installerNetworkManifestName)
+		p.Target, day0Why(p), platform.InstallerNetworkManifestName, platform.InstallerNetworkManifestName)
 	var origin []diag.Position
 	for _, l := range p.BindingLinks() {
 		origin = append(origin, mtu.LinkPos(s, l.Link))

@@ -22,23 +22,6 @@ const (
 	configNetworkCLIName   = "network.config.openshift.io"
 )
 
-// The cluster-scoped singletons the patches apply to.
-const (
-	clusterObjectName = "cluster" // api operator/v1 and config/v1: Network is a singleton named "cluster"
-)
-
-// installerNetworkManifestName is the file name the installer docs give the
-// operator Network manifest (docs "Installing a cluster with network
-// customizations": <installation_directory>/manifests/cluster-network-03-config.yml;
-// the installer writes the same name for AWS edge pools).
-const installerNetworkManifestName = "cluster-network-03-config.yml"
-
-// Live SDN -> OVN-Kubernetes migration trigger.
-const (
-	networkTypeMigrationAnnotation = "network.openshift.io/network-type-migration" // CNO names.NetworkTypeMigrationAnnotation; docs 4.16 "Initiating the limited live migration process"
-	networkTypeMigrationCondition  = "NetworkTypeMigrationInProgress"              // CNO names.NetworkTypeMigrationInProgress (Network.config status condition)
-)
-
 // Names of the NetworkManager MTU MachineConfig for a custom pool that does
 // not share the worker pool's uplink interface (the documented names cover
 // master and worker only: platform.ControlPlaneInterfaceMCName,

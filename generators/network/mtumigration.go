@@ -80,7 +80,7 @@ func planMTUMigration(s *site.Site, p mtu.Plan) (*mtuMigration, diag.List) {
 func (m *mtuMigration) patchArtifacts() []generators.Artifact {
 	from, to, machine := *m.plan.Current, m.plan.Target, m.plan.Machine
 	phase := func(n int, p obj, yamlPath, jsonPath, kPath, what string) []generators.Artifact {
-		apply := fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", operatorNetworkCLIName, clusterObjectName, yamlPath)
+		apply := fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", operatorNetworkCLIName, platform.ConfigSingletonName, yamlPath)
 		y := fmt.Sprintf("# Phase %d of the MTU migration %d -> %d (machine MTU %d): %s.\n# Apply it when %s says so:\n#   %s\n",
 			n, from, to, machine, what, mtuRunbook, apply)
 		k := fmt.Sprintf("# Phase %d of the MTU migration %d -> %d as a kustomize patch. It is NOT part of this\n"+
@@ -90,7 +90,7 @@ func (m *mtuMigration) patchArtifacts() []generators.Artifact {
 			"#   patches:\n#   - path: %s\n#     target: {%s}\n"+
 			"# Kustomize merges it like the merge patch (a null deletes the field).\n",
 			n, from, to, mtuRunbook, strings.TrimPrefix(kPath, "network/"), kustomizePatchTarget)
-		full := obj{"apiVersion": operatorv1.GroupVersion.String(), "kind": "Network", "metadata": obj{"name": clusterObjectName}}
+		full := obj{"apiVersion": operatorv1.GroupVersion.String(), "kind": "Network", "metadata": obj{"name": platform.ConfigSingletonName}}
 		for key, v := range p {
 			full[key] = v
 		}

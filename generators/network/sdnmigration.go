@@ -42,7 +42,7 @@ type sdnStep struct {
 func (st sdnStep) yamlPath() string { return path.Join(sdnMigrationDir, st.file+".patch.yaml") }
 func (st sdnStep) jsonPath() string { return path.Join(sdnMigrationDir, st.file+".json") }
 func (st sdnStep) command() string {
-	return fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", st.resource, clusterObjectName, st.yamlPath())
+	return fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", st.resource, platform.ConfigSingletonName, st.yamlPath())
 }
 
 // liveMTUDrop is how much the live migration lowers the cluster MTU: it keeps
@@ -131,7 +131,7 @@ func (m *sdnMigration) patches(s *site.Site) []sdnStep {
 			file:     "live-1-start",
 			resource: configNetworkCLIName,
 			patch: obj{
-				"metadata": obj{"annotations": obj{networkTypeMigrationAnnotation: ""}},
+				"metadata": obj{"annotations": obj{platform.NetworkTypeMigrationAnnotation: ""}},
 				"spec":     obj{"networkType": string(operatorv1.NetworkTypeOVNKubernetes)},
 			},
 			what: "starts the live migration: CNO drives everything else",

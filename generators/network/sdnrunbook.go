@@ -95,13 +95,13 @@ func (m *sdnMigration) liveSteps(s *site.Site, r *runbook) {
 	st := m.steps[0]
 	r.h2("1. Start the live migration")
 	r.sh(st.command())
-	r.p("(JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", st.jsonPath(), st.resource, clusterObjectName, compactJSON(st.patch))
+	r.p("(JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", st.jsonPath(), st.resource, platform.ConfigSingletonName, compactJSON(st.patch))
 	r.p("CNO sets the routable MTU (one rolling reboot of every pool), deploys OVN-Kubernetes next to OpenShift SDN, switches every " +
 		"node (a second rolling reboot), then removes OpenShift SDN and spec.migration itself. Follow it and wait for the end:")
 	r.sh(
 		"oc get network.config cluster -o jsonpath='{range .status.conditions[*]}{.type}={.status} {.reason}{\"\\n\"}{end}'",
-		fmt.Sprintf("oc wait network.config cluster --for=condition=%s=False --timeout=%s", networkTypeMigrationCondition, waitTimeout(s, 2)),
-		fmt.Sprintf("oc get network.config cluster -o jsonpath='{.status.conditions[?(@.type==\"%s\")].reason}{\"\\n\"}'   # NetworkTypeMigrationCompleted", networkTypeMigrationCondition),
+		fmt.Sprintf("oc wait network.config cluster --for=condition=%s=False --timeout=%s", platform.NetworkTypeMigrationCondition, waitTimeout(s, 2)),
+		fmt.Sprintf("oc get network.config cluster -o jsonpath='{.status.conditions[?(@.type==\"%s\")].reason}{\"\\n\"}'   # NetworkTypeMigrationCompleted", platform.NetworkTypeMigrationCondition),
 		"oc get network.config cluster -o jsonpath='{.status.networkType} {.status.clusterNetworkMTU}{\"\\n\"}'",
 	)
 }

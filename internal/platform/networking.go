@@ -212,3 +212,70 @@ const (
 // RemoteWorkerAutoDetectPlatform is the only platform where remote workers are
 // detected automatically from RemoteWorkerAutoDetectSince.
 const RemoteWorkerAutoDetectPlatform = "BareMetal" // docs baremetal IPI remote worker nodes (4.13)
+
+// IPsecModeSince is the first release whose ipsecConfig has a mode; before
+// it, an empty ipsecConfig means Full and External does not exist.
+const IPsecModeSince OCPMinor = 15 // api operator/v1 IPsecConfig.mode (4.15 "IPsec modes Disabled, External, Full")
+
+// Live SDN -> OVN-Kubernetes migration trigger on Network.config.
+const (
+	NetworkTypeMigrationAnnotation = "network.openshift.io/network-type-migration" // CNO names.NetworkTypeMigrationAnnotation; docs 4.16 "Initiating the limited live migration process"
+	NetworkTypeMigrationCondition  = "NetworkTypeMigrationInProgress"              // CNO names.NetworkTypeMigrationInProgress (Network.config status condition)
+)
+
+// InstallerNetworkManifestName is the file name the installer docs give the
+// operator Network manifest (docs "Installing a cluster with network
+// customizations": <installation_directory>/manifests/cluster-network-03-config.yml;
+// the installer writes the same name for AWS edge pools).
+const InstallerNetworkManifestName = "cluster-network-03-config.yml"
+
+// AWSEdgePoolName is the install-config compute pool name of AWS Local Zone
+// and Wavelength Zone nodes.
+const AWSEdgePoolName = "edge" // installer pkg/types/aws EdgeComputePool (compute pool "edge")
+
+// AzureMaxMTU is the largest NIC MTU on Azure: Microsoft Azure Network
+// Adapter (MANA) NICs, cluster MTU up to 8900.
+const AzureMaxMTU = 9000 // Azure docs "Microsoft Azure Network Adapter (MANA) overview"
+
+// PlatformMTU is a platform's MTU fact and its source, for messages.
+type PlatformMTU struct {
+	MTU    int
+	Source string
+}
+
+// MachineMTUCeilings are the largest machine MTUs the clouds carry, by
+// platform name (install-config platform key, site cluster.platform,
+// Infrastructure type in lower case).
+var MachineMTUCeilings = map[string]PlatformMTU{
+	"aws":   {AWSInVPCMTU, "AWS EC2 docs \"Network maximum transmission unit\": jumbo frames inside a VPC"},
+	"gcp":   {GCPMaxMTU, "Google Cloud VPC docs \"Maximum transmission unit\": configurable range ceiling"},
+	"azure": {AzureMaxMTU, "Azure docs \"Microsoft Azure Network Adapter (MANA) overview\""},
+}
+
+// DefaultUplinkMTUs are the uplink MTUs of cloud nodes when nothing says
+// otherwise. Google Cloud's VPC MTU is configurable, so it has no dependable
+// default.
+var DefaultUplinkMTUs = map[string]PlatformMTU{
+	"aws":   {AWSInVPCMTU, "the AWS in-VPC MTU"},
+	"azure": {AzureMTU, "the Azure NIC default MTU"},
+}
+
+// OVNSubnet is one of OVN-Kubernetes' internal subnets, by family.
+type OVNSubnet struct{ Name, V4, V6 string }
+
+// OVNInternalSubnets are the subnets OVN-Kubernetes reserves when the
+// operator config does not move them.
+var OVNInternalSubnets = []OVNSubnet{
+	{"join subnet", OVNJoinSubnetV4, OVNJoinSubnetV6},
+	{"transit switch subnet", OVNTransitSubnetV4, OVNTransitSubnetV6},
+	{"masquerade subnet", OVNMasqueradeSubnetV4, OVNMasqueradeSubnetV6},
+}
+
+// NodeProviderPlatforms map a Node's spec.providerID scheme to the platform.
+var NodeProviderPlatforms = map[string]string{ // cloud providers' ProviderID formats (aws://, azure://, gce://, openstack://)
+	"aws": "aws", "azure": "azure", "gce": "gcp", "openstack": "openstack",
+}
+
+// LatestMinor stands for "the latest release" where a version is unknown:
+// newer than every gate.
+const LatestMinor OCPMinor = 1 << 20

@@ -337,17 +337,12 @@ func plainClusterOf(set lint.Set) plainCluster {
 	return c
 }
 
-// nodeProviderPlatforms map a Node's spec.providerID scheme to the platform.
-var nodeProviderPlatforms = map[string]string{ // cloud providers' ProviderID formats (aws://, azure://, gce://, openstack://)
-	"aws": "aws", "azure": "azure", "gce": "gcp", "openstack": "openstack",
-}
-
 func nodeProviderPlatform(id string) string {
 	scheme, _, ok := strings.Cut(id, "://")
 	if !ok {
 		return ""
 	}
-	return nodeProviderPlatforms[scheme]
+	return platform.NodeProviderPlatforms[scheme]
 }
 
 func egrNonEmpty(xs ...string) []string {

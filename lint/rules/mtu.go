@@ -159,39 +159,6 @@ func init() {
 	}
 }
 
-// awsEdgePoolName is the install-config compute pool name of AWS Local
-// Zone / Wavelength Zone nodes (openshift/installer types/aws edge pools).
-const awsEdgePoolName = "edge"
-
-// azureMaxMTU is the largest NIC MTU on Azure: ARO with MANA NICs (cluster
-// MTU up to 8900). // networking.md section 1 (Azure docs "Microsoft Azure
-// Network Adapter (MANA) overview"); belongs in internal/platform next to
-// AzureMTU.
-const azureMaxMTU = 9000
-
-// platformMTU is a platform's MTU fact and its source.
-type platformMTU struct {
-	mtu    int
-	source string
-}
-
-// machineMTUCeilings are the largest machine MTUs the clouds carry, by
-// platform name (install-config platform key, site cluster.platform,
-// Infrastructure type in lower case).
-var machineMTUCeilings = map[string]platformMTU{
-	"aws":   {platform.AWSInVPCMTU, "AWS EC2 docs \"Network maximum transmission unit\": jumbo frames inside a VPC"},
-	"gcp":   {platform.GCPMaxMTU, "Google Cloud VPC docs \"Maximum transmission unit\": configurable range ceiling"},
-	"azure": {azureMaxMTU, "Azure with MANA NICs (networking.md section 1)"},
-}
-
-// defaultUplinkMTUs are the uplink MTUs of cloud nodes when nothing in the
-// set says otherwise. Google Cloud's VPC MTU is configurable, so it has no
-// dependable default.
-var defaultUplinkMTUs = map[string]platformMTU{
-	"aws":   {platform.AWSInVPCMTU, "the AWS in-VPC MTU"},
-	"azure": {platform.AzureMTU, "the Azure NIC default MTU"},
-}
-
 // ---------------------------------------------------------------- cluster MTUs of a plain set
 
 // mtuValue is a cluster MTU a plain set writes, and where.
@@ -711,13 +678,13 @@ func checkMachineMTUPersisted(in *lint.Input, r *lint.Reporter) {
 					stale, hasStale = k, true
 				}
 			}
-			switch d, ok := defaultUplinkMTUs[ns.platform]; {
+			switch d, ok := platform.DefaultUplinkMTUs[ns.platform]; {
 			case m.MachineFrom != nil:
 				uplink, uplinkWhat = *m.MachineFrom, "machine.from"
 			case hasStale:
 				uplink, uplinkWhat = stale.mtu, "set by "+stale.String()
 			case ok:
-				uplink, uplinkWhat = d.mtu, d.source
+				uplink, uplinkWhat = d.MTU, d.Source
 			default:
 				continue // the uplink is unknown: machine.to may be what it already is
 			}
@@ -782,8 +749,8 @@ func checkIPsecHeadroom(in *lint.Input, r *lint.Reporter) {
 		uplink, uplinkWhat := 0, ""
 		if k, ok := ns.smallestKeyfile(); ok {
 			uplink, uplinkWhat = k.mtu, fmt.Sprintf("set by %s", k)
-		} else if d, ok := defaultUplinkMTUs[ns.platform]; ok {
-			uplink, uplinkWhat = d.mtu, d.source
+		} else if d, ok := platform.DefaultUplinkMTUs[ns.platform]; ok {
+			uplink, uplinkWhat = d.MTU, d.Source
 		} else {
 			continue
 		}
@@ -825,39 +792,39 @@ func checkIPsecHeadroom(in *lint.Input, r *lint.Reporter) {
 // ---------------------------------------------------------------- MTU009
 
 func checkPlatformMaxMTU(in *lint.Input, r *lint.Reporter) {
-	msg := func(what string, mtu int, plat string, c platformMTU) string {
+	msg := func(what string, mtu int, plat string, c platform.PlatformMTU) string {
 		return fmt.Sprintf("%s %d is above %d, the largest MTU %s carries (%s): frames above it are dropped; use at most %d",
-			what, mtu, c.mtu, plat, c.source, c.mtu)
+			what, mtu, c.MTU, plat, c.Source, c.MTU)
 	}
 	for _, set := range in.Sets() {
 		if set.Site != nil {
 			s := set.Site.Site
-			c, ok := machineMTUCeilings[s.Cluster.Platform]
+			c, ok := platform.MachineMTUCeilings[s.Cluster.Platform]
 			if !ok {
 				continue
 			}
 			for _, name := range s.PoolNames() {
-				if u := s.Pools[name].UplinkMTU; u > c.mtu {
+				if u := s.Pools[name].UplinkMTU; u > c.MTU {
 					r.At(s.Name, s.Positions.Of(site.Field("pools", name, "uplinkMTU")), msg("pools."+name+".uplinkMTU", u, s.Cluster.Platform, c))
 				}
 			}
-			if s.MTU != nil && s.MTU.Machine != nil && *s.MTU.Machine > c.mtu {
+			if s.MTU != nil && s.MTU.Machine != nil && *s.MTU.Machine > c.MTU {
 				r.At(s.Name, s.Positions.Of("mtu.machine"), msg("mtu.machine", *s.MTU.Machine, s.Cluster.Platform, c))
 			}
 			continue
 		}
 		ns := readNetSet(set)
-		c, ok := machineMTUCeilings[ns.platform]
+		c, ok := platform.MachineMTUCeilings[ns.platform]
 		if !ok {
 			continue
 		}
 		for _, k := range ns.knownKeyfiles() {
-			if k.mtu > c.mtu {
+			if k.mtu > c.MTU {
 				r.Object(k.obj, msg("the ethernet.mtu of "+k.String(), k.mtu, ns.platform, c), k.path...)
 			}
 		}
 		for _, o := range ns.operators {
-			if m := o.mtuMigration(); m != nil && m.MachineTo != nil && *m.MachineTo > c.mtu {
+			if m := o.mtuMigration(); m != nil && m.MachineTo != nil && *m.MachineTo > c.MTU {
 				r.Object(o.obj, msg("machine.to", *m.MachineTo, ns.platform, c), "spec", "migration", "mtu", "machine", "to")
 			}
 		}

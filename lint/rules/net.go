@@ -81,13 +81,6 @@ func init() {
 	}
 }
 
-// The live SDN -> OVN-Kubernetes migration trigger on Network.config.
-const networkTypeMigrationAnnotation = "network.openshift.io/network-type-migration" // CNO names.NetworkTypeMigrationAnnotation; docs 4.16 "Initiating the limited live migration process"
-
-// latestMinor stands for "the latest release" when a set's version is
-// unknown (lint.Set.Minor 0): newer than every gate.
-const latestMinor platform.OCPMinor = 1 << 20
-
 // The apiVersions of the network objects.
 var (
 	operatorNetworkAPIVersion = operatorv1.GroupVersion.String() // operator.openshift.io/v1
@@ -137,7 +130,7 @@ func (ic *installConfigDoc) edgePool() int {
 		return -1
 	}
 	for i, c := range ic.Compute {
-		if c.Name == awsEdgePoolName {
+		if c.Name == platform.AWSEdgePoolName {
 			return i
 		}
 	}
@@ -170,7 +163,7 @@ type networkConfigDoc struct {
 // liveMigration reports whether the object starts a live network type
 // migration.
 func (c *networkConfigDoc) liveMigration() bool {
-	_, ok := c.Metadata.Annotations[networkTypeMigrationAnnotation]
+	_, ok := c.Metadata.Annotations[platform.NetworkTypeMigrationAnnotation]
 	return ok
 }
 
@@ -789,12 +782,12 @@ func checkNetworkOverlaps(in *lint.Input, r *lint.Reporter) {
 
 // ---------------------------------------------------------------- NET002
 
-// minorOf is the set's release, or latestMinor when unknown.
+// minorOf is the set's release, or platform.LatestMinor when unknown.
 func minorOf(set lint.Set) (platform.OCPMinor, string) {
 	if set.Minor > 0 {
 		return platform.OCPMinor(set.Minor), "OpenShift " + platform.OCPMinor(set.Minor).String()
 	}
-	return latestMinor, "the latest OpenShift release (no version known: pass --ocp-version)"
+	return platform.LatestMinor, "the latest OpenShift release (no version known: pass --ocp-version)"
 }
 
 func checkSDNVersion(in *lint.Input, r *lint.Reporter) {
@@ -854,11 +847,11 @@ func checkLiveMigration(in *lint.Input, r *lint.Reporter) {
 			if !c.liveMigration() {
 				continue
 			}
-			started := fmt.Sprintf("the live migration started by %s in %s", networkTypeMigrationAnnotation, c.obj.KeyPosOf("metadata", "annotations", networkTypeMigrationAnnotation))
+			started := fmt.Sprintf("the live migration started by %s in %s", platform.NetworkTypeMigrationAnnotation, c.obj.KeyPosOf("metadata", "annotations", platform.NetworkTypeMigrationAnnotation))
 			if set.Minor > 0 && platform.OCPMinor(set.Minor) < platform.SDNLiveMigrationCodeSince {
 				r.Object(c.obj, fmt.Sprintf("the live migration needs OpenShift %s or later (documented from %s), this is %s: CNO ignores the annotation; use the offline migration (spec.migration.networkType on Network.operator) or upgrade first",
 					platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, platform.OCPMinor(set.Minor)),
-					"metadata", "annotations", networkTypeMigrationAnnotation)
+					"metadata", "annotations", platform.NetworkTypeMigrationAnnotation)
 			}
 			for _, o := range ns.operators {
 				if sdn := o.Spec.DefaultNetwork.SDN; sdn != nil && sdn.Mode == string(operatorv1.SDNModeMultitenant) {
