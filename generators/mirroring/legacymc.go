@@ -35,7 +35,7 @@ func legacyTagMachineConfigs(ctx warner, s *site.Site, conf []byte, minor platfo
 			Role:   pool,
 			Body:   body.Bytes(),
 			Origin: butane.Origin{Pos: at, Path: "mirroring"},
-		}, fmt.Sprintf("4.%d", int(minor)))
+		}, minor.String())
 		if dl, ok := err.(diag.List); ok {
 			return nil, dl
 		}

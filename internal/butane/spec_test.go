@@ -3,16 +3,18 @@ package butane
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
 	butaneconfig "github.com/coreos/butane/config"
 	"github.com/coreos/butane/config/common"
+
+	"github.com/siteforge/siteforge/internal/platform"
 )
 
 func TestSpecVersion(t *testing.T) {
-	newest := openshiftSpecs[len(openshiftSpecs)-1]
+	specs := platform.ButaneOpenShiftSpecs
+	newest := specs[len(specs)-1].String() + ".0"
 	for _, tc := range []struct {
 		ocp, want, err string
 	}{
@@ -25,12 +27,12 @@ func TestSpecVersion(t *testing.T) {
 		{ocp: "4.22.1", want: "4.22.0"},
 		{ocp: "4.23", want: newest},   // 4.23.0-experimental is never chosen
 		{ocp: "4.99.1", want: newest}, // above the newest: the newest stable
-		{ocp: "5.0", want: newest},
+		{ocp: "v4.16", want: "4.16.0"},
 		{ocp: "4.7.9", err: "older than the oldest"},
-		{ocp: "3.11", err: "older than the oldest"},
-		{ocp: "4", err: "not of the form"},
-		{ocp: "v4.16", err: "not of the form"},
-		{ocp: "", err: "not of the form"},
+		{ocp: "5.0", err: "want 4.y or 4.y.z"},
+		{ocp: "3.11", err: "want 4.y or 4.y.z"},
+		{ocp: "4", err: "want 4.y or 4.y.z"},
+		{ocp: "", err: "want 4.y or 4.y.z"},
 	} {
 		got, err := SpecVersion(tc.ocp)
 		if tc.err != "" {
@@ -58,24 +60,21 @@ func TestSpecTableMatchesButane(t *testing.T) {
 		}
 		return err == nil
 	}
-	minor := func(spec string) int {
-		n, _ := strconv.Atoi(strings.Split(spec, ".")[1])
-		return n
-	}
-	for i, spec := range openshiftSpecs {
-		if !known(spec) {
-			t.Errorf("Butane does not know openshift spec %s", spec)
+	specs := platform.ButaneOpenShiftSpecs
+	for i, m := range specs {
+		if !known(m.String() + ".0") {
+			t.Errorf("Butane does not know openshift spec %s.0", m)
 		}
-		if i > 0 && minor(spec) != minor(openshiftSpecs[i-1])+1 {
-			t.Errorf("table gap between %s and %s", openshiftSpecs[i-1], spec)
+		if i > 0 && m != specs[i-1]+1 {
+			t.Errorf("table gap between %s.0 and %s.0", specs[i-1], m)
 		}
 	}
-	before := fmt.Sprintf("4.%d.0", minor(openshiftSpecs[0])-1)
-	after := fmt.Sprintf("4.%d.0", minor(openshiftSpecs[len(openshiftSpecs)-1])+1)
+	before := (specs[0] - 1).String() + ".0"
+	after := (specs[len(specs)-1] + 1).String() + ".0"
 	if known(before) {
-		t.Errorf("Butane knows openshift spec %s: add it to openshiftSpecs", before)
+		t.Errorf("Butane knows openshift spec %s: add it to platform.ButaneOpenShiftSpecs", before)
 	}
 	if known(after) {
-		t.Errorf("Butane knows stable openshift spec %s: add it to openshiftSpecs", after)
+		t.Errorf("Butane knows stable openshift spec %s: add it to platform.ButaneOpenShiftSpecs", after)
 	}
 }

@@ -120,7 +120,7 @@ func Render(in Input) (*Config, error) {
 	}
 	cfg := templateConfig()
 	if in.legacy() && (len(in.DigestMirrorSets) != 0 || len(in.TagMirrorSets) != 0) {
-		cfg.Warnings = append(cfg.Warnings, fmt.Errorf("%w: the 4.%d MCO ignores them", ErrMirrorSetsUnsupported, in.Minor))
+		cfg.Warnings = append(cfg.Warnings, fmt.Errorf("%w: the %s MCO ignores them", ErrMirrorSetsUnsupported, platform.OCPMinor(in.Minor)))
 	}
 	cfg.Warnings = append(cfg.Warnings, lists.warnings...)
 

@@ -942,7 +942,7 @@ func checkDefaultCatalogs(in *lint.Input, r *lint.Reporter) {
 		a := analyze(set)
 		tag := "latest"
 		if a.minor > 0 {
-			tag = fmt.Sprintf("v4.%d", a.minor)
+			tag = "v" + platform.OCPMinor(a.minor).String()
 		}
 		var names, refs []string
 		var prefix, why string
@@ -1591,8 +1591,8 @@ func checkDeprecatedICSP(in *lint.Input, r *lint.Reporter) {
 			continue
 		}
 		for _, o := range set.Kind(manifests.GroupOperatorV1Alpha1, "ImageContentSourcePolicy") {
-			r.Object(o, fmt.Sprintf("%s: ImageContentSourcePolicy is deprecated since OpenShift %s (this is 4.%d) and can express neither tag mirroring nor mirrorSourcePolicy; convert it with `oc adm migrate icsp <file> --dest-dir <dir>`, apply the ImageDigestMirrorSet, then delete the ICSP",
-				o.ID(), platform.IDMSITMSSince, minor), "kind")
+			r.Object(o, fmt.Sprintf("%s: ImageContentSourcePolicy is deprecated since OpenShift %s (this is %s) and can express neither tag mirroring nor mirrorSourcePolicy; convert it with `oc adm migrate icsp <file> --dest-dir <dir>`, apply the ImageDigestMirrorSet, then delete the ICSP",
+				o.ID(), platform.IDMSITMSSince, platform.OCPMinor(minor)), "kind")
 		}
 	}
 }
@@ -1631,8 +1631,8 @@ func checkMirrorSetsBefore413(in *lint.Input, r *lint.Reporter) {
 			continue
 		}
 		for _, o := range append(set.Kind(apiConfigV1, "ImageDigestMirrorSet"), set.Kind(apiConfigV1, "ImageTagMirrorSet")...) {
-			r.Object(o, fmt.Sprintf("%s needs OpenShift %s or later, this is 4.%d: the API server has no %s resource and MCO reads only ImageContentSourcePolicy, so these mirrors never reach the nodes; use an ImageContentSourcePolicy (digest mirrors; tag mirroring before 4.13 needs a registries.conf MachineConfig)",
-				o.ID(), platform.IDMSITMSSince, minor, o.Kind), "kind")
+			r.Object(o, fmt.Sprintf("%s needs OpenShift %s or later, this is %s: the API server has no %s resource and MCO reads only ImageContentSourcePolicy, so these mirrors never reach the nodes; use an ImageContentSourcePolicy (digest mirrors; tag mirroring before 4.13 needs a registries.conf MachineConfig)",
+				o.ID(), platform.IDMSITMSSince, platform.OCPMinor(minor), o.Kind), "kind")
 		}
 	}
 }

@@ -198,7 +198,7 @@ func PlanShard(warn func(diag.Diagnostic), s *site.Site, m *Model, name string, 
 		msg := fmt.Sprintf("no node can run the routers of shard %q", name)
 		if len(p.ExcludedRemote) > 0 {
 			msg += fmt.Sprintf(": from %s baremetal IPI labels remote workers %s and the operator gives every router a node affinity excluding that label (pools %s)",
-				"4.13", platform.RemoteWorkerLabel, strings.Join(p.ExcludedRemote, ", "))
+				platform.RemoteWorkerAutoDetectSince, platform.RemoteWorkerLabel, strings.Join(p.ExcludedRemote, ", "))
 		}
 		add(at(placePath, msg, "place the shard on pools in the VIPs' subnet, or run it elsewhere than on auto-detected remote workers"))
 		return out
