@@ -70,7 +70,7 @@ func defaultFile(d routing.DefaultPlan, s *site.Site) ([]byte, error) {
 	writeLines(&b, "")
 	if d.Lifecycle == "install" {
 		writeLines(&b, "Install: after `openshift-install create manifests`, copy this file to",
-			"  <installation directory>/manifests/"+defaultManifestName,
+			"  <installation directory>/manifests/"+platform.IngressDefaultManifestName,
 			"Running cluster (a JSON merge patch: the selectors here replace the controller's):")
 	} else {
 		writeLines(&b, "Apply (a JSON merge patch: the selectors here replace the controller's):")

@@ -1,11 +1,9 @@
 package ingress
 
-// defaultManifestName is the file name the docs give the default controller
-// in the installer's manifests directory.
-const defaultManifestName = "cluster-ingress-default-ingresscontroller.yaml" // docs "Configuring network components to run on the control plane"
+import "github.com/siteforge/siteforge/internal/platform"
 
 // Output paths (inside the site's output folder).
 const (
 	dir         = "ingress"
-	defaultPath = dir + "/" + defaultManifestName
+	defaultPath = dir + "/" + platform.IngressDefaultManifestName
 )

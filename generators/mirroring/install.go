@@ -17,18 +17,10 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// Install methods whose installer consumes the install-time mirror configuration siteforge
-// renders. // schema/siteforge.cue cluster.installMethod
-const (
-	installMethodAgent    = "agent"
-	installMethodAssisted = "assisted"
-	lifecycleInstall      = "install"
-)
-
 // installTimeMirrors reports whether the site gets install-time mirror files.
 func installTimeMirrors(s *site.Site) bool {
 	m := s.Cluster.InstallMethod
-	return (m == installMethodAgent || m == installMethodAssisted) && s.Cluster.Lifecycle == lifecycleInstall
+	return (m == site.InstallAgent || m == site.InstallAssisted) && s.Cluster.Lifecycle == site.LifecycleInstall
 }
 
 // installSource is one install-config imageDigestSources / imageContentSources entry.
@@ -89,7 +81,7 @@ func installFiles(s *site.Site, entries []entry, minor platform.OCPMinor, afterI
 		return nil, fmt.Errorf("encode %s: %w", installConfigMirrorsPath, err)
 	}
 	text := fmt.Sprintf("Install-time mirrors for the %s installer (OpenShift %s): merge %s into install-config.yaml.", s.Cluster.InstallMethod, minor, field)
-	if s.Cluster.InstallMethod == installMethodAssisted {
+	if s.Cluster.InstallMethod == site.InstallAssisted {
 		text += " Assisted installer: pass it as install-config overrides (AgentClusterInstall annotation agent-install.openshift.io/install-config-overrides, as JSON) or through the API."
 	}
 	if minor >= platform.InstallerImageDigestSourcesSince {
@@ -112,7 +104,7 @@ func installFiles(s *site.Site, entries []entry, minor platform.OCPMinor, afterI
 	b.Write(body)
 	arts := []generators.Artifact{{Path: installConfigMirrorsPath, Role: generators.File, Data: b.Bytes(), Comment: "#", Origin: origin}}
 
-	if s.Cluster.InstallMethod == installMethodAgent {
+	if s.Cluster.InstallMethod == site.InstallAgent {
 		conf, err := agentRegistriesConf(sources, minor)
 		if err != nil {
 			return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/platform"
 )
 
 // renderAll renders every site under path (a site or a fleet).
@@ -228,7 +229,7 @@ func patchTarget(t *testing.T, patchYAML []byte) string {
 func baseObject(t *testing.T, resource string) map[string]any {
 	var doc string
 	switch resource {
-	case operatorNetworkCLIName:
+	case platform.OperatorNetworkResource:
 		doc = `
 apiVersion: operator.openshift.io/v1
 kind: Network
@@ -241,7 +242,7 @@ spec:
     type: OpenShiftSDN
     openshiftSDNConfig: {mode: NetworkPolicy, mtu: 1450, vxlanPort: 4789}
 `
-	case configNetworkCLIName:
+	case platform.ConfigNetworkResource:
 		doc = `
 apiVersion: config.openshift.io/v1
 kind: Network

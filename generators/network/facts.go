@@ -4,22 +4,19 @@ package network
 // runbooks and the NetworkManager MTU MachineConfigs are Files: they are
 // applied by hand, in an order, never by `kustomize build | oc apply`.
 const (
-	mtuPhase1PatchYAML     = "network/mtu-migration-phase1.patch.yaml"
-	mtuPhase1PatchJSON     = "network/mtu-migration-phase1.json"
-	mtuPhase1Kustomize     = "network/mtu-migration-phase1.kustomize-patch.yaml"
-	mtuPhase2PatchYAML     = "network/mtu-migration-phase2.patch.yaml"
-	mtuPhase2PatchJSON     = "network/mtu-migration-phase2.json"
-	mtuPhase2Kustomize     = "network/mtu-migration-phase2.kustomize-patch.yaml"
-	mtuRunbook             = "network/mtu-migration-runbook.md"
-	mtuMachineConfigDir    = "network/mtu-migration" // <name>.bu and <name>.yaml per NetworkManager MTU MachineConfig
-	day0NetworkManifest    = "install/manifests/cluster-network-03-config.yml"
-	sdnMigrationDir        = "network/sdn-migration"
-	sdnMigrationRunbook    = "network/sdn-migration-runbook.md"
-	ovsDir                 = "network/ovs"
-	ovsRunbook             = "network/ovs-flow-idle-timeout.md"
-	kustomizePatchTarget   = "group: operator.openshift.io, version: v1, kind: Network, name: cluster"
-	operatorNetworkCLIName = "network.operator.openshift.io" // the resource `oc patch` takes
-	configNetworkCLIName   = "network.config.openshift.io"
+	mtuPhase1PatchYAML  = "network/mtu-migration-phase1.patch.yaml"
+	mtuPhase1PatchJSON  = "network/mtu-migration-phase1.json"
+	mtuPhase1Kustomize  = "network/mtu-migration-phase1.kustomize-patch.yaml"
+	mtuPhase2PatchYAML  = "network/mtu-migration-phase2.patch.yaml"
+	mtuPhase2PatchJSON  = "network/mtu-migration-phase2.json"
+	mtuPhase2Kustomize  = "network/mtu-migration-phase2.kustomize-patch.yaml"
+	mtuRunbook          = "network/mtu-migration-runbook.md"
+	mtuMachineConfigDir = "network/mtu-migration" // <name>.bu and <name>.yaml per NetworkManager MTU MachineConfig
+	day0NetworkManifest = "install/manifests/cluster-network-03-config.yml"
+	sdnMigrationDir     = "network/sdn-migration"
+	sdnMigrationRunbook = "network/sdn-migration-runbook.md"
+	ovsDir              = "network/ovs"
+	ovsRunbook          = "network/ovs-flow-idle-timeout.md"
 )
 
 // Names of the NetworkManager MTU MachineConfig for a custom pool that does
@@ -33,12 +30,4 @@ const customPoolInterfaceMCNameFormat = "01-%s-interface"
 const (
 	ovsMachineConfigNameFormat = "99-%s-ovs-flow-idle-timeout"
 	ovsUnitName                = "ovs-flow-idle-timeout.service"
-	ovsVswitchdUnit            = "ovs-vswitchd.service" // openvswitch's daemon unit on RHCOS
-	ovsVsctl                   = "/usr/bin/ovs-vsctl"
-)
-
-// networkMigration.mode values of the site model.
-const (
-	migrationModeOffline = "offline"
-	migrationModeLive    = "live"
 )

@@ -55,7 +55,7 @@ func mtuRequests(s *site.Site, p mtu.Plan) (phase1, phase2 mtuRequest) {
 }
 
 func offlineNetworkMigration(s *site.Site) bool {
-	return s.NetworkMigration != nil && s.NetworkMigration.Mode != migrationModeLive
+	return s.NetworkMigration != nil && s.NetworkMigration.Mode != site.MigrationLive
 }
 
 // checkMTURequest asks platform.ValidateMTUChange, the offline copy of the

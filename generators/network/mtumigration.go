@@ -35,7 +35,7 @@ func planMTUMigration(s *site.Site, p mtu.Plan) (*mtuMigration, diag.List) {
 			"the pools' uplinks have different MTUs, and an MTU migration sets one machine MTU (machine.to) on every node's uplink",
 			"set mtu.machine to the uplink MTU every node should have")}
 	}
-	if s.NetworkMigration != nil && s.NetworkMigration.Mode == migrationModeLive {
+	if s.NetworkMigration != nil && s.NetworkMigration.Mode == site.MigrationLive {
 		// The CRD lets a Live networkType migration sit next to an MTU
 		// migration, but the live migration drives spec.migration.mtu
 		// itself (CNO sets the routable MTU), so the two cannot overlap.
@@ -80,7 +80,7 @@ func planMTUMigration(s *site.Site, p mtu.Plan) (*mtuMigration, diag.List) {
 func (m *mtuMigration) patchArtifacts() []generators.Artifact {
 	from, to, machine := *m.plan.Current, m.plan.Target, m.plan.Machine
 	phase := func(n int, p obj, yamlPath, jsonPath, kPath, what string) []generators.Artifact {
-		apply := fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", operatorNetworkCLIName, platform.ConfigSingletonName, yamlPath)
+		apply := fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", platform.OperatorNetworkResource, platform.ConfigSingletonName, yamlPath)
 		y := fmt.Sprintf("# Phase %d of the MTU migration %d -> %d (machine MTU %d): %s.\n# Apply it when %s says so:\n#   %s\n",
 			n, from, to, machine, what, mtuRunbook, apply)
 		k := fmt.Sprintf("# Phase %d of the MTU migration %d -> %d as a kustomize patch. It is NOT part of this\n"+
@@ -89,7 +89,7 @@ func (m *mtuMigration) patchArtifacts() []generators.Artifact {
 			"# order %s gives, as\n"+
 			"#   patches:\n#   - path: %s\n#     target: {%s}\n"+
 			"# Kustomize merges it like the merge patch (a null deletes the field).\n",
-			n, from, to, mtuRunbook, strings.TrimPrefix(kPath, "network/"), kustomizePatchTarget)
+			n, from, to, mtuRunbook, strings.TrimPrefix(kPath, "network/"), platform.OperatorNetworkPatchTarget)
 		full := obj{"apiVersion": operatorv1.GroupVersion.String(), "kind": "Network", "metadata": obj{"name": platform.ConfigSingletonName}}
 		for key, v := range p {
 			full[key] = v

@@ -80,8 +80,8 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 	)
 
 	r.h2("1. Phase 1: start the migration")
-	r.sh(fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", operatorNetworkCLIName, platform.ConfigSingletonName, mtuPhase1PatchYAML))
-	r.p("(the same patch as JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", mtuPhase1PatchJSON, operatorNetworkCLIName, platform.ConfigSingletonName, compactJSON(m.phase1))
+	r.sh(fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", platform.OperatorNetworkResource, platform.ConfigSingletonName, mtuPhase1PatchYAML))
+	r.p("(the same patch as JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", mtuPhase1PatchJSON, platform.OperatorNetworkResource, platform.ConfigSingletonName, compactJSON(m.phase1))
 	r.p("CNO renders `%s` into every pool's configuration and MCO rolls every pool. During the migration the uplinks "+
 		"are set to machine.to %d on every boot, and CNO reports network.to as the applied MTU. Wait for the rollout to start, "+
 		"then to end (a pool without nodes may never show Updating: then run the second command directly):", platform.MTUMigrationRenderedScript, machine)
@@ -131,8 +131,8 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 	}
 
 	r.h2("3. Phase 2: finish the migration")
-	r.sh(fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", operatorNetworkCLIName, platform.ConfigSingletonName, mtuPhase2PatchYAML))
-	r.p("(JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", mtuPhase2PatchJSON, operatorNetworkCLIName, platform.ConfigSingletonName, compactJSON(m.phase2))
+	r.sh(fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", platform.OperatorNetworkResource, platform.ConfigSingletonName, mtuPhase2PatchYAML))
+	r.p("(JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", mtuPhase2PatchJSON, platform.OperatorNetworkResource, platform.ConfigSingletonName, compactJSON(m.phase2))
 	r.p("It removes spec.migration and sets the MTU to network.to. CNO accepts only an MTU equal to network.to here " +
 		"(any other value: \"cannot change ... MTU without migration\"); do not remove spec.migration alone. MCO rolls every pool again:")
 	r.sh(
@@ -149,7 +149,7 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 	r.p("`%s` and `%s` carry the same two patches for a kustomization that manages the cluster's "+
 		"`operator.openshift.io/v1` `Network` named `cluster` (cluster-scoped) itself. They target only that object "+
 		"(`%s`) and are not listed in this site's kustomization.yaml. Use them in the same order, with the same waits, "+
-		"one sync per phase.", mtuPhase1Kustomize, mtuPhase2Kustomize, kustomizePatchTarget)
+		"one sync per phase.", mtuPhase1Kustomize, mtuPhase2Kustomize, platform.OperatorNetworkPatchTarget)
 	return r.Bytes()
 }
 

@@ -26,12 +26,6 @@ func init() {
 	generators.Register(generators.Generator{Name: "network", Generate: Generate})
 }
 
-// Lifecycles of the site model.
-const (
-	lifecycleInstall = "install"
-	lifecycleRunning = "running"
-)
-
 // Generate returns the site's network artifacts.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
 	plan, err := mtu.Of(s)
@@ -53,12 +47,12 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	}
 
 	switch s.Cluster.Lifecycle {
-	case lifecycleInstall:
+	case site.LifecycleInstall:
 		a, err := day0Artifact(s, plan)
 		if err := collect([]generators.Artifact{a}, err); err != nil {
 			return nil, err
 		}
-	case lifecycleRunning:
+	case site.LifecycleRunning:
 		if plan.MigrationDue() {
 			if err := collect(mtuMigrationArtifacts(ctx, s, plan)); err != nil {
 				return nil, err

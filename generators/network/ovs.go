@@ -42,7 +42,7 @@ ExecStart=%s set Open_vSwitch . other_config:max-idle=%d
 
 [Install]
 WantedBy=multi-user.target
-`, ovsUnsupported, field, ms, ovsVswitchdUnit, ovsVswitchdUnit, ovsVsctl, ms)
+`, ovsUnsupported, field, ms, platform.OVSVswitchdUnit, platform.OVSVswitchdUnit, platform.OVSVsctl, ms)
 	body := butane.Body{Units: []butane.Unit{{Name: ovsUnitName, Enabled: true, Contents: unit}}}
 
 	var arts []generators.Artifact
@@ -69,8 +69,8 @@ WantedBy=multi-user.target
 		"The MachineConfigs `%s` and `%s` (in %s, listed in the kustomization) add `%s`, a oneshot unit that runs after `%s`:",
 		ms, platform.OVSMaxIdleDefaultMs, platform.OVSMaxIdleMinMs,
 		fmt.Sprintf(ovsMachineConfigNameFormat, platform.MachineConfigRoleMaster), fmt.Sprintf(ovsMachineConfigNameFormat, platform.MachineConfigRoleWorker),
-		ovsDir, ovsUnitName, ovsVswitchdUnit)
-	r.sh(fmt.Sprintf("%s set Open_vSwitch . other_config:max-idle=%d", ovsVsctl, ms))
+		ovsDir, ovsUnitName, platform.OVSVswitchdUnit)
+	r.sh(fmt.Sprintf("%s set Open_vSwitch . other_config:max-idle=%d", platform.OVSVsctl, ms))
 	r.p("Custom pools inherit the worker MachineConfig. Applying (or removing) them rolls every pool: one reboot per node. Check a node:")
 	r.sh("oc debug node/<node> -- chroot /host ovs-vsctl get Open_vSwitch . other_config:max-idle")
 	arts = append(arts, generators.Artifact{Path: ovsRunbook, Role: generators.File, Data: r.Bytes(), Origin: origin})

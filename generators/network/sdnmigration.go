@@ -72,15 +72,15 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 			fmt.Sprintf("OpenShift SDN was removed in %s (CNO rejects the network type), so a %s cluster cannot be running it: migrate on %s or earlier",
 				platform.SDNRemovedSince, s.Cluster.Version, platform.SDNRemovedSince-1),
 			"cluster.version is the version the cluster runs now"))
-	case nm.Mode == migrationModeLive && minor < platform.SDNLiveMigrationCodeSince:
+	case nm.Mode == site.MigrationLive && minor < platform.SDNLiveMigrationCodeSince:
 		dl = append(dl, s.At("networkMigration.mode",
 			fmt.Sprintf("the live migration needs OpenShift %s or later (documented from %s); cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
 			fmt.Sprintf(`use mode: "offline" (supported since %s), or upgrade first`, platform.SDNOfflineMigrationSince)))
-	case nm.Mode == migrationModeLive && minor < platform.SDNLiveMigrationDocumentedSince:
+	case nm.Mode == site.MigrationLive && minor < platform.SDNLiveMigrationDocumentedSince:
 		ctx.Warn(s.At("networkMigration.mode",
 			fmt.Sprintf("the live migration is in CNO from %s but documented only from %s; cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
 			fmt.Sprintf("upgrade to %s first, or use the offline migration", platform.SDNLiveMigrationDocumentedSince)))
-	case nm.Mode != migrationModeLive && minor < platform.SDNOfflineMigrationSince:
+	case nm.Mode != site.MigrationLive && minor < platform.SDNOfflineMigrationSince:
 		dl = append(dl, s.At("networkMigration.mode",
 			fmt.Sprintf("the offline migration needs OpenShift %s or later; cluster.version is %s", platform.SDNOfflineMigrationSince, s.Cluster.Version), "upgrade first"))
 	}
@@ -96,7 +96,7 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 	}
 	m.ovn = ovn
 	switch {
-	case nm.Mode != migrationModeLive:
+	case nm.Mode != site.MigrationLive:
 		m.ovnMTU = ovn.Largest
 		// networking.md section 3: the OVN MTU must be <= smallest node MTU - 100.
 		if m.ovnMTU+platform.Overhead(platform.OVNKubernetes, false) > ovn.Smallest {
@@ -126,10 +126,10 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 // patches is the documented patch sequence of the mode
 // (docs "Migrating from the OpenShift SDN network plugin").
 func (m *sdnMigration) patches(s *site.Site) []sdnStep {
-	if m.mode == migrationModeLive {
+	if m.mode == site.MigrationLive {
 		return []sdnStep{{
 			file:     "live-1-start",
-			resource: configNetworkCLIName,
+			resource: platform.ConfigNetworkResource,
 			patch: obj{
 				"metadata": obj{"annotations": obj{platform.NetworkTypeMigrationAnnotation: ""}},
 				"spec":     obj{"networkType": string(operatorv1.NetworkTypeOVNKubernetes)},
@@ -150,16 +150,16 @@ func (m *sdnMigration) patches(s *site.Site) []sdnStep {
 		}
 	}
 	return []sdnStep{
-		{file: "offline-1-start", resource: operatorNetworkCLIName,
+		{file: "offline-1-start", resource: platform.OperatorNetworkResource,
 			patch: obj{"spec": obj{"migration": migration}},
 			what:  "prepares the migration: MCO rolls every pool"},
-		{file: "offline-2-ovn-mtu", resource: operatorNetworkCLIName,
+		{file: "offline-2-ovn-mtu", resource: platform.OperatorNetworkResource,
 			patch: obj{"spec": obj{"defaultNetwork": obj{"ovnKubernetesConfig": obj{"mtu": m.ovnMTU}}}},
 			what:  fmt.Sprintf("sets the OVN-Kubernetes MTU explicitly: %d = smallest link %d - %d", m.ovnMTU, m.ovn.Smallest, m.ovn.Overhead)},
-		{file: "offline-3-network-type", resource: configNetworkCLIName,
+		{file: "offline-3-network-type", resource: platform.ConfigNetworkResource,
 			patch: obj{"spec": obj{"networkType": string(operatorv1.NetworkTypeOVNKubernetes)}},
 			what:  "switches the network type; then every node is rebooted by hand"},
-		{file: "offline-4-cleanup", resource: operatorNetworkCLIName,
+		{file: "offline-4-cleanup", resource: platform.OperatorNetworkResource,
 			patch: obj{"spec": obj{"migration": nil, "defaultNetwork": obj{"openshiftSDNConfig": nil}}},
 			what:  "removes the migration and the OpenShift SDN configuration"},
 	}
@@ -178,14 +178,20 @@ func (m *sdnMigration) artifacts(s *site.Site) []generators.Artifact {
 	return append(arts, generators.Artifact{Path: sdnMigrationRunbook, Role: generators.File, Data: m.runbook(s), Origin: m.origin})
 }
 
-// ovnInternalSubnets are the subnets OVN-Kubernetes reserves by default.
-var ovnInternalSubnets = []struct{ name, cidr string }{
-	{"join subnet", platform.OVNJoinSubnetV4},
-	{"transit switch subnet", platform.OVNTransitSubnetV4},
-	{"masquerade subnet", platform.OVNMasqueradeSubnetV4},
-	{"join subnet", platform.OVNJoinSubnetV6},
-	{"transit switch subnet", platform.OVNTransitSubnetV6},
-	{"masquerade subnet", platform.OVNMasqueradeSubnetV6},
+// ovnInternalSubnets are the subnets OVN-Kubernetes reserves by default,
+// IPv4 first.
+func ovnInternalSubnets() []struct{ name, cidr string } {
+	var out []struct{ name, cidr string }
+	for _, v6 := range []bool{false, true} {
+		for _, sn := range platform.OVNInternalSubnets {
+			cidr := sn.V4
+			if v6 {
+				cidr = sn.V6
+			}
+			out = append(out, struct{ name, cidr string }{sn.Name, cidr})
+		}
+	}
+	return out
 }
 
 // ovnSubnetOverlaps reports the site's networks that overlap OVN-Kubernetes'
@@ -216,7 +222,7 @@ func ovnSubnetOverlaps(s *site.Site, mode string) diag.List {
 		if err != nil {
 			continue // the schema checks CIDRs
 		}
-		for _, o := range ovnInternalSubnets {
+		for _, o := range ovnInternalSubnets() {
 			if q := netip.MustParsePrefix(o.cidr); p.Overlaps(q) {
 				dl = append(dl, s.At(n.path,
 					fmt.Sprintf("%s overlaps OVN-Kubernetes' internal %s %s: the %s migration to OVN-Kubernetes cannot run on it", n.cidr, o.name, o.cidr, mode),

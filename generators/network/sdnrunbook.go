@@ -26,11 +26,11 @@ func (m *sdnMigration) runbook(s *site.Site) []byte {
 
 	r.h2("MTU")
 	switch {
-	case m.mode == migrationModeLive && m.current != nil:
+	case m.mode == site.MigrationLive && m.current != nil:
 		r.p("The live migration keeps one overlay MTU for both plugins while they run side by side, so it lowers the cluster "+
 			"MTU by %d itself: %d -> %d (OVN-Kubernetes needs %d bytes of overhead where OpenShift SDN needed %d). Nothing to set.",
 			liveMTUDrop, *m.current, m.ovnMTU, platform.GeneveOverhead, platform.VXLANOverhead)
-	case m.mode == migrationModeLive:
+	case m.mode == site.MigrationLive:
 		r.p("The live migration lowers the cluster MTU by %d itself (OVN-Kubernetes needs %d bytes of overhead where OpenShift SDN "+
 			"needed %d). Set `mtu.current` in the site to see the resulting value here.", liveMTUDrop, platform.GeneveOverhead, platform.VXLANOverhead)
 	default:
@@ -59,7 +59,7 @@ func (m *sdnMigration) runbook(s *site.Site) []byte {
 			total += 2 * n
 			cost = fmt.Sprintf("%d (2 per node)", 2*n)
 		}
-		if m.mode == migrationModeLive {
+		if m.mode == site.MigrationLive {
 			rows = append(rows, []string{name, pool.MachineConfigPool(), count, "1 (MTU)", "1 (plugin switch)", cost})
 		} else {
 			rows = append(rows, []string{name, pool.MachineConfigPool(), count, "1 (step 1, rolling)", "1 (step 3, every node by hand)", cost})
@@ -69,7 +69,7 @@ func (m *sdnMigration) runbook(s *site.Site) []byte {
 	if known {
 		r.p("In all: %d node reboots.", total)
 	}
-	if m.mode == migrationModeLive {
+	if m.mode == site.MigrationLive {
 		m.liveSteps(s, r)
 	} else {
 		m.offlineSteps(s, r)

@@ -176,8 +176,8 @@ func keepalivedFix(ctx *generators.Context, s *site.Site, minor platform.OCPMino
 
 	var arts []generators.Artifact
 	for _, role := range roles {
-		name := fmt.Sprintf(keepalivedFixNameFormat, role)
-		body := butane.Body{Files: []butane.File{{Path: keepalivedManifestPath, Mode: keepalivedManifestMode, Contents: ""}}}
+		name := fmt.Sprintf(platform.KeepalivedFixNameFormat, role)
+		body := butane.Body{Files: []butane.File{{Path: platform.KeepalivedManifestPath, Mode: platform.KeepalivedManifestMode, Contents: ""}}}
 		res, err := butane.Build(butane.Config{
 			Name:   name,
 			Role:   role,
@@ -213,7 +213,7 @@ func keepalivedFix(ctx *generators.Context, s *site.Site, minor platform.OCPMino
 func Scheduler() *configv1.Scheduler {
 	return &configv1.Scheduler{
 		TypeMeta:   metav1.TypeMeta{APIVersion: configv1.GroupVersion.String(), Kind: "Scheduler"},
-		ObjectMeta: metav1.ObjectMeta{Name: schedulerName},
+		ObjectMeta: metav1.ObjectMeta{Name: platform.ConfigSingletonName},
 		Spec:       configv1.SchedulerSpec{MastersSchedulable: true},
 	}
 }
@@ -236,10 +236,10 @@ func schedulerFile(s *site.Site, minor platform.OCPMinor, remote []string) ([]by
 	fmt.Fprintf(&b, "# workers itself (baremetal IPI does from %s), and the site has remote pools (%s): the default\n", platform.RemoteWorkerAutoDetectSince, strings.Join(remote, ", "))
 	fmt.Fprintf(&b, "# router, and the ingress VIP that follows it, must run on the masters.\n#\n")
 	if s.Cluster.Lifecycle == site.LifecycleInstall {
-		fmt.Fprintf(&b, "# Install: after `openshift-install create manifests`, replace\n#   <installation directory>/manifests/%s with this file.\n", schedulerManifestName)
-		fmt.Fprintf(&b, "# Running cluster: oc patch scheduler.config.openshift.io/%s --type=merge --patch-file=%s\n", schedulerName, schedulerPath)
+		fmt.Fprintf(&b, "# Install: after `openshift-install create manifests`, replace\n#   <installation directory>/manifests/%s with this file.\n", platform.SchedulerManifestName)
+		fmt.Fprintf(&b, "# Running cluster: oc patch scheduler.config.openshift.io/%s --type=merge --patch-file=%s\n", platform.ConfigSingletonName, schedulerPath)
 	} else {
-		fmt.Fprintf(&b, "# Apply: oc patch scheduler.config.openshift.io/%s --type=merge --patch-file=%s\n", schedulerName, schedulerPath)
+		fmt.Fprintf(&b, "# Apply: oc patch scheduler.config.openshift.io/%s --type=merge --patch-file=%s\n", platform.ConfigSingletonName, schedulerPath)
 	}
 	b.Write(obj)
 	return b.Bytes(), nil

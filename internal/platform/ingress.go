@@ -119,3 +119,7 @@ var PlatformRoutes = []PlatformRoute{
 	{Namespace: "openshift-authentication", Name: "oauth-openshift", Labels: map[string]string{"app": "oauth-openshift"}},                  // cluster-authentication-operator bindata oauth-openshift route
 	{Namespace: "openshift-ingress-canary", Name: "canary", Labels: map[string]string{"ingress.openshift.io/canary": "canary_controller"}}, // CIO canary controller route
 }
+
+// IngressDefaultManifestName is the file name the docs give the default
+// controller in the installer's manifests directory.
+const IngressDefaultManifestName = "cluster-ingress-default-ingresscontroller.yaml" // docs "Configuring network components to run on the control plane"

@@ -279,3 +279,13 @@ var NodeProviderPlatforms = map[string]string{ // cloud providers' ProviderID fo
 // LatestMinor stands for "the latest release" where a version is unknown:
 // newer than every gate.
 const LatestMinor OCPMinor = 1 << 20
+
+// Resource names `oc` takes for the Network objects, and the kustomize
+// patch target of the operator one.
+const (
+	OperatorNetworkResource    = "network.operator.openshift.io" // api operator/v1 Network (cluster-scoped)
+	ConfigNetworkResource      = "network.config.openshift.io"   // api config/v1 Network (cluster-scoped)
+	OperatorNetworkPatchTarget = "group: operator.openshift.io, version: v1, kind: Network, name: cluster"
+	OVSVswitchdUnit            = "ovs-vswitchd.service" // openvswitch's daemon unit on RHCOS
+	OVSVsctl                   = "/usr/bin/ovs-vsctl"   // openvswitch's CLI on RHCOS
+)

@@ -51,3 +51,19 @@ var keepalivedPlatforms = map[string]bool{ // MCO templates/*/on-prem (baremetal
 // spelling) floats the API and ingress VIPs with keepalived when the cluster
 // has VIPs.
 func KeepalivedPlatform(platform string) bool { return keepalivedPlatforms[platform] }
+
+// The manual remote-worker method (docs "Configuring network components to
+// run on the control plane", baremetal IPI before 4.13): an empty keepalived
+// static pod manifest stops keepalived on the remote nodes.
+const (
+	KeepalivedManifestPath = "/etc/kubernetes/manifests/keepalived.yaml" // docs: MachineConfig 50-worker-fix-ipi-rwn, storage.files path
+	KeepalivedManifestMode = 0o644                                       // docs: the same file entry, mode 0644
+	// KeepalivedFixNameFormat names the MachineConfig after the pool it is
+	// for, MCO style (NN-<role>-<purpose>): the docs' 50-worker-fix-ipi-rwn
+	// is role worker; here the role is the remote pool's own.
+	KeepalivedFixNameFormat = "50-%s-fix-ipi-rwn"
+)
+
+// SchedulerManifestName is the file the installer writes the Scheduler
+// config singleton to; the docs set mastersSchedulable: true in it.
+const SchedulerManifestName = "cluster-scheduler-02-config.yml" // installer pkg/asset/manifests/scheduler.go

@@ -85,7 +85,12 @@ const (
 	PlacementRemote   = "remote"    // #Pool.placement
 	PlatformBareMetal = "baremetal" // #Cluster.platform; platform.RemoteWorkerAutoDetectPlatform is its api config/v1 spelling "BareMetal"
 	InstallIPI        = "ipi"       // #Cluster.installMethod
-	LifecycleInstall  = "install"   // #Cluster.lifecycle
+	InstallAgent      = "agent"
+	InstallAssisted   = "assisted"
+	LifecycleInstall  = "install" // #Cluster.lifecycle
+	LifecycleRunning  = "running"
+	MigrationOffline  = "offline" // #NetworkMigration.mode
+	MigrationLive     = "live"
 )
 
 // Pool is a group of nodes sharing placement and uplink.

@@ -585,14 +585,6 @@ type ovnSubnet struct {
 	custom bool
 }
 
-// defaultOVNSubnets are OVN-Kubernetes' internal subnets when the operator
-// config does not move them.
-var defaultOVNSubnets = []struct{ name, v4, v6 string }{
-	{"join subnet", platform.OVNJoinSubnetV4, platform.OVNJoinSubnetV6},
-	{"transit switch subnet", platform.OVNTransitSubnetV4, platform.OVNTransitSubnetV6},
-	{"masquerade subnet", platform.OVNMasqueradeSubnetV4, platform.OVNMasqueradeSubnetV6},
-}
-
 // ovnSubnets returns OVN-Kubernetes' internal subnets for the set: the
 // defaults, replaced by what an operator config of the set sets.
 func ovnSubnets(operators []*operatorNetworkDoc) []ovnSubnet {
@@ -625,13 +617,13 @@ func ovnSubnets(operators []*operatorNetworkDoc) []ovnSubnet {
 		}
 	}
 	var out []ovnSubnet
-	for i, d := range defaultOVNSubnets {
+	for i, d := range platform.OVNInternalSubnets {
 		for _, s := range []struct {
 			cidr   string
 			custom bool
 		}{{v4[i], custom4[i]}, {v6[i], custom6[i]}} {
 			if p, err := netip.ParsePrefix(s.cidr); err == nil {
-				out = append(out, ovnSubnet{name: d.name, pfx: p.Masked(), custom: s.custom})
+				out = append(out, ovnSubnet{name: d.Name, pfx: p.Masked(), custom: s.custom})
 			}
 		}
 	}
