@@ -163,9 +163,11 @@ type Input struct {
 	Sites []*Site
 	// Objects are plain manifests (not rendered by siteforge).
 	Objects []*manifests.Object
-	// Minor is the OpenShift minor version plain manifests target (0:
-	// unknown, judge by the latest release).
-	Minor int
+	// Minor is the OpenShift minor version plain manifests target
+	// (--ocp-version; 0: unknown).
+	Minor platform.OCPMinor
+
+	sets []Set // computed once
 }
 
 // Set is a group of objects that live in one cluster: a site's rendered
@@ -175,26 +177,53 @@ type Set struct {
 	// manifests.
 	Site    *Site
 	Objects []*manifests.Object
-	// Minor is the OpenShift minor version (0: unknown, judge by the latest).
-	Minor int
+	// Minor is the OpenShift minor version: the site's cluster.version,
+	// --ocp-version, else a ClusterVersion among the objects; 0 when
+	// unknown. MinorFrom says where it comes from.
+	Minor     platform.OCPMinor
+	MinorFrom string
+	// ReleaseImage is the release image when known (the site's
+	// cluster.releaseImage, else a ClusterVersion's), and where it is from.
+	ReleaseImage, ReleaseImageFrom string
 	// Disconnected is true for a site declared disconnected.
 	Disconnected bool
 }
 
+// MinorOrLatest is the set's minor, or the latest release when unknown
+// (newer than every gate), with the words a message says it in.
+func (s Set) MinorOrLatest() (platform.OCPMinor, string) {
+	if s.Minor > 0 {
+		return s.Minor, "OpenShift " + s.Minor.String()
+	}
+	return platform.LatestMinor, "the latest OpenShift release (no version known: pass --ocp-version)"
+}
+
 // Sets returns every site's objects, then the plain manifests (when any).
+// The sets are computed once per Input.
 func (in *Input) Sets() []Set {
-	var out []Set
+	if in.sets != nil || (len(in.Sites) == 0 && len(in.Objects) == 0) {
+		return in.sets
+	}
 	for _, s := range in.Sites {
-		minor := 0
-		if m, err := platform.ParseOCPMinor(s.Site.Cluster.Version); err == nil {
-			minor = int(m)
+		set := Set{Site: s, Objects: s.Objects, Disconnected: s.Site.Cluster.Connectivity == site.ConnectivityDisconnected}
+		if m, err := s.Site.Minor(); err == nil {
+			set.Minor, set.MinorFrom = m, "the site's cluster.version"
 		}
-		out = append(out, Set{Site: s, Objects: s.Objects, Minor: minor, Disconnected: s.Site.Cluster.Connectivity == "disconnected"})
+		if img := s.Site.Cluster.ReleaseImage; img != "" {
+			set.ReleaseImage, set.ReleaseImageFrom = img, "the site's cluster.releaseImage"
+		}
+		in.sets = append(in.sets, set)
 	}
 	if len(in.Objects) > 0 {
-		out = append(out, Set{Objects: in.Objects, Minor: in.Minor})
+		set := Set{Objects: in.Objects, Minor: in.Minor, MinorFrom: "--ocp-version"}
+		rel := manifests.ClusterVersionRelease(in.Objects)
+		if set.Minor == 0 {
+			set.Minor, set.MinorFrom = rel.Minor, rel.MinorFrom
+		}
+		set.ReleaseImage, set.ReleaseImageFrom = rel.Image, rel.ImageFrom
+		in.sets = append(in.sets, set)
 	}
-	return out
+	return in.sets
 }
 
 // Kind returns the objects of one apiVersion and kind.

@@ -63,7 +63,7 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 					if err != nil {
 						return usageError(e, "lint", fmt.Sprintf("--ocp-version %q: %v", *version, err))
 					}
-					in.Minor = int(m)
+					in.Minor = m
 				}
 				if !lintInput(e, args, in) {
 					return ExitFailure

@@ -37,7 +37,7 @@ func lintItems(r *reporter, spec LintSpec) int {
 			r.failure("spec.ocpVersion %q: %v", spec.OCPVersion, err)
 			return exitFailure
 		}
-		in.Minor = int(m)
+		in.Minor = m
 	}
 
 	linted := map[string]bool{} // site sources linted as sites
@@ -61,7 +61,7 @@ func lintItems(r *reporter, spec LintSpec) int {
 		}
 		if in.Minor == 0 && len(sites) == 1 {
 			if m, err := platform.ParseOCPMinor(sites[0].Cluster.Version); err == nil {
-				in.Minor = int(m)
+				in.Minor = m
 			}
 		}
 	}

@@ -82,15 +82,16 @@ const (
 // Schema vocabulary the generators and checks branch on
 // (schema/siteforge.cue).
 const (
-	PlacementRemote   = "remote"    // #Pool.placement
-	PlatformBareMetal = "baremetal" // #Cluster.platform; platform.RemoteWorkerAutoDetectPlatform is its api config/v1 spelling "BareMetal"
-	InstallIPI        = "ipi"       // #Cluster.installMethod
-	InstallAgent      = "agent"
-	InstallAssisted   = "assisted"
-	LifecycleInstall  = "install" // #Cluster.lifecycle
-	LifecycleRunning  = "running"
-	MigrationOffline  = "offline" // #NetworkMigration.mode
-	MigrationLive     = "live"
+	PlacementRemote          = "remote"    // #Pool.placement
+	PlatformBareMetal        = "baremetal" // #Cluster.platform; platform.RemoteWorkerAutoDetectPlatform is its api config/v1 spelling "BareMetal"
+	InstallIPI               = "ipi"       // #Cluster.installMethod
+	InstallAgent             = "agent"
+	InstallAssisted          = "assisted"
+	LifecycleInstall         = "install" // #Cluster.lifecycle
+	LifecycleRunning         = "running"
+	ConnectivityDisconnected = "disconnected" // #Cluster.connectivity
+	MigrationOffline         = "offline"      // #NetworkMigration.mode
+	MigrationLive            = "live"
 )
 
 // Pool is a group of nodes sharing placement and uplink.

@@ -218,7 +218,7 @@ type plainInstallConfig struct {
 // objects and release.
 func plainClusterOf(set lint.Set) plainCluster {
 	var c plainCluster
-	c.minor = releaseMinor(set)
+	c.minor = set.Minor
 	for _, ic := range set.Kind("", manifests.KindInstallConfig) {
 		var doc plainInstallConfig
 		if ic.DecodeLoose(&doc) != nil {

@@ -402,7 +402,7 @@ func mcfSemver(a, b string) (int, bool) {
 
 func checkIgnitionVersion(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
-		minor := releaseMinor(set)
+		minor := set.Minor
 		if minor == 0 {
 			continue
 		}
@@ -449,45 +449,4 @@ func checkOVSMaxIdle(belowMinimum bool) func(*lint.Input, *lint.Reporter) {
 			}
 		}
 	}
-}
-
-// releaseMinor is the set's OpenShift release: the site's or --ocp-version,
-// else a ClusterVersion in the set (spec.desiredUpdate.version,
-// status.desired.version, or the channel's 4.N); 0 when unknown.
-func releaseMinor(set lint.Set) platform.OCPMinor {
-	if set.Minor > 0 {
-		return platform.OCPMinor(set.Minor)
-	}
-	for _, o := range set.Kind("config.openshift.io/v1", "ClusterVersion") {
-		var doc struct {
-			Spec struct {
-				Channel       string `json:"channel"`
-				DesiredUpdate *struct {
-					Version string `json:"version"`
-				} `json:"desiredUpdate"`
-			} `json:"spec"`
-			Status struct {
-				Desired struct {
-					Version string `json:"version"`
-				} `json:"desired"`
-			} `json:"status"`
-		}
-		if o.DecodeLoose(&doc) != nil {
-			continue
-		}
-		var candidates []string
-		if doc.Spec.DesiredUpdate != nil {
-			candidates = append(candidates, doc.Spec.DesiredUpdate.Version)
-		}
-		candidates = append(candidates, doc.Status.Desired.Version)
-		if _, v, ok := strings.Cut(doc.Spec.Channel, "-"); ok {
-			candidates = append(candidates, v)
-		}
-		for _, v := range candidates {
-			if m, err := platform.ParseOCPMinor(v); err == nil {
-				return m
-			}
-		}
-	}
-	return 0
 }

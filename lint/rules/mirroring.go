@@ -402,7 +402,7 @@ type mirrorObjects struct {
 // readMirrorObjects decodes the set's mirror objects leniently: a field the API does not know is
 // left to the API server; what the platform does with the rest is still checked.
 func readMirrorObjects(set lint.Set) *mirrorObjects {
-	m := &mirrorObjects{set: set, minor: setMinor(set)}
+	m := &mirrorObjects{set: set, minor: int(set.Minor)}
 	byName := func(kind, apiVersion string) []*manifests.Object {
 		objs := set.Kind(apiVersion, kind)
 		sort.SliceStable(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
@@ -445,7 +445,7 @@ func readMirrorObjects(set lint.Set) *mirrorObjects {
 			m.full.Image = &img
 		}
 	}
-	m.release, m.releaseFrom = releaseImage(set)
+	m.release, m.releaseFrom = set.ReleaseImage, set.ReleaseImageFrom
 	if m.release != "" {
 		if _, err := registries.Render(registries.Input{ReleaseImage: m.release, Minor: m.minor}); errors.Is(err, registries.ErrReleaseImage) {
 			m.release, m.releaseFrom = "", ""
@@ -496,54 +496,6 @@ func imageMirrors(ms []string) []configv1.ImageMirror {
 		out = append(out, configv1.ImageMirror(m))
 	}
 	return out
-}
-
-// setMinor is the set's OpenShift minor: the site's or --ocp-version, else the desired version
-// (or channel) of a ClusterVersion among the manifests; 0 when unknown.
-func setMinor(set lint.Set) int {
-	if set.Minor > 0 {
-		return set.Minor
-	}
-	for _, o := range set.Kind(apiConfigV1, "ClusterVersion") {
-		var cv configv1.ClusterVersion
-		if o.DecodeLoose(&cv) != nil {
-			continue
-		}
-		candidates := []string{cv.Status.Desired.Version}
-		if cv.Spec.DesiredUpdate != nil {
-			candidates = append([]string{cv.Spec.DesiredUpdate.Version}, candidates...)
-		}
-		if i := strings.LastIndexByte(cv.Spec.Channel, '-'); i >= 0 {
-			candidates = append(candidates, cv.Spec.Channel[i+1:]) // stable-4.16
-		}
-		for _, v := range candidates {
-			if minor, err := platform.ParseOCPMinor(v); err == nil && v != "" {
-				return int(minor)
-			}
-		}
-	}
-	return 0
-}
-
-// releaseImage is the set's release image, when known: the site's cluster.releaseImage, else a
-// ClusterVersion's desired update or desired release.
-func releaseImage(set lint.Set) (image, from string) {
-	if set.Site != nil && set.Site.Site.Cluster.ReleaseImage != "" {
-		return set.Site.Site.Cluster.ReleaseImage, "the site's cluster.releaseImage"
-	}
-	for _, o := range set.Kind(apiConfigV1, "ClusterVersion") {
-		var cv configv1.ClusterVersion
-		if o.DecodeLoose(&cv) != nil {
-			continue
-		}
-		if cv.Spec.DesiredUpdate != nil && cv.Spec.DesiredUpdate.Image != "" {
-			return cv.Spec.DesiredUpdate.Image, o.ID() + " spec.desiredUpdate.image"
-		}
-		if cv.Status.Desired.Image != "" {
-			return cv.Status.Desired.Image, o.ID() + " status.desired.image"
-		}
-	}
-	return "", ""
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -598,7 +550,7 @@ func analyze(set lint.Set) *analysis {
 	if len(set.Objects) == 0 {
 		return newAnalysis(set)
 	}
-	key := cachedAnalysis{first: set.Objects[0], n: len(set.Objects), site: set.Site, minor: set.Minor}
+	key := cachedAnalysis{first: set.Objects[0], n: len(set.Objects), site: set.Site, minor: int(set.Minor)}
 	analysisCache.Lock()
 	for _, c := range analysisCache.entries {
 		if c.first == key.first && c.n == key.n && c.site == key.site && c.minor == key.minor {
@@ -1586,7 +1538,7 @@ func checkInstallerRegistriesConf(in *lint.Input, r *lint.Reporter) {
 
 func checkDeprecatedICSP(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
-		minor := setMinor(set)
+		minor := int(set.Minor)
 		if minor < int(platform.IDMSITMSSince) {
 			continue
 		}
@@ -1604,7 +1556,7 @@ var icspFixMerged = map[platform.OCPMinor]string{13: "2023-12-05, MCO PR #4027",
 
 func checkICSPWithMirrorSets(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
-		minor := setMinor(set)
+		minor := int(set.Minor)
 		if minor < int(platform.IDMSITMSSince) || minor >= int(platform.ICSPWithMirrorSetsSince) {
 			continue
 		}
@@ -1626,7 +1578,7 @@ func checkICSPWithMirrorSets(in *lint.Input, r *lint.Reporter) {
 
 func checkMirrorSetsBefore413(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
-		minor := setMinor(set)
+		minor := int(set.Minor)
 		if minor == 0 || minor >= int(platform.IDMSITMSSince) {
 			continue
 		}

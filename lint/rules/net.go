@@ -774,17 +774,9 @@ func checkNetworkOverlaps(in *lint.Input, r *lint.Reporter) {
 
 // ---------------------------------------------------------------- NET002
 
-// minorOf is the set's release, or platform.LatestMinor when unknown.
-func minorOf(set lint.Set) (platform.OCPMinor, string) {
-	if set.Minor > 0 {
-		return platform.OCPMinor(set.Minor), "OpenShift " + platform.OCPMinor(set.Minor).String()
-	}
-	return platform.LatestMinor, "the latest OpenShift release (no version known: pass --ocp-version)"
-}
-
 func checkSDNVersion(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
-		minor, release := minorOf(set)
+		minor, release := set.MinorOrLatest()
 		if set.Site != nil {
 			s := set.Site.Site
 			if s.Network.Type != platform.OpenShiftSDN {
@@ -840,9 +832,9 @@ func checkLiveMigration(in *lint.Input, r *lint.Reporter) {
 				continue
 			}
 			started := fmt.Sprintf("the live migration started by %s in %s", platform.NetworkTypeMigrationAnnotation, c.obj.KeyPosOf("metadata", "annotations", platform.NetworkTypeMigrationAnnotation))
-			if set.Minor > 0 && platform.OCPMinor(set.Minor) < platform.SDNLiveMigrationCodeSince {
+			if set.Minor > 0 && set.Minor < platform.SDNLiveMigrationCodeSince {
 				r.Object(c.obj, fmt.Sprintf("the live migration needs OpenShift %s or later (documented from %s), this is %s: CNO ignores the annotation; use the offline migration (spec.migration.networkType on Network.operator) or upgrade first",
-					platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, platform.OCPMinor(set.Minor)),
+					platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, set.Minor),
 					"metadata", "annotations", platform.NetworkTypeMigrationAnnotation)
 			}
 			for _, o := range ns.operators {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -141,7 +142,7 @@ pools:
 // (--ocp-version).
 type versionCase struct {
 	rule, name string
-	minor      int
+	minor      platform.OCPMinor
 	files      map[string]string
 	want       []string
 }
