@@ -289,3 +289,7 @@ const (
 	OVSVswitchdUnit            = "ovs-vswitchd.service" // openvswitch's daemon unit on RHCOS
 	OVSVsctl                   = "/usr/bin/ovs-vsctl"   // openvswitch's CLI on RHCOS
 )
+
+// InstallerDefaultNetworkType is the network type of an install-config
+// that names none.
+const InstallerDefaultNetworkType = OVNKubernetes // installer pkg/types/defaults (OVNKubernetes since 4.12)

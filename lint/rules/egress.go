@@ -188,73 +188,31 @@ type plainNode struct {
 	capacity int
 }
 
-// plainInstallConfig is the part of install-config.yaml the rules read.
-type plainInstallConfig struct {
-	BaseDomain string `json:"baseDomain"`
-	Metadata   struct {
-		Name string `json:"name"`
-	} `json:"metadata"`
-	Platform   map[string]json.RawMessage `json:"platform"`
-	Networking struct {
-		NetworkType    string `json:"networkType"`
-		MachineNetwork []struct {
-			CIDR string `json:"cidr"`
-		} `json:"machineNetwork"`
-		ClusterNetwork []struct {
-			CIDR string `json:"cidr"`
-		} `json:"clusterNetwork"`
-		ServiceNetwork []string `json:"serviceNetwork"`
-	} `json:"networking"`
-	Compute []struct {
-		Name     string `json:"name"`
-		Replicas *int   `json:"replicas"`
-	} `json:"compute"`
-	ControlPlane *struct {
-		Replicas *int `json:"replicas"`
-	} `json:"controlPlane"`
-}
-
 // plainClusterOf reads the set's install-config, Network config, Node
 // objects and release.
 func plainClusterOf(set lint.Set) plainCluster {
 	var c plainCluster
 	c.minor = set.Minor
-	for _, ic := range set.Kind("", manifests.KindInstallConfig) {
-		var doc plainInstallConfig
-		if ic.DecodeLoose(&doc) != nil {
-			continue
-		}
-		c.installConfig = ic
-		c.name, c.baseDomain = doc.Metadata.Name, doc.BaseDomain
-		for key, raw := range doc.Platform {
-			c.platform = key
-			var vips struct {
-				APIVIPs     []string `json:"apiVIPs"`
-				IngressVIPs []string `json:"ingressVIPs"`
-				APIVIP      string   `json:"apiVIP"`
-				IngressVIP  string   `json:"ingressVIP"`
-			}
-			_ = json.Unmarshal(raw, &vips)
-			c.apiVIPs = append(vips.APIVIPs, egrNonEmpty(vips.APIVIP)...)
-			c.ingressVIPs = append(vips.IngressVIPs, egrNonEmpty(vips.IngressVIP)...)
-		}
-		c.networkType = doc.Networking.NetworkType
-		for _, n := range doc.Networking.MachineNetwork {
+	if ics := manifests.InstallConfigs(set.Objects); len(ics) > 0 {
+		ic := ics[0]
+		c.installConfig = ic.Obj
+		c.name, c.baseDomain = ic.Metadata.Name, ic.BaseDomain
+		c.platform = ic.Platform
+		c.apiVIPs, c.ingressVIPs = ic.APIVIPs, ic.IngressVIPs
+		c.networkType = ic.Networking.NetworkType
+		for _, n := range ic.Networking.MachineNetwork {
 			c.machineNetworks = append(c.machineNetworks, n.CIDR)
 		}
-		for _, n := range doc.Networking.ClusterNetwork {
+		for _, n := range ic.Networking.ClusterNetwork {
 			c.clusterNetworks = append(c.clusterNetworks, n.CIDR)
 		}
-		c.serviceNetworks = doc.Networking.ServiceNetwork
-		for _, p := range doc.Compute {
-			if p.Name == platform.MachineConfigRoleWorker {
-				c.computeReplicas = p.Replicas
-			}
+		c.serviceNetworks = ic.Networking.ServiceNetwork
+		if p := ic.Pool(platform.MachineConfigRoleWorker); p != nil {
+			c.computeReplicas = p.Replicas
 		}
-		if doc.ControlPlane != nil {
-			c.controlPlaneReplicas = doc.ControlPlane.Replicas
+		if ic.ControlPlane != nil {
+			c.controlPlaneReplicas = ic.ControlPlane.Replicas
 		}
-		break
 	}
 	if len(c.clusterNetworks)+len(c.serviceNetworks) == 0 {
 		for _, n := range set.Kind("config.openshift.io/v1", "Network") {

@@ -1219,20 +1219,16 @@ func serviceCIDRs(set lint.Set) []serviceCIDR {
 			Spec struct {
 				ServiceNetwork []string `json:"serviceNetwork"`
 			} `json:"spec"`
-			Networking struct {
-				ServiceNetwork []string `json:"serviceNetwork"`
-			} `json:"networking"`
 		}
 		switch {
 		case o.Kind == "Network" && (o.APIVersion == apiConfigV1 || o.APIVersion == apiOperatorV1) && o.Name == platform.ConfigSingletonName:
 			if o.DecodeLoose(&x) == nil {
 				add(x.Spec.ServiceNetwork, o.ID()+" spec.serviceNetwork")
 			}
-		case o.Kind == manifests.KindInstallConfig:
-			if o.DecodeLoose(&x) == nil {
-				add(x.Networking.ServiceNetwork, "install-config networking.serviceNetwork")
-			}
 		}
+	}
+	for _, ic := range manifests.InstallConfigs(set.Objects) {
+		add(ic.Networking.ServiceNetwork, "install-config networking.serviceNetwork")
 	}
 	if len(out) == 0 {
 		add([]string{platform.InstallerDefaultServiceNetwork}, "the default service network")

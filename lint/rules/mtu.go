@@ -200,8 +200,8 @@ func (ns *netSet) clusterMTUs(effective bool) []mtuValue {
 	var out []mtuValue
 	for _, ic := range ns.installs {
 		if v := ic.Networking.ClusterNetworkMTU; v != 0 && !(effective && from[v]) {
-			out = append(out, mtuValue{value: v, obj: ic.obj, path: []string{"networking", "clusterNetworkMTU"},
-				what: "install-config networking.clusterNetworkMTU", netType: ic.networkType()})
+			out = append(out, mtuValue{value: v, obj: ic.Obj, path: []string{"networking", "clusterNetworkMTU"},
+				what: "install-config networking.clusterNetworkMTU", netType: ic.NetworkType()})
 		}
 	}
 	for _, o := range ns.operators {
@@ -309,7 +309,7 @@ func checkInstallMTU(ns *netSet, r *lint.Reporter) map[*manifests.Object]bool {
 	reported := map[*manifests.Object]bool{}
 	edge := false
 	for _, ic := range ns.installs {
-		edge = edge || ic.edgePool() >= 0
+		edge = edge || ic.EdgePool() >= 0
 	}
 	if !edge {
 		return reported
@@ -379,13 +379,13 @@ func checkIPv6Floor(in *lint.Input, r *lint.Reporter) {
 			}
 		}
 		for _, ic := range ns.installs {
-			i := ic.edgePool()
+			i := ic.EdgePool()
 			if i < 0 || ic.Networking.ClusterNetworkMTU != 0 {
 				continue
 			}
-			if mtu, ok := platform.EdgePoolClusterMTU(ic.networkType()); ok && mtu < platform.MinMTUIPv6 {
-				r.Object(ic.obj, fmt.Sprintf("the installer sets cluster MTU %d for the AWS edge pool (the %d-byte Local/Wavelength Zone path minus %d), below the IPv6 minimum %d: an IPv6 or dual-stack cluster cannot have an edge pool; remove the pool or keep the cluster network IPv4-only",
-					mtu, platform.AWSEdgeZoneToRegionMTU, platform.Overhead(ic.networkType(), false), platform.MinMTUIPv6), "compute", fmt.Sprint(i), "name")
+			if mtu, ok := platform.EdgePoolClusterMTU(ic.NetworkType()); ok && mtu < platform.MinMTUIPv6 {
+				r.Object(ic.Obj, fmt.Sprintf("the installer sets cluster MTU %d for the AWS edge pool (the %d-byte Local/Wavelength Zone path minus %d), below the IPv6 minimum %d: an IPv6 or dual-stack cluster cannot have an edge pool; remove the pool or keep the cluster network IPv4-only",
+					mtu, platform.AWSEdgeZoneToRegionMTU, platform.Overhead(ic.NetworkType(), false), platform.MinMTUIPv6), "compute", fmt.Sprint(i), "name")
 			}
 		}
 		over := platform.Overhead(platform.OVNKubernetes, ns.ipsecFull())
@@ -451,7 +451,7 @@ func (ns *netSet) appliedFor(to *int) (int, string, bool) {
 	vals := map[int]string{}
 	for _, ic := range ns.installs {
 		if v := ic.Networking.ClusterNetworkMTU; v > 0 && (to == nil || v != *to) {
-			vals[v] = "install-config networking.clusterNetworkMTU in " + posString(ic.obj.PosOf("networking", "clusterNetworkMTU"))
+			vals[v] = "install-config networking.clusterNetworkMTU in " + posString(ic.Obj.PosOf("networking", "clusterNetworkMTU"))
 		}
 	}
 	for _, o := range ns.operators {
@@ -844,7 +844,7 @@ func checkMixedUplinks(in *lint.Input, r *lint.Reporter) {
 			continue // not an install, or the cluster MTU is explicit
 		}
 		ic := ns.installs[0]
-		if ic.edgePool() >= 0 {
+		if ic.EdgePool() >= 0 {
 			continue // the installer sets the edge pool's MTU itself
 		}
 		keyfiles := ns.knownKeyfiles()
@@ -863,7 +863,7 @@ func checkMixedUplinks(in *lint.Input, r *lint.Reporter) {
 		}
 		smallest := sortedInts(mtus)[0]
 		over := platform.Overhead(t, ns.ipsecFull())
-		r.Object(ic.obj, fmt.Sprintf("the MachineConfigs give the nodes different uplink MTUs (%s) and no cluster MTU is set: install-time detection probes one node's default-route link and may pick a cluster MTU only the larger uplinks carry; set %s.mtu to %d (smallest uplink %d - %d) in manifests/cluster-network-03-config.yml",
+		r.Object(ic.Obj, fmt.Sprintf("the MachineConfigs give the nodes different uplink MTUs (%s) and no cluster MTU is set: install-time detection probes one node's default-route link and may pick a cluster MTU only the larger uplinks carry; set %s.mtu to %d (smallest uplink %d - %d) in manifests/cluster-network-03-config.yml",
 			strings.Join(parts, ", "), cfgKey(t), smallest-over, smallest, over), "networking")
 	}
 }

@@ -94,54 +94,13 @@ var (
 // NetworkManager MTU keyfiles of its MachineConfigs, and the platform.
 type netSet struct {
 	set       lint.Set
-	installs  []*installConfigDoc
+	installs  []*manifests.InstallConfig
 	configs   []*networkConfigDoc
 	operators []*operatorNetworkDoc
 	keyfiles  []mtuKeyfile
 	// platform is the install-config platform key or the Infrastructure
 	// platform type, lower-case ("aws", "gcp", "azure", ...); "" unknown.
 	platform string
-}
-
-// installConfigDoc is the part of install-config.yaml the network rules read.
-type installConfigDoc struct {
-	obj      *manifests.Object
-	Platform map[string]json.RawMessage `json:"platform"`
-	// Networking: networkType, clusterNetworkMTU and the address blocks.
-	Networking struct {
-		NetworkType       string      `json:"networkType"`
-		ClusterNetworkMTU int         `json:"clusterNetworkMTU"`
-		ClusterNetwork    []cidrEntry `json:"clusterNetwork"`
-		ServiceNetwork    []string    `json:"serviceNetwork"`
-		MachineNetwork    []cidrEntry `json:"machineNetwork"`
-	} `json:"networking"`
-	Compute []struct {
-		Name string `json:"name"`
-	} `json:"compute"`
-}
-
-type cidrEntry struct {
-	CIDR string `json:"cidr"`
-}
-
-// edgePool returns the index of the AWS edge compute pool, or -1.
-func (ic *installConfigDoc) edgePool() int {
-	if ic.Platform["aws"] == nil {
-		return -1
-	}
-	for i, c := range ic.Compute {
-		if c.Name == platform.AWSEdgePoolName {
-			return i
-		}
-	}
-	return -1
-}
-
-func (ic *installConfigDoc) networkType() string {
-	if ic.Networking.NetworkType != "" {
-		return ic.Networking.NetworkType
-	}
-	return platform.OVNKubernetes // installer default since 4.12
 }
 
 // networkConfigDoc is config.openshift.io/v1 Network.
@@ -152,7 +111,7 @@ type networkConfigDoc struct {
 	} `json:"metadata"`
 	Spec struct {
 		NetworkType    string      `json:"networkType"`
-		ClusterNetwork []cidrEntry `json:"clusterNetwork"`
+		ClusterNetwork []manifests.CIDREntry `json:"clusterNetwork"`
 		ServiceNetwork []string    `json:"serviceNetwork"`
 	} `json:"spec"`
 	Status struct {
@@ -172,7 +131,7 @@ func (c *networkConfigDoc) liveMigration() bool {
 type operatorNetworkDoc struct {
 	obj  *manifests.Object
 	Spec struct {
-		ClusterNetwork []cidrEntry `json:"clusterNetwork"`
+		ClusterNetwork []manifests.CIDREntry `json:"clusterNetwork"`
 		ServiceNetwork []string    `json:"serviceNetwork"`
 		DefaultNetwork struct {
 			Type string        `json:"type"`
@@ -315,17 +274,14 @@ func (k mtuKeyfile) String() string {
 // readNetSet decodes the network objects of a set. Objects that do not
 // decode are skipped: the schema rules report them.
 func readNetSet(set lint.Set) *netSet {
-	ns := &netSet{set: set}
+	ns := &netSet{set: set, installs: manifests.InstallConfigs(set.Objects)}
+	for _, ic := range ns.installs {
+		if ns.platform == "" {
+			ns.platform = ic.Platform
+		}
+	}
 	for _, o := range set.Objects {
 		switch {
-		case o.Kind == manifests.KindInstallConfig:
-			ic := &installConfigDoc{obj: o}
-			if o.DecodeLoose(ic) == nil {
-				ns.installs = append(ns.installs, ic)
-				if ns.platform == "" {
-					ns.platform = installPlatform(ic)
-				}
-			}
 		case o.Kind == "Network" && o.APIVersion == configNetworkAPIVersion:
 			c := &networkConfigDoc{obj: o}
 			if o.DecodeLoose(c) == nil {
@@ -373,17 +329,6 @@ func readNetSet(set lint.Set) *netSet {
 	return ns
 }
 
-// installPlatform is the install-config's platform key ("aws", "gcp", ...).
-func installPlatform(ic *installConfigDoc) string {
-	keys := make([]string, 0, len(ic.Platform))
-	for k := range ic.Platform {
-		keys = append(keys, strings.ToLower(k))
-	}
-	if len(keys) != 1 {
-		return ""
-	}
-	return keys[0]
-}
 
 // networkType is the set's network type: the operator config's, else the
 // install-config's, else Network.config's (outside a live migration, whose
@@ -411,7 +356,7 @@ func (ns *netSet) networkType() string {
 // (install-config networking.clusterNetwork, Network.config or
 // Network.operator spec.clusterNetwork): the MTU floor is then MinMTUIPv6.
 func (ns *netSet) anyIPv6() bool {
-	var cidrs []cidrEntry
+	var cidrs []manifests.CIDREntry
 	for _, ic := range ns.installs {
 		cidrs = append(cidrs, ic.Networking.ClusterNetwork...)
 	}
@@ -638,7 +583,7 @@ func (s ovnSubnet) String() string {
 }
 
 // objectCIDRs lists the address blocks one plain object declares.
-func objectCIDRs(o *manifests.Object, cluster []cidrEntry, service []string, machine []cidrEntry, prefix ...string) []namedCIDR {
+func objectCIDRs(o *manifests.Object, cluster []manifests.CIDREntry, service []string, machine []manifests.CIDREntry, prefix ...string) []namedCIDR {
 	var out []namedCIDR
 	add := func(kind, cidr string, path ...string) {
 		p, err := netip.ParsePrefix(cidr)
@@ -744,9 +689,9 @@ func checkNetworkOverlaps(in *lint.Input, r *lint.Reporter) {
 		ns := readNetSet(set)
 		subnets := ovnSubnets(ns.operators)
 		for _, ic := range ns.installs {
-			cidrs := objectCIDRs(ic.obj, ic.Networking.ClusterNetwork, ic.Networking.ServiceNetwork, ic.Networking.MachineNetwork, "networking")
+			cidrs := objectCIDRs(ic.Obj, ic.Networking.ClusterNetwork, ic.Networking.ServiceNetwork, ic.Networking.MachineNetwork, "networking")
 			crossOverlaps(cidrs, r, nil)
-			if ic.networkType() == platform.OVNKubernetes {
+			if ic.NetworkType() == platform.OVNKubernetes {
 				ovnOverlaps(cidrs, subnets, why, r, nil)
 			}
 		}
@@ -797,7 +742,7 @@ func checkSDNVersion(in *lint.Input, r *lint.Reporter) {
 		ns := readNetSet(set)
 		for _, ic := range ns.installs {
 			if ic.Networking.NetworkType == platform.OpenShiftSDN && minor >= platform.SDNNotInstallableSince {
-				r.Object(ic.obj, fmt.Sprintf("networkType OpenShiftSDN cannot be installed on %s: new installs cannot choose it from %s (CNO rejects it from %s); set networkType: OVNKubernetes",
+				r.Object(ic.Obj, fmt.Sprintf("networkType OpenShiftSDN cannot be installed on %s: new installs cannot choose it from %s (CNO rejects it from %s); set networkType: OVNKubernetes",
 					release, platform.SDNNotInstallableSince, platform.SDNRemovedSince), "networking", "networkType")
 			}
 		}
@@ -855,7 +800,7 @@ func checkLiveMigration(in *lint.Input, r *lint.Reporter) {
 				cidrs = append(cidrs, objectCIDRs(o.obj, o.Spec.ClusterNetwork, o.Spec.ServiceNetwork, nil, "spec")...)
 			}
 			for _, ic := range ns.installs {
-				cidrs = append(cidrs, objectCIDRs(ic.obj, ic.Networking.ClusterNetwork, ic.Networking.ServiceNetwork, nil, "networking")...)
+				cidrs = append(cidrs, objectCIDRs(ic.Obj, ic.Networking.ClusterNetwork, ic.Networking.ServiceNetwork, nil, "networking")...)
 			}
 			ovnOverlaps(cidrs, ovnSubnets(ns.operators), started+" is refused on it", r, nil)
 		}
