@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -32,9 +33,6 @@ type catalogSourceSpec struct {
 	Publisher   string `json:"publisher,omitempty"`
 }
 
-// catalogSourceGroupVersion is CatalogSource's API group and version. // operator-framework/api pkg/operators/v1alpha1 (GroupName "operators.coreos.com", GroupVersion "v1alpha1")
-const catalogSourceGroupVersion = "operators.coreos.com/v1alpha1"
-
 // catalogSources renders one CatalogSource per declared catalog. The image stays as declared:
 // the catalog pod's node pulls it through the mirrors (by tag, hence the ITMS), so the upstream
 // name is the right one.
@@ -47,7 +45,7 @@ func catalogSources(s *site.Site) []namedObject {
 			kind: "CatalogSource",
 			name: name,
 			object: &catalogSource{
-				TypeMeta:   metav1.TypeMeta{APIVersion: catalogSourceGroupVersion, Kind: "CatalogSource"},
+				TypeMeta:   metav1.TypeMeta{APIVersion: manifests.GroupOperatorsCoreOS, Kind: "CatalogSource"},
 				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: platform.MarketplaceNamespace},
 				Spec: catalogSourceSpec{
 					SourceType:  platform.CatalogSourceTypeGrpc,

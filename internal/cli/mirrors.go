@@ -114,19 +114,20 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 				fmt.Fprintf(e.stderr, "siteforge mirrors: site %s: %v\n", o.Site.Name, err)
 				return nil, false
 			}
-			in, d := manifests.RegistriesInput(objs, int(m))
-			if len(d) > 0 {
-				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %v\n", d)
+			ms := manifests.ReadMirrors(objs)
+			if len(ms.Problems) > 0 {
+				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %v\n", ms.Problems)
 				return nil, false
 			}
-			in.ReleaseImage = o.Site.Cluster.ReleaseImage
+			in := ms.Input(int(m), o.Site.Cluster.ReleaseImage)
 			sets = append(sets, mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"})
 		}
 	}
 	if len(manifestPaths) > 0 {
 		objs, diags := manifests.ReadPaths(manifestPaths)
-		in, d := manifests.RegistriesInput(objs, minor)
-		diags = append(diags, d...)
+		ms := manifests.ReadMirrors(objs)
+		in := ms.Input(minor, "")
+		diags = append(diags, ms.Problems...)
 		if printDiagnostics(e.stderr, load.Result{Diagnostics: diags.Sort()}) {
 			return nil, false
 		}

@@ -27,7 +27,7 @@ func FuzzReadBytes(f *testing.F) {
 			}
 			var m map[string]any
 			_ = o.DecodeLoose(&m)
-			_, _ = RegistriesInput([]*Object{o}, 0)
+			_ = ReadMirrors([]*Object{o}).Input(0, "")
 		}
 	})
 }

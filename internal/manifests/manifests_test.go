@@ -3,6 +3,11 @@ package manifests
 import (
 	"strings"
 	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 )
 
 const stream = `# a comment
@@ -53,9 +58,10 @@ func TestReadBytesPositions(t *testing.T) {
 			t.Errorf("got %s, want %s", tc.got, tc.want)
 		}
 	}
-	in, diags := RegistriesInput(objs, 0)
+	ms := ReadMirrors(objs)
+	in, diags := ms.Input(0, ""), ms.Problems
 	if len(diags) > 0 || len(in.DigestMirrorSets) != 1 || in.DigestMirrorSets[0].Spec.ImageDigestMirrors[0].Source != "registry.redhat.io" {
-		t.Errorf("RegistriesInput: %+v %v", in, diags)
+		t.Errorf("ReadMirrors: %+v %v", in, diags)
 	}
 }
 
@@ -67,10 +73,23 @@ func TestReadBytesErrors(t *testing.T) {
 	} {
 		objs, diags := ReadBytes("m.yaml", []byte(tc.src))
 		if len(diags) == 0 {
-			_, diags = RegistriesInput(objs, 0)
+			diags = ReadMirrors(objs).Problems
 		}
 		if len(diags) == 0 || !strings.Contains(diags.Error(), tc.want) {
 			t.Errorf("%s: diags %v, want %q", name, diags, tc.want)
+		}
+	}
+}
+
+func TestGroupsMatchTheAPI(t *testing.T) {
+	for got, want := range map[string]string{
+		GroupConfig:           configv1.GroupVersion.String(),
+		GroupOperatorV1:       operatorv1.GroupVersion.String(),
+		GroupOperatorV1Alpha1: operatorv1alpha1.GroupVersion.String(),
+		GroupMachineConfigV1:  mcfgv1.GroupVersion.String(),
+	} {
+		if got != want {
+			t.Errorf("%s, want %s", got, want)
 		}
 	}
 }

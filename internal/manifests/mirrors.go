@@ -2,58 +2,101 @@ package manifests
 
 import (
 	"fmt"
+	"sort"
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
 )
 
-// The kinds MCO reads to render registries.conf.
-const (
-	GroupConfig           = "config.openshift.io/v1"
-	GroupOperatorV1Alpha1 = "operator.openshift.io/v1alpha1"
-)
+// Decoded is a manifest and its typed content.
+type Decoded[T any] struct {
+	Obj  *Object
+	Spec T
+}
 
-// RegistriesInput collects, from a set of objects, everything MCO reads to
-// render registries.conf: ImageDigestMirrorSets, ImageTagMirrorSets,
-// ImageContentSourcePolicies and the image.config.openshift.io "cluster"
-// object. Other objects are ignored. A mirror object that does not decode is
-// a diagnostic at its position.
-func RegistriesInput(objs []*Object, minor int) (registries.Input, diag.List) {
-	in := registries.Input{Minor: minor}
-	var diags diag.List
-	decode := func(o *Object, into any) bool {
-		if err := o.Decode(into); err != nil {
-			diags = append(diags, diag.Diagnostic{Pos: o.Pos(), Message: fmt.Sprintf("%s does not decode: %v", o.ID(), err)})
-			return false
-		}
-		return true
-	}
+// MirrorSet is everything MCO reads, among a set of manifests, to render
+// registries.conf: ImageDigestMirrorSets, ImageTagMirrorSets,
+// ImageContentSourcePolicies (each sorted by name, as MCO lists them) and
+// the image.config.openshift.io "cluster" object. The one reader of mirror
+// objects, for `siteforge mirrors` and the MIR rules alike.
+type MirrorSet struct {
+	DigestSets      []Decoded[configv1.ImageDigestMirrorSet]
+	TagSets         []Decoded[configv1.ImageTagMirrorSet]
+	ContentPolicies []Decoded[operatorv1alpha1.ImageContentSourcePolicy]
+	// Image is the image.config singleton, nil when absent.
+	Image *Decoded[configv1.Image]
+	// Problems are objects the API server would refuse: a field its
+	// schema does not know, a value of the wrong type. An object that
+	// decodes loosely is still in the set (what the platform does with the
+	// rest can be checked); one that does not is left out.
+	Problems diag.List
+}
+
+// ReadMirrors collects the mirror objects among objs.
+func ReadMirrors(objs []*Object) MirrorSet {
+	var m MirrorSet
 	for _, o := range objs {
 		switch {
 		case o.APIVersion == GroupConfig && o.Kind == "ImageDigestMirrorSet":
-			var x configv1.ImageDigestMirrorSet
-			if decode(o, &x) {
-				in.DigestMirrorSets = append(in.DigestMirrorSets, x)
+			if x, ok := decodeMirror[configv1.ImageDigestMirrorSet](o, &m.Problems); ok {
+				m.DigestSets = append(m.DigestSets, x)
 			}
 		case o.APIVersion == GroupConfig && o.Kind == "ImageTagMirrorSet":
-			var x configv1.ImageTagMirrorSet
-			if decode(o, &x) {
-				in.TagMirrorSets = append(in.TagMirrorSets, x)
+			if x, ok := decodeMirror[configv1.ImageTagMirrorSet](o, &m.Problems); ok {
+				m.TagSets = append(m.TagSets, x)
 			}
 		case o.APIVersion == GroupOperatorV1Alpha1 && o.Kind == "ImageContentSourcePolicy":
-			var x operatorv1alpha1.ImageContentSourcePolicy
-			if decode(o, &x) {
-				in.ContentSourcePolicies = append(in.ContentSourcePolicies, x)
+			if x, ok := decodeMirror[operatorv1alpha1.ImageContentSourcePolicy](o, &m.Problems); ok {
+				m.ContentPolicies = append(m.ContentPolicies, x)
 			}
-		case o.APIVersion == GroupConfig && o.Kind == "Image" && o.Name == "cluster":
-			var x configv1.Image
-			if decode(o, &x) {
-				in.Image = &x
+		case o.APIVersion == GroupConfig && o.Kind == "Image" && o.Name == platform.ConfigSingletonName:
+			if x, ok := decodeMirror[configv1.Image](o, &m.Problems); ok {
+				m.Image = &x
 			}
 		}
 	}
-	return in, diags
+	sortByName(m.DigestSets)
+	sortByName(m.TagSets)
+	sortByName(m.ContentPolicies)
+	return m
+}
+
+func decodeMirror[T any](o *Object, problems *diag.List) (Decoded[T], bool) {
+	x := Decoded[T]{Obj: o}
+	if err := o.Decode(&x.Spec); err != nil {
+		*problems = append(*problems, diag.Diagnostic{Pos: o.Pos(), Message: fmt.Sprintf("%s does not decode: %v", o.ID(), err)})
+		x.Spec = *new(T)
+		if o.DecodeLoose(&x.Spec) != nil {
+			return x, false
+		}
+	}
+	return x, true
+}
+
+func sortByName[T any](xs []Decoded[T]) {
+	sort.SliceStable(xs, func(i, j int) bool { return xs[i].Obj.Name < xs[j].Obj.Name })
+}
+
+// Input is the engine's input for the set, on release minor (0: unknown)
+// with releaseImage ("" when unknown).
+func (m MirrorSet) Input(minor int, releaseImage string) registries.Input {
+	in := registries.Input{Minor: minor, ReleaseImage: releaseImage}
+	for _, x := range m.DigestSets {
+		in.DigestMirrorSets = append(in.DigestMirrorSets, x.Spec)
+	}
+	for _, x := range m.TagSets {
+		in.TagMirrorSets = append(in.TagMirrorSets, x.Spec)
+	}
+	for _, x := range m.ContentPolicies {
+		in.ContentSourcePolicies = append(in.ContentSourcePolicies, x.Spec)
+	}
+	if m.Image != nil {
+		img := m.Image.Spec
+		in.Image = &img
+	}
+	return in
 }

@@ -215,7 +215,7 @@ func plainClusterOf(set lint.Set) plainCluster {
 		}
 	}
 	if len(c.clusterNetworks)+len(c.serviceNetworks) == 0 {
-		for _, n := range set.Kind("config.openshift.io/v1", "Network") {
+		for _, n := range set.Kind(manifests.GroupConfig, "Network") {
 			var cfg struct {
 				Spec struct {
 					NetworkType    string `json:"networkType"`

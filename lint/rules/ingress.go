@@ -131,7 +131,7 @@ type ingSpec struct {
 // ingControllers lists the set's IngressControllers, in file order.
 func ingControllers(set lint.Set) []*ingController {
 	var out []*ingController
-	for _, o := range set.Kind("operator.openshift.io/v1", "IngressController") {
+	for _, o := range set.Kind(manifests.GroupOperatorV1, "IngressController") {
 		var doc struct {
 			Spec ingSpec `json:"spec"`
 		}
@@ -252,7 +252,7 @@ func checkIngressDomains(in *lint.Input, r *lint.Reporter) {
 // ingClusterDomain is the default controller's domain when it sets
 // none: the Ingress config's, else the install-config's apps domain.
 func ingClusterDomain(set lint.Set, facts plainCluster) string {
-	for _, o := range set.Kind("config.openshift.io/v1", "Ingress") {
+	for _, o := range set.Kind(manifests.GroupConfig, "Ingress") {
 		var doc struct {
 			Spec struct {
 				Domain string `json:"domain"`

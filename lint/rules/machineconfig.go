@@ -29,8 +29,6 @@ import (
 
 const mcfPoolKind, mcfConfigKind = "MachineConfigPool", "MachineConfig"
 
-var mcfAPIVersion = "machineconfiguration.openshift.io/v1"
-
 func init() {
 	for _, r := range []*lint.Rule{
 		{ID: "MCF001", Name: "custom-pool-not-inheriting-worker", Severity: lint.Error,
@@ -114,7 +112,7 @@ func (p mcfPool) custom() bool {
 
 func mcfPools(set lint.Set) []mcfPool {
 	var out []mcfPool
-	for _, o := range set.Kind(mcfAPIVersion, mcfPoolKind) {
+	for _, o := range set.Kind(manifests.GroupMachineConfigV1, mcfPoolKind) {
 		var doc struct {
 			Spec struct {
 				MachineConfigSelector *metav1.LabelSelector `json:"machineConfigSelector"`
@@ -238,7 +236,7 @@ type mcfEntry struct {
 
 func mcfConfigs(set lint.Set) []mcfConfig {
 	var out []mcfConfig
-	for _, o := range set.Kind(mcfAPIVersion, mcfConfigKind) {
+	for _, o := range set.Kind(manifests.GroupMachineConfigV1, mcfConfigKind) {
 		var doc struct {
 			Metadata struct {
 				Labels map[string]string `json:"labels"`

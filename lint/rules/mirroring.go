@@ -291,14 +291,6 @@ func init() {
 	}
 }
 
-// Kinds and groups read here.
-const (
-	apiConfigV1        = manifests.GroupConfig
-	apiOperatorV1      = "operator.openshift.io/v1"
-	apiMachineConfigV1 = "machineconfiguration.openshift.io/v1"
-	apiAgentInstall    = "agent-install.openshift.io/v1beta1"
-)
-
 // ---------------------------------------------------------------------------------------------
 // Reading the mirror objects of a set.
 
@@ -399,51 +391,28 @@ type mirrorObjects struct {
 	release, releaseFrom string
 }
 
-// readMirrorObjects decodes the set's mirror objects leniently: a field the API does not know is
-// left to the API server; what the platform does with the rest is still checked.
+// readMirrorObjects reads the set's mirror objects (manifests.ReadMirrors) leniently: a field the
+// API does not know is left to the API server; what the platform does with the rest is still checked.
 func readMirrorObjects(set lint.Set) *mirrorObjects {
 	m := &mirrorObjects{set: set, minor: int(set.Minor)}
-	byName := func(kind, apiVersion string) []*manifests.Object {
-		objs := set.Kind(apiVersion, kind)
-		sort.SliceStable(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
-		return objs
-	}
-	for _, o := range byName("ImageDigestMirrorSet", apiConfigV1) {
-		var x configv1.ImageDigestMirrorSet
-		if o.DecodeLoose(&x) != nil {
-			continue
-		}
-		m.full.DigestMirrorSets = append(m.full.DigestMirrorSets, x)
-		for i, e := range x.Spec.ImageDigestMirrors {
-			m.entries = append(m.entries, &mirrorEntry{obj: o, kind: digestSet, index: i, source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy})
+	ms := manifests.ReadMirrors(set.Objects)
+	for _, x := range ms.DigestSets {
+		for i, e := range x.Spec.Spec.ImageDigestMirrors {
+			m.entries = append(m.entries, &mirrorEntry{obj: x.Obj, kind: digestSet, index: i, source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy})
 		}
 	}
-	for _, o := range byName("ImageContentSourcePolicy", manifests.GroupOperatorV1Alpha1) {
-		var x operatorv1alpha1.ImageContentSourcePolicy
-		if o.DecodeLoose(&x) != nil {
-			continue
-		}
-		m.full.ContentSourcePolicies = append(m.full.ContentSourcePolicies, x)
-		for i, e := range x.Spec.RepositoryDigestMirrors {
-			m.entries = append(m.entries, &mirrorEntry{obj: o, kind: contentPolicy, index: i, source: e.Source, mirrors: append([]string(nil), e.Mirrors...)})
+	for _, x := range ms.ContentPolicies {
+		for i, e := range x.Spec.Spec.RepositoryDigestMirrors {
+			m.entries = append(m.entries, &mirrorEntry{obj: x.Obj, kind: contentPolicy, index: i, source: e.Source, mirrors: append([]string(nil), e.Mirrors...)})
 		}
 	}
-	for _, o := range byName("ImageTagMirrorSet", apiConfigV1) {
-		var x configv1.ImageTagMirrorSet
-		if o.DecodeLoose(&x) != nil {
-			continue
-		}
-		m.full.TagMirrorSets = append(m.full.TagMirrorSets, x)
-		for i, e := range x.Spec.ImageTagMirrors {
-			m.entries = append(m.entries, &mirrorEntry{obj: o, kind: tagSet, index: i, source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy})
+	for _, x := range ms.TagSets {
+		for i, e := range x.Spec.Spec.ImageTagMirrors {
+			m.entries = append(m.entries, &mirrorEntry{obj: x.Obj, kind: tagSet, index: i, source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy})
 		}
 	}
-	for _, o := range set.Kind(apiConfigV1, "Image") {
-		if o.Name == platform.ConfigSingletonName && o.DecodeLoose(&m.imageSpec) == nil {
-			m.imageObj = o
-			img := m.imageSpec
-			m.full.Image = &img
-		}
+	if ms.Image != nil {
+		m.imageObj, m.imageSpec = ms.Image.Obj, ms.Image.Spec
 	}
 	m.release, m.releaseFrom = set.ReleaseImage, set.ReleaseImageFrom
 	if m.release != "" {
@@ -451,7 +420,7 @@ func readMirrorObjects(set lint.Set) *mirrorObjects {
 			m.release, m.releaseFrom = "", ""
 		}
 	}
-	m.full.Minor, m.full.ReleaseImage = m.minor, m.release
+	m.full = ms.Input(m.minor, m.release)
 	return m
 }
 
@@ -872,7 +841,7 @@ func checkTagPulls(in *lint.Input, r *lint.Reporter) {
 func checkDefaultCatalogs(in *lint.Input, r *lint.Reporter) {
 	for _, set := range in.Sets() {
 		var hub *manifests.Object
-		for _, o := range set.Kind(apiConfigV1, "OperatorHub") {
+		for _, o := range set.Kind(manifests.GroupConfig, "OperatorHub") {
 			if o.Name == platform.ConfigSingletonName {
 				hub = o
 			}
@@ -1221,7 +1190,7 @@ func serviceCIDRs(set lint.Set) []serviceCIDR {
 			} `json:"spec"`
 		}
 		switch {
-		case o.Kind == "Network" && (o.APIVersion == apiConfigV1 || o.APIVersion == apiOperatorV1) && o.Name == platform.ConfigSingletonName:
+		case o.Kind == "Network" && (o.APIVersion == manifests.GroupConfig || o.APIVersion == manifests.GroupOperatorV1) && o.Name == platform.ConfigSingletonName:
 			if o.DecodeLoose(&x) == nil {
 				add(x.Spec.ServiceNetwork, o.ID()+" spec.serviceNetwork")
 			}
@@ -1354,7 +1323,7 @@ func parseRegistriesConf(data []byte) (*registries.Config, error) {
 // MachineConfig's pool.
 func machineConfigFiles(set lint.Set) (files []registriesFile, roles map[*manifests.Object]string) {
 	roles = map[*manifests.Object]string{}
-	for _, o := range set.Kind(apiMachineConfigV1, "MachineConfig") {
+	for _, o := range set.Kind(manifests.GroupMachineConfigV1, "MachineConfig") {
 		var mc struct {
 			Metadata struct {
 				Labels map[string]string `json:"labels"`
@@ -1477,7 +1446,7 @@ func installerFiles(set lint.Set) []registriesFile {
 		f.conf, f.err = parseRegistriesConf([]byte(data))
 		out = append(out, f)
 	}
-	for _, o := range set.Kind(apiAgentInstall, "InfraEnv") {
+	for _, o := range set.Kind(manifests.GroupAgentInstall, "InfraEnv") {
 		var ie struct {
 			Spec struct {
 				IgnitionConfigOverride string `json:"ignitionConfigOverride"`
@@ -1556,7 +1525,7 @@ func checkICSPWithMirrorSets(in *lint.Input, r *lint.Reporter) {
 		if minor < int(platform.IDMSITMSSince) || minor >= int(platform.ICSPWithMirrorSetsSince) {
 			continue
 		}
-		sets := append(set.Kind(apiConfigV1, "ImageDigestMirrorSet"), set.Kind(apiConfigV1, "ImageTagMirrorSet")...)
+		sets := append(set.Kind(manifests.GroupConfig, "ImageDigestMirrorSet"), set.Kind(manifests.GroupConfig, "ImageTagMirrorSet")...)
 		if len(sets) == 0 {
 			continue
 		}
@@ -1578,7 +1547,7 @@ func checkMirrorSetsBefore413(in *lint.Input, r *lint.Reporter) {
 		if minor == 0 || minor >= int(platform.IDMSITMSSince) {
 			continue
 		}
-		for _, o := range append(set.Kind(apiConfigV1, "ImageDigestMirrorSet"), set.Kind(apiConfigV1, "ImageTagMirrorSet")...) {
+		for _, o := range append(set.Kind(manifests.GroupConfig, "ImageDigestMirrorSet"), set.Kind(manifests.GroupConfig, "ImageTagMirrorSet")...) {
 			r.Object(o, fmt.Sprintf("%s needs OpenShift %s or later, this is %s: the API server has no %s resource and MCO reads only ImageContentSourcePolicy, so these mirrors never reach the nodes; use an ImageContentSourcePolicy (digest mirrors; tag mirroring before 4.13 needs a registries.conf MachineConfig)",
 				o.ID(), platform.IDMSITMSSince, platform.OCPMinor(minor), o.Kind), "kind")
 		}

@@ -110,9 +110,9 @@ type networkConfigDoc struct {
 		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 	Spec struct {
-		NetworkType    string      `json:"networkType"`
+		NetworkType    string                `json:"networkType"`
 		ClusterNetwork []manifests.CIDREntry `json:"clusterNetwork"`
-		ServiceNetwork []string    `json:"serviceNetwork"`
+		ServiceNetwork []string              `json:"serviceNetwork"`
 	} `json:"spec"`
 	Status struct {
 		ClusterNetworkMTU int `json:"clusterNetworkMTU"`
@@ -132,7 +132,7 @@ type operatorNetworkDoc struct {
 	obj  *manifests.Object
 	Spec struct {
 		ClusterNetwork []manifests.CIDREntry `json:"clusterNetwork"`
-		ServiceNetwork []string    `json:"serviceNetwork"`
+		ServiceNetwork []string              `json:"serviceNetwork"`
 		DefaultNetwork struct {
 			Type string        `json:"type"`
 			OVN  *ovnConfigDoc `json:"ovnKubernetesConfig"`
@@ -328,7 +328,6 @@ func readNetSet(set lint.Set) *netSet {
 	}
 	return ns
 }
-
 
 // networkType is the set's network type: the operator config's, else the
 // install-config's, else Network.config's (outside a live migration, whose
