@@ -14,7 +14,6 @@ import (
 
 	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
-	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/lint"
@@ -236,48 +235,16 @@ type mcfEntry struct {
 
 func mcfConfigs(set lint.Set) []mcfConfig {
 	var out []mcfConfig
-	for _, o := range set.Kind(manifests.GroupMachineConfigV1, mcfConfigKind) {
-		var doc struct {
-			Metadata struct {
-				Labels map[string]string `json:"labels"`
-			} `json:"metadata"`
-			Spec struct {
-				Config struct {
-					Ignition struct {
-						Version string `json:"version"`
-					} `json:"ignition"`
-					Storage struct {
-						Files []struct {
-							Path     string `json:"path"`
-							Contents struct {
-								Source      string `json:"source"`
-								Compression string `json:"compression"`
-							} `json:"contents"`
-						} `json:"files"`
-					} `json:"storage"`
-					Systemd struct {
-						Units []struct {
-							Name     string `json:"name"`
-							Contents string `json:"contents"`
-							Dropins  []struct {
-								Name     string `json:"name"`
-								Contents string `json:"contents"`
-							} `json:"dropins"`
-						} `json:"units"`
-					} `json:"systemd"`
-				} `json:"config"`
-			} `json:"spec"`
-		}
-		if o.DecodeLoose(&doc) != nil {
-			continue
-		}
-		c := mcfConfig{obj: o, role: doc.Metadata.Labels[platform.MachineConfigRoleLabel], ignition: doc.Spec.Config.Ignition.Version}
-		for i, f := range doc.Spec.Config.Storage.Files {
+	for _, mc := range manifests.MachineConfigs(set.Objects) {
+		cfg := mc.Config
+		c := mcfConfig{obj: mc.Obj, role: mc.Role, ignition: cfg.Ignition.Version}
+		for i, f := range cfg.Storage.Files {
 			at := []string{"spec", "config", "storage", "files", strconv.Itoa(i)}
-			c.files = append(c.files, mcfEntry{key: f.Path, path: append(at, "path"), content: mcfDataURL(f.Contents.Source, f.Contents.Compression),
+			data, _ := f.Data(manifests.MaxFileSize) // remote or undecodable: no content to compare
+			c.files = append(c.files, mcfEntry{key: f.Path, path: append(at, "path"), content: string(data),
 				contents: append(append([]string(nil), at...), "contents", "source")})
 		}
-		for i, u := range doc.Spec.Config.Systemd.Units {
+		for i, u := range cfg.Systemd.Units {
 			at := []string{"spec", "config", "systemd", "units", strconv.Itoa(i)}
 			c.units = append(c.units, mcfEntry{key: u.Name, path: append(at, "name"), content: u.Contents,
 				contents: append(append([]string(nil), at...), "contents")})
@@ -289,16 +256,6 @@ func mcfConfigs(set lint.Set) []mcfConfig {
 		out = append(out, c)
 	}
 	return out
-}
-
-// mcfDataURL decodes an Ignition data: URL (percent-encoded or base64,
-// optionally gzip-compressed); "" for remote sources or what does not decode.
-func mcfDataURL(source, compression string) string {
-	b, err := ignition.Contents(source, compression, manifests.MaxFileSize)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }
 
 func checkMachineConfigConflicts(in *lint.Input, r *lint.Reporter) {

@@ -16,7 +16,6 @@ import (
 	"go.podman.io/image/v5/docker/reference"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -1256,19 +1255,6 @@ type registriesFile struct {
 	err  error // why the content could not be read (conf is nil)
 }
 
-// ignitionStorageFiles is the part of an Ignition config that writes files.
-type ignitionStorageFiles struct {
-	Storage struct {
-		Files []struct {
-			Path     string `json:"path"`
-			Contents struct {
-				Source      *string `json:"source"`
-				Compression *string `json:"compression"`
-			} `json:"contents"`
-		} `json:"files"`
-	} `json:"storage"`
-}
-
 // isRegistriesPath reports whether a node path is registries.conf or one of its drop-ins.
 func isRegistriesPath(p string) bool {
 	return p == platform.RegistriesConfPath || strings.HasPrefix(p, platform.RegistriesConfDropInDir)
@@ -1276,14 +1262,14 @@ func isRegistriesPath(p string) bool {
 
 // registriesFiles lists the registries.conf files an Ignition config writes; path is the field
 // path of the files list in the object.
-func registriesFiles(o *manifests.Object, ign ignitionStorageFiles, path []string) []registriesFile {
+func registriesFiles(o *manifests.Object, ign manifests.IgnitionConfig, path []string) []registriesFile {
 	var out []registriesFile
 	for i, f := range ign.Storage.Files {
 		if !isRegistriesPath(f.Path) {
 			continue
 		}
 		rf := registriesFile{obj: o, path: append(append([]string(nil), path...), strconv.Itoa(i), "path"), file: f.Path}
-		data, err := ignitionFileContents(f.Contents.Source, f.Contents.Compression)
+		data, err := f.Data(manifests.MaxFileSize)
 		if err == nil {
 			rf.data = data
 			rf.conf, err = parseRegistriesConf(data)
@@ -1292,18 +1278,6 @@ func registriesFiles(o *manifests.Object, ign ignitionStorageFiles, path []strin
 		out = append(out, rf)
 	}
 	return out
-}
-
-// ignitionFileContents decodes an Ignition data URL (optionally gzip-compressed).
-func ignitionFileContents(source, compression *string) ([]byte, error) {
-	if source == nil {
-		return nil, errors.New("no inline contents")
-	}
-	c := ""
-	if compression != nil {
-		c = *compression
-	}
-	return ignition.Contents(*source, c, manifests.MaxFileSize)
 }
 
 // parseRegistriesConf reads registries.conf content into the engine's model (keys it does not
@@ -1323,20 +1297,9 @@ func parseRegistriesConf(data []byte) (*registries.Config, error) {
 // MachineConfig's pool.
 func machineConfigFiles(set lint.Set) (files []registriesFile, roles map[*manifests.Object]string) {
 	roles = map[*manifests.Object]string{}
-	for _, o := range set.Kind(manifests.GroupMachineConfigV1, "MachineConfig") {
-		var mc struct {
-			Metadata struct {
-				Labels map[string]string `json:"labels"`
-			} `json:"metadata"`
-			Spec struct {
-				Config ignitionStorageFiles `json:"config"`
-			} `json:"spec"`
-		}
-		if o.DecodeLoose(&mc) != nil {
-			continue
-		}
-		roles[o] = mc.Metadata.Labels[platform.MachineConfigRoleLabel]
-		files = append(files, registriesFiles(o, mc.Spec.Config, []string{"spec", "config", "storage", "files"})...)
+	for _, mc := range manifests.MachineConfigs(set.Objects) {
+		roles[mc.Obj] = mc.Role
+		files = append(files, registriesFiles(mc.Obj, mc.Config, []string{"spec", "config", "storage", "files"})...)
 	}
 	return files, roles
 }
@@ -1455,7 +1418,7 @@ func installerFiles(set lint.Set) []registriesFile {
 		if o.DecodeLoose(&ie) != nil || ie.Spec.IgnitionConfigOverride == "" {
 			continue
 		}
-		var ign ignitionStorageFiles
+		var ign manifests.IgnitionConfig
 		if json.Unmarshal([]byte(ie.Spec.IgnitionConfigOverride), &ign) != nil {
 			continue
 		}

@@ -13,7 +13,6 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 
-	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -275,6 +274,9 @@ func (k mtuKeyfile) String() string {
 // decode are skipped: the schema rules report them.
 func readNetSet(set lint.Set) *netSet {
 	ns := &netSet{set: set, installs: manifests.InstallConfigs(set.Objects)}
+	for _, mc := range manifests.MachineConfigs(set.Objects) {
+		ns.keyfiles = append(ns.keyfiles, mtuKeyfiles(mc)...)
+	}
 	for _, ic := range ns.installs {
 		if ns.platform == "" {
 			ns.platform = ic.Platform
@@ -299,8 +301,6 @@ func readNetSet(set lint.Set) *netSet {
 				_, n.migrationKey = keys.Spec["migration"]
 			}
 			ns.operators = append(ns.operators, n)
-		case o.Kind == "MachineConfig":
-			ns.keyfiles = append(ns.keyfiles, mtuKeyfiles(o)...)
 		}
 	}
 	if ns.platform == "" {
@@ -422,38 +422,17 @@ func (ns *netSet) typeMigration() bool {
 var nmMTUKeyfilePattern = regexp.MustCompile("^" + strings.Replace(regexp.QuoteMeta(platform.NMMTUKeyfilePathFormat), "%s", "(.+)", 1) + "$")
 
 // mtuKeyfiles lists the NetworkManager MTU keyfiles a MachineConfig writes.
-func mtuKeyfiles(o *manifests.Object) []mtuKeyfile {
-	var mc struct {
-		Metadata struct {
-			Labels map[string]string `json:"labels"`
-		} `json:"metadata"`
-		Spec struct {
-			Config struct {
-				Storage struct {
-					Files []struct {
-						Path     string `json:"path"`
-						Contents struct {
-							Source      string `json:"source"`
-							Compression string `json:"compression"`
-						} `json:"contents"`
-					} `json:"files"`
-				} `json:"storage"`
-			} `json:"config"`
-		} `json:"spec"`
-	}
-	if o.DecodeLoose(&mc) != nil {
-		return nil
-	}
+func mtuKeyfiles(mc *manifests.MachineConfig) []mtuKeyfile {
 	var out []mtuKeyfile
-	for i, f := range mc.Spec.Config.Storage.Files {
+	for i, f := range mc.Config.Storage.Files {
 		m := nmMTUKeyfilePattern.FindStringSubmatch(f.Path)
 		if m == nil {
 			continue
 		}
-		k := mtuKeyfile{obj: o, role: mc.Metadata.Labels[platform.MachineConfigRoleLabel], iface: m[1],
+		k := mtuKeyfile{obj: mc.Obj, role: mc.Role, iface: m[1],
 			path: []string{"spec", "config", "storage", "files", strconv.Itoa(i), "contents", "source"}}
-		if text, ok := ignitionContents(f.Contents.Source, f.Contents.Compression); ok {
-			k.mtu = keyfileMTU(text)
+		if data, err := f.Data(maxKeyfileSize); err == nil {
+			k.mtu = keyfileMTU(string(data))
 		}
 		out = append(out, k)
 	}
@@ -462,13 +441,6 @@ func mtuKeyfiles(o *manifests.Object) []mtuKeyfile {
 
 // maxKeyfileSize bounds what is decompressed from a keyfile's contents.
 const maxKeyfileSize = 1 << 20
-
-// ignitionContents decodes an Ignition contents.source data URL (RFC 2397),
-// gzip-compressed or not.
-func ignitionContents(source, compression string) (string, bool) {
-	b, err := ignition.Contents(source, compression, maxKeyfileSize)
-	return string(b), err == nil
-}
 
 // keyfileMTU reads ethernet.mtu from a NetworkManager keyfile; 0 if absent.
 func keyfileMTU(text string) int {
