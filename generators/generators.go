@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -262,4 +263,29 @@ func (o *Output) Paths() []string {
 	}
 	sort.Strings(paths)
 	return paths
+}
+
+// RenderedPrefix starts the file name rendered objects are read back under
+// ("rendered:<site>/<path>"): not a path on disk.
+const RenderedPrefix = "rendered:"
+
+// Objects reads the rendered resources back as manifests, in order, each
+// under the name RenderedPrefix + site + "/" + path, with the site position
+// each file comes from (keyed by that name). The one way rendered output
+// becomes objects (lint, the KRM function, mirrors).
+func (o *Output) Objects() ([]*manifests.Object, map[string]diag.Position, error) {
+	var objs []*manifests.Object
+	origin := map[string]diag.Position{}
+	for _, p := range o.Resources {
+		file := RenderedPrefix + o.Site.Name + "/" + p
+		got, d := manifests.ReadBytes(file, o.Files[p])
+		if len(d) > 0 {
+			return nil, nil, fmt.Errorf("internal error: rendered %s does not read back: %v", file, d)
+		}
+		objs = append(objs, got...)
+		if org := o.Origins[p]; len(org) > 0 {
+			origin[file] = org[0]
+		}
+	}
+	return objs, origin, nil
 }

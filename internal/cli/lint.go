@@ -137,20 +137,12 @@ func lintInput(e env, paths []string, in *lint.Input) bool {
 			return false
 		}
 		for _, o := range outs {
-			ls := &lint.Site{Site: o.Site, Origin: map[string]diag.Position{}}
-			for _, p := range o.Resources {
-				file := "rendered:" + o.Site.Name + "/" + p
-				objs, d := manifests.ReadBytes(file, o.Files[p])
-				if len(d) > 0 {
-					fmt.Fprintf(e.stderr, "siteforge lint: internal error: rendered %s does not read back: %v\n", file, d)
-					return false
-				}
-				ls.Objects = append(ls.Objects, objs...)
-				if org := o.Origins[p]; len(org) > 0 {
-					ls.Origin[file] = org[0]
-				}
+			objs, origin, err := o.Objects()
+			if err != nil {
+				fmt.Fprintf(e.stderr, "siteforge lint: %v\n", err)
+				return false
 			}
-			in.Sites = append(in.Sites, ls)
+			in.Sites = append(in.Sites, &lint.Site{Site: o.Site, Objects: objs, Origin: origin})
 		}
 	}
 	objs, d := manifests.ReadPaths(manifestFiles)

@@ -100,16 +100,12 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 			return nil, false
 		}
 		for _, o := range outs {
-			var objs []*manifests.Object
-			for _, p := range o.Resources {
-				got, d := manifests.ReadBytes(filepath.Join(o.Site.Name, p), o.Files[p])
-				if len(d) > 0 {
-					fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: rendered %s/%s does not read back: %v\n", o.Site.Name, p, d)
-					return nil, false
-				}
-				objs = append(objs, got...)
+			objs, _, err := o.Objects()
+			if err != nil {
+				fmt.Fprintf(e.stderr, "siteforge mirrors: %v\n", err)
+				return nil, false
 			}
-			m, err := platform.ParseOCPMinor(o.Site.Cluster.Version)
+			m, err := o.Site.Minor()
 			if err != nil {
 				fmt.Fprintf(e.stderr, "siteforge mirrors: site %s: %v\n", o.Site.Name, err)
 				return nil, false

@@ -114,22 +114,13 @@ func lintItems(r *reporter, spec LintSpec) int {
 	return exitOK
 }
 
-// lintSite reads a site's rendered resources back as manifests, each mapped
-// to the site position it comes from (as `siteforge lint` does).
+// lintSite is a site with its rendered resources read back as manifests.
 func lintSite(o *generators.Output) (*lint.Site, error) {
-	ls := &lint.Site{Site: o.Site, Origin: map[string]diag.Position{}}
-	for _, p := range o.Resources {
-		file := "rendered:" + o.Site.Name + "/" + p
-		objs, d := manifests.ReadBytes(file, o.Files[p])
-		if len(d) > 0 {
-			return nil, fmt.Errorf("internal error: rendered %s does not read back: %v", file, d)
-		}
-		ls.Objects = append(ls.Objects, objs...)
-		if org := o.Origins[p]; len(org) > 0 {
-			ls.Origin[file] = org[0]
-		}
+	objs, origin, err := o.Objects()
+	if err != nil {
+		return nil, err
 	}
-	return ls, nil
+	return &lint.Site{Site: o.Site, Objects: objs, Origin: origin}, nil
 }
 
 // kustomize's bookkeeping annotations on the items it passes; they are

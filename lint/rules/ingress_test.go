@@ -8,9 +8,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all" // a site is linted with its rendered objects, as the CLI does
-	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
-	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -194,18 +192,11 @@ func ingLintSite(t *testing.T, content string, enable ...string) []string {
 	if err != nil {
 		t.Fatalf("site does not render: %v", err)
 	}
-	ls := &lint.Site{Site: s, Origin: map[string]diag.Position{}}
-	for _, p := range o.Resources {
-		file := "rendered:" + s.Name + "/" + p
-		objs, d := manifests.ReadBytes(file, o.Files[p])
-		if len(d) > 0 {
-			t.Fatalf("rendered %s does not read back: %v", p, d)
-		}
-		ls.Objects = append(ls.Objects, objs...)
-		if org := o.Origins[p]; len(org) > 0 {
-			ls.Origin[file] = org[0]
-		}
+	objs, origin, err := o.Objects()
+	if err != nil {
+		t.Fatal(err)
 	}
+	ls := &lint.Site{Site: s, Objects: objs, Origin: origin}
 	out, err := lint.Run(&lint.Input{Sites: []*lint.Site{ls}}, lint.Options{Enable: enable})
 	if err != nil {
 		t.Fatal(err)
