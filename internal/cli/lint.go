@@ -3,10 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -119,11 +115,7 @@ func lintInput(e env, paths []string, in *lint.Input) bool {
 	var sitePaths, manifestFiles []string
 	var diags diag.List
 	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && isSitePath(p) {
-			sitePaths = append(sitePaths, p)
-			continue
-		}
-		s, m, d := walkGitOps(p)
+		s, m, d := load.Classify(p)
 		sitePaths = append(sitePaths, s...)
 		manifestFiles = append(manifestFiles, m...)
 		diags = append(diags, d...)
@@ -151,71 +143,4 @@ func lintInput(e env, paths []string, in *lint.Input) bool {
 	}
 	in.Objects = objs
 	return true
-}
-
-// walkGitOps splits a GitOps folder (or file) into site inputs and manifest
-// files: a folder with a sites/ folder is a fleet (its own site files are the
-// fleet defaults); a folder holding .cue files is a site (all its site files
-// are unified, as vet does); a YAML/JSON file declaring the site apiVersion is
-// a site; everything else YAML/JSON is manifests, read everywhere else in the
-// tree (a repository root can hold a fleet and plain manifests side by side).
-func walkGitOps(root string) (sites, files []string, diags diag.List) {
-	fi, err := os.Stat(root)
-	if err != nil {
-		return nil, nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read: no such file or directory"}}
-	}
-	if !fi.IsDir() {
-		return nil, []string{root}, nil
-	}
-	var walk func(dir string) error
-	walk = func(dir string) error {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return err
-		}
-		fleet := hasDir(dir, "sites")
-		cueSite := false
-		for _, e := range entries {
-			if !e.IsDir() && strings.EqualFold(path.Ext(e.Name()), ".cue") {
-				cueSite = true
-			}
-		}
-		if fleet || cueSite {
-			sites = append(sites, dir)
-		}
-		for _, e := range entries {
-			name := e.Name()
-			p := filepath.Join(dir, name)
-			switch {
-			case strings.HasPrefix(name, "."):
-			case e.IsDir():
-				if fleet && name == "sites" {
-					continue // the fleet's sites
-				}
-				if err := walk(p); err != nil {
-					return err
-				}
-			case fleet || cueSite:
-				if !load.IsSiteFile(p) && manifests.IsManifestFile(p) {
-					files = append(files, p)
-				}
-			case manifests.IsManifestFile(p) && declaresSite(p):
-				sites = append(sites, p)
-			case manifests.IsManifestFile(p):
-				files = append(files, p)
-			}
-		}
-		return nil
-	}
-	if err := walk(root); err != nil {
-		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read directory: " + err.Error()})
-	}
-	sort.Strings(sites)
-	sort.Strings(files)
-	return sites, files, diags
-}
-
-func hasDir(p, name string) bool {
-	fi, err := os.Stat(filepath.Join(p, name))
-	return err == nil && fi.IsDir()
 }

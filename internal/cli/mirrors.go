@@ -4,19 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
-	"github.com/siteforge/siteforge/schema"
 )
 
 func init() {
@@ -86,12 +83,13 @@ type mirrorSet struct {
 // mirrorInputs reads sites and manifests.
 func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 	var sitePaths, manifestPaths []string
+	var diags diag.List
 	for _, p := range paths {
-		if isSitePath(p) {
-			sitePaths = append(sitePaths, p)
-		} else {
-			manifestPaths = append(manifestPaths, p)
-		}
+		s, m, d := load.Classify(p)
+		sitePaths, manifestPaths, diags = append(sitePaths, s...), append(manifestPaths, m...), append(diags, d...)
+	}
+	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags}) {
+		return nil, false
 	}
 	var sets []mirrorSet
 	if len(sitePaths) > 0 {
@@ -130,43 +128,6 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 		sets = append(sets, mirrorSet{label: "manifests", input: in})
 	}
 	return sets, true
-}
-
-// isSitePath tells a site input from plain manifests: CUE, a fleet, or a
-// YAML/JSON file declaring the site apiVersion.
-func isSitePath(p string) bool {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return false
-	}
-	if !fi.IsDir() {
-		return strings.EqualFold(filepath.Ext(p), ".cue") || declaresSite(p)
-	}
-	if st, err := os.Stat(filepath.Join(p, "sites")); err == nil && st.IsDir() {
-		return true
-	}
-	entries, err := os.ReadDir(p)
-	if err != nil {
-		return false
-	}
-	for _, en := range entries {
-		name := filepath.Join(p, en.Name())
-		if en.IsDir() || !load.IsSiteFile(name) {
-			continue
-		}
-		if strings.EqualFold(filepath.Ext(name), ".cue") || declaresSite(name) {
-			return true
-		}
-	}
-	return false
-}
-
-func declaresSite(file string) bool {
-	data, err := fsread.File(file, load.MaxFileSize)
-	if err != nil {
-		return false // read (and reported) as a manifest
-	}
-	return bytes.Contains(data, []byte(schema.APIVersion))
 }
 
 // conf renders one set's registries.conf, or prints MCO's error.

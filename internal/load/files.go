@@ -107,9 +107,8 @@ func discoverPath(p string) ([]Unit, diag.List) {
 	if err != nil {
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "cannot read directory: " + describeErr(err)}}
 	}
-	sitesDir := filepath.Join(p, fleetSitesDir)
-	if st, err := os.Stat(sitesDir); err == nil && st.IsDir() {
-		return discoverFleet(p, sitesDir, own)
+	if IsFleet(p) {
+		return discoverFleet(p, filepath.Join(p, fleetSitesDir), own)
 	}
 	if len(own) == 0 {
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in directory",

@@ -1,0 +1,97 @@
+package load
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/schema"
+)
+
+// IsFleet reports whether dir is a fleet: it holds a sites/ folder, one
+// folder per site.
+func IsFleet(dir string) bool { return isDir(filepath.Join(dir, fleetSitesDir)) }
+
+// DeclaresSite reports whether a YAML or JSON file declares the site API
+// version (siteforge.dev/v1alpha1); a CUE file is always a site input.
+func DeclaresSite(file string) bool {
+	if strings.EqualFold(filepath.Ext(file), ".cue") {
+		return true
+	}
+	data, err := fsread.File(file, MaxFileSize)
+	if err != nil {
+		return false // read (and reported) as a manifest
+	}
+	return bytes.Contains(data, []byte(schema.APIVersion))
+}
+
+// Classify splits a path a user names into site inputs (for Discover) and
+// manifest files. A file is a site when it is CUE or declares the site API
+// version, else a manifest. A folder is walked: a fleet is a site input (its
+// own site files are the fleet defaults), a folder holding .cue files is one
+// site (its site files unified, as vet does), a YAML or JSON file declaring
+// the site API version is a site, and everything else YAML or JSON is
+// manifests, read everywhere else in the tree (a repository root can hold a
+// fleet and plain manifests side by side). Hidden entries are skipped. The
+// one way siteforge tells sites from manifests (lint, mirrors).
+func Classify(root string) (sites, files []string, diags diag.List) {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read: " + describeErr(err)}}
+	}
+	if !fi.IsDir() {
+		if IsSiteFile(root) && DeclaresSite(root) {
+			return []string{root}, nil, nil
+		}
+		return nil, []string{root}, nil
+	}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		fleet := IsFleet(dir)
+		cueSite := false
+		for _, e := range entries {
+			if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".cue") {
+				cueSite = true
+			}
+		}
+		if fleet || cueSite {
+			sites = append(sites, dir)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			p := filepath.Join(dir, name)
+			switch {
+			case strings.HasPrefix(name, "."):
+			case e.IsDir():
+				if fleet && name == fleetSitesDir {
+					continue // the fleet's sites
+				}
+				if err := walk(p); err != nil {
+					return err
+				}
+			case fleet || cueSite:
+				// the site's own files are site inputs; nothing else here
+				// is read
+			case IsSiteFile(p) && DeclaresSite(p):
+				sites = append(sites, p)
+			case IsSiteFile(p):
+				files = append(files, p)
+			}
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describeErr(err)})
+	}
+	sort.Strings(sites)
+	sort.Strings(files)
+	return sites, files, diags
+}
