@@ -1,0 +1,294 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	configv1 "github.com/openshift/api/config/v1"
+
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/lint"
+)
+
+// ---------------------------------------------------------------------------------------------
+// What MCO refuses, attributed to the field responsible.
+
+// refusal is one MCO refusal, at the entry or image.config field that causes it.
+type refusal struct {
+	obj   *manifests.Object
+	path  []string
+	entry *mirrorEntry // nil for image.config
+	value string       // the offending source, mirror or scope
+	err   error
+}
+
+// analysis is a set's mirror objects run through the engine: what MCO refuses, and the
+// registries.conf it renders from everything else.
+type analysis struct {
+	*mirrorObjects
+	refusals []refusal
+	// accepted are the entries MCO renders once the refused ones are fixed or removed.
+	accepted []*mirrorEntry
+	// imageCfg is the image config without refused scopes (nil when absent).
+	imageCfg *configv1.Image
+	// in is the engine input of accepted and image; conf and toml its rendering (nil if the
+	// engine still fails, which it should not).
+	in   registries.Input
+	conf *registries.Config
+	toml []byte
+	// nodeTOML is the file worker nodes end up with: toml, unless a MachineConfig that sorts
+	// after MCO's writes registries.conf (siteforge's pre-4.13 tag mirroring does).
+	nodeTOML []byte
+}
+
+// analysisCache keeps the last few analyses: every MIR rule looks at the same sets in one run.
+var analysisCache struct {
+	sync.Mutex
+	entries []cachedAnalysis
+}
+
+type cachedAnalysis struct {
+	first *manifests.Object
+	n     int
+	site  *lint.Site
+	minor int
+	a     *analysis
+}
+
+const analysisCacheSize = 8
+
+// analyze returns the set's analysis (see newAnalysis), cached for the rules that follow.
+func analyze(set lint.Set) *analysis {
+	if len(set.Objects) == 0 {
+		return newAnalysis(set)
+	}
+	key := cachedAnalysis{first: set.Objects[0], n: len(set.Objects), site: set.Site, minor: int(set.Minor)}
+	analysisCache.Lock()
+	for _, c := range analysisCache.entries {
+		if c.first == key.first && c.n == key.n && c.site == key.site && c.minor == key.minor {
+			analysisCache.Unlock()
+			return c.a
+		}
+	}
+	analysisCache.Unlock()
+	key.a = newAnalysis(set)
+	analysisCache.Lock()
+	analysisCache.entries = append(analysisCache.entries, key)
+	if len(analysisCache.entries) > analysisCacheSize {
+		analysisCache.entries = analysisCache.entries[1:]
+	}
+	analysisCache.Unlock()
+	return key.a
+}
+
+// newAnalysis finds every MCO refusal one by one: the image config's scopes first, then, when
+// the entries together are refused, each entry added in MCO's order and rendered with those
+// accepted so far. The entry whose addition makes the engine fail is the one responsible (for a
+// policy conflict: the later entry, as in MCO, where the first policy seen for a source wins).
+func newAnalysis(set lint.Set) *analysis {
+	m := readMirrorObjects(set)
+	a := &analysis{mirrorObjects: m}
+	if m.imageObj != nil {
+		a.imageCfg = a.checkImageConfig()
+	}
+	acc := m.input(m.entries, a.imageCfg)
+	if _, err := registries.Render(acc); err == nil {
+		a.accepted = m.entries
+	} else {
+		acc = m.input(nil, a.imageCfg)
+		for _, e := range m.entries {
+			cand := m.input(append(append([]*mirrorEntry(nil), a.accepted...), e), a.imageCfg)
+			if _, err := registries.Render(cand); err != nil {
+				a.refusals = append(a.refusals, refusal{obj: e.obj, entry: e, err: err, path: e.path("source"), value: e.source})
+				a.placeEntryRefusal(&a.refusals[len(a.refusals)-1])
+				continue
+			}
+			a.accepted = append(a.accepted, e)
+			acc = cand
+		}
+	}
+	a.in = acc
+	conf, err := registries.Render(acc)
+	if err != nil {
+		return a
+	}
+	data, err := conf.TOML()
+	if err != nil {
+		return a
+	}
+	a.conf, a.toml, a.nodeTOML = conf, data, data
+	if data := machineConfigRegistriesConf(set); data != nil {
+		a.nodeTOML = data
+	}
+	return a
+}
+
+// machineConfigRegistriesConf is the registries.conf a worker MachineConfig writes over MCO's own
+// (MCO merges a pool's MachineConfigs by name, the last file at a path wins), nil when none does.
+func machineConfigRegistriesConf(set lint.Set) []byte {
+	files, roles := machineConfigFiles(set)
+	managed := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, "worker")
+	var last *registriesFile
+	for i, f := range files {
+		if f.file != platform.RegistriesConfPath || f.conf == nil || f.obj.Name <= managed {
+			continue
+		}
+		if role := roles[f.obj]; role != "" && role != "worker" {
+			continue
+		}
+		if last == nil || f.obj.Name > last.obj.Name {
+			last = &files[i]
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	return last.data
+}
+
+// registrySourceLists are the image.config lists MCO validates, in its order.
+var registrySourceLists = []string{"insecureRegistries", "blockedRegistries", "allowedRegistries"}
+
+func registrySourceList(rs *configv1.RegistrySources, name string) *[]string {
+	switch name {
+	case "insecureRegistries":
+		return &rs.InsecureRegistries
+	case "blockedRegistries":
+		return &rs.BlockedRegistries
+	}
+	return &rs.AllowedRegistries
+}
+
+// checkImageConfig validates each image.config scope alone, then allowed and blocked together, and
+// returns the image config without what MCO refuses.
+func (a *analysis) checkImageConfig() *configv1.Image {
+	clean := a.imageSpec.DeepCopy()
+	for _, list := range registrySourceLists {
+		var kept []string
+		for i, scope := range *registrySourceList(&a.imageSpec.Spec.RegistrySources, list) {
+			probe := &configv1.Image{}
+			*registrySourceList(&probe.Spec.RegistrySources, list) = []string{scope}
+			if _, err := registries.Render(registries.Input{Image: probe, Minor: a.minor}); err != nil {
+				a.refusals = append(a.refusals, refusal{obj: a.imageObj, path: []string{"spec", "registrySources", list, strconv.Itoa(i)}, value: scope, err: err})
+				continue
+			}
+			kept = append(kept, scope)
+		}
+		*registrySourceList(&clean.Spec.RegistrySources, list) = kept
+	}
+	if _, err := registries.Render(registries.Input{Image: clean, Minor: a.minor, ReleaseImage: a.release}); err != nil {
+		a.refusals = append(a.refusals, refusal{obj: a.imageObj, path: []string{"spec", "registrySources", "allowedRegistries"}, err: err})
+		clean.Spec.RegistrySources.AllowedRegistries = nil
+	}
+	return clean
+}
+
+// placeEntryRefusal points an entry's refusal at the field MCO's message names.
+func (a *analysis) placeEntryRefusal(f *refusal) {
+	e := f.entry
+	switch {
+	case errors.Is(f.err, registries.ErrInvalidMirror):
+		for j, m := range e.mirrors {
+			if strings.Contains(f.err.Error(), strconv.Quote(m)) {
+				f.path, f.value = e.path("mirrors", strconv.Itoa(j)), m
+				return
+			}
+		}
+	case isPolicyConflict(f.err), errors.Is(f.err, registries.ErrNeverContactSourceIsMirror):
+		if e.policy != "" {
+			f.path = e.path("mirrorSourcePolicy")
+		}
+	}
+}
+
+func isPolicyConflict(err error) bool {
+	return errors.Is(err, registries.ErrConflictingMirrorSourcePolicy)
+}
+
+// refusalCheck reports the refusals whose error matches.
+func refusalCheck(match func(error) bool) func(in *lint.Input, r *lint.Reporter) {
+	return func(in *lint.Input, r *lint.Reporter) {
+		for _, set := range in.Sets() {
+			a := analyze(set)
+			for _, f := range a.refusals {
+				if match(f.err) {
+					r.Object(f.obj, a.refusalMessage(f), f.path...)
+				}
+			}
+		}
+	}
+}
+
+func (a *analysis) refusalMessage(f refusal) string {
+	where := f.obj.ID() + " " + userPath(f.path)
+	msg := fmt.Sprintf("%s: %s: %v", where, mcoRefusal, f.err)
+	if f.entry == nil {
+		switch {
+		case errors.Is(f.err, registries.ErrInvalidScope):
+			return msg + ": a scope is host[:port][/path], or *.domain with nothing after the domain"
+		case errors.Is(f.err, registries.ErrAllowedAndBlocked):
+			return msg + ": keep either allowedRegistries or blockedRegistries"
+		}
+		return msg
+	}
+	switch {
+	case isPolicyConflict(f.err):
+		for _, other := range a.accepted {
+			if other.source == f.entry.source && other.effectivePolicy() != f.entry.effectivePolicy() {
+				return fmt.Sprintf("%s; %s sets %s, this entry %s: give every entry for %s the same policy", msg,
+					other.where(), other.effectivePolicy(), f.entry.effectivePolicy(), f.entry.source)
+			}
+		}
+		return msg + ": give every entry for " + f.entry.source + " the same policy"
+	case errors.Is(f.err, registries.ErrNeverContactSourceIsMirror):
+		return msg + ": remove " + f.entry.source + " from the mirrors, or use AllowContactingSource"
+	case errors.Is(f.err, registries.ErrInvalidSource), errors.Is(f.err, registries.ErrInvalidMirror):
+		return msg + ": " + locationHint(f.value, errors.Is(f.err, registries.ErrInvalidSource))
+	case errors.Is(f.err, registries.ErrWildcardNestedScope):
+		var nested []string
+		if a.imageCfg != nil {
+			for _, list := range []string{"insecureRegistries", "blockedRegistries"} {
+				for _, s := range *registrySourceList(&a.imageCfg.Spec.RegistrySources, list) {
+					if strings.HasSuffix(locationHost(s), strings.TrimPrefix(f.entry.source, "*")) {
+						nested = append(nested, fmt.Sprintf("%s %q", list, s))
+					}
+				}
+			}
+		}
+		if len(nested) > 0 {
+			msg += " (image.config " + strings.Join(nested, ", ") + " lies inside it)"
+		}
+		return msg + ": list the mirrored hosts instead of the wildcard, or move the insecure/blocked scope out of it"
+	}
+	return msg
+}
+
+// locationHint says what is wrong with a source or mirror MCO rejects.
+func locationHint(value string, source bool) string {
+	_, path, _ := strings.Cut(value, "/")
+	switch {
+	case strings.Contains(value, "://"):
+		return "remove the scheme: a location is host[:port][/path]"
+	case strings.Contains(value, "@"):
+		return "remove the digest: a location names a registry or repository, never an image"
+	case strings.Contains(path, ":"):
+		return "remove the tag: a location names a registry or repository, never an image"
+	case strings.ToLower(path) != path:
+		return "repository paths are lower-case"
+	case strings.HasSuffix(value, "/"):
+		return "remove the trailing slash"
+	case strings.Contains(value, "*") && !source:
+		return "a mirror cannot be a wildcard: name the mirror host"
+	case strings.Contains(value, "*"):
+		return "a wildcard source is *.domain, with no port or path"
+	}
+	if source {
+		return "a source is host[:port][/lower-case/path] or *.domain"
+	}
+	return "a mirror is host[:port][/lower-case/path]"
+}

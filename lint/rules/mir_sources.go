@@ -1,0 +1,342 @@
+package rules
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.podman.io/image/v5/docker/reference"
+
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/lint"
+)
+
+// ---------------------------------------------------------------------------------------------
+// MIR003: shadowing.
+
+func checkShadowing(in *lint.Input, r *lint.Reporter) {
+	for _, set := range in.Sets() {
+		a := analyze(set)
+		if a.toml == nil {
+			continue
+		}
+		bySource := map[string][]*mirrorEntry{}
+		var sources []string
+		for _, e := range a.accepted {
+			if !a.effective(e) || !e.realMirrors() || strings.HasPrefix(e.source, "*.") {
+				continue
+			}
+			if bySource[e.source] == nil {
+				sources = append(sources, e.source)
+			}
+			bySource[e.source] = append(bySource[e.source], e)
+		}
+		sort.Strings(sources)
+		for _, source := range sources {
+			has := map[bool]bool{}
+			for _, e := range bySource[source] {
+				has[e.digest()] = true
+			}
+			for _, digest := range []bool{true, false} {
+				if has[digest] || !hasMirroredAncestor(source, digest, a.accepted) {
+					continue
+				}
+				if msg := a.shadowMessage(source, digest); msg != "" {
+					for _, e := range bySource[source] {
+						r.Object(e.obj, e.where("source")+": "+msg, e.path("source")...)
+					}
+				}
+			}
+		}
+	}
+}
+
+// hasMirroredAncestor is a cheap pre-filter before asking the engine: some other entry of the
+// kind (digest or tag) has a source that is a parent path of source, or a wildcard covering its host.
+func hasMirroredAncestor(source string, digest bool, entries []*mirrorEntry) bool {
+	for _, e := range entries {
+		switch {
+		case e.digest() != digest || !e.realMirrors():
+		case strings.HasPrefix(source, e.source+"/"):
+			return true
+		case strings.HasPrefix(e.source, "*.") && strings.HasSuffix(locationHost(source), e.source[1:]):
+			return true
+		}
+	}
+	return false
+}
+
+// shadowMessage resolves a reference of the kind source's entries lack, with and without them:
+// when only the nested entries keep the broader mirror away, it explains the loss.
+func (a *analysis) shadowMessage(source string, digest bool) string {
+	probe := probeRef(source, digest)
+	with, err := registries.Resolve(a.toml, probe)
+	if err != nil || with.Prefix != source || with.SucceedsDisconnected(nil) {
+		return ""
+	}
+	var others []*mirrorEntry
+	for _, e := range a.accepted {
+		if e.source != source {
+			others = append(others, e)
+		}
+	}
+	conf, err := registries.Render(a.input(others, a.imageCfg))
+	if err != nil {
+		return ""
+	}
+	data, err := conf.TOML()
+	if err != nil {
+		return ""
+	}
+	without, err := registries.Resolve(data, probe)
+	if err != nil || !without.SucceedsDisconnected(nil) {
+		return ""
+	}
+	var lost []string
+	for _, ep := range without.Attempts() {
+		if ep.Mirror && !ep.Source {
+			lost = append(lost, ep.Location)
+		}
+	}
+	parent := ""
+	for _, e := range others {
+		if a.effective(e) && e.digest() == digest && e.source == without.Prefix {
+			parent = e.source
+		}
+	}
+	if parent == "" { // the table without the nested entries got the mirrors some ancestor copied into it
+		for _, e := range others {
+			if a.effective(e) && e.digest() == digest && strings.HasPrefix(source, e.source+"/") && len(e.source) > len(parent) {
+				parent = e.source
+			}
+		}
+	}
+	if parent == "" {
+		parent = without.Prefix
+	}
+	var by []string
+	for _, e := range others {
+		if a.effective(e) && e.digest() == digest && e.source == parent {
+			by = append(by, e.obj.ID())
+		}
+	}
+	fate := "go to the source"
+	for _, ep := range with.Endpoints {
+		if !ep.Mirror && ep.Blocked {
+			fate = "go to the source, which is blocked: they fail"
+		}
+	}
+	kind, other := pullKind(digest), pullKind(!digest)
+	entry := "a " + kind + " entry for " + source + " too"
+	if !strings.HasPrefix(parent, "*.") {
+		entry += " (the parent's mirrors with " + strings.TrimPrefix(source, parent) + " appended)"
+	}
+	return fmt.Sprintf("%s is nested in %s, which %s mirrors for %s pulls through %v; the table for %s has only %s-only mirrors, so %s pulls under it "+
+		"(e.g. %s) lose that mirror and %s; add %s, or move this entry to the exact repository pulled by %s",
+		source, parent, strings.Join(uniqueStrings(by), ", "), kind, lost, source, other, kind, probe, fate, entry, other)
+}
+
+func uniqueStrings(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// MIR007: dotless hosts.
+
+// dockerHubName returns what c/image makes of a location whose first component is not a host
+// (no dot, no port, not localhost): a docker.io repository. ok is false for a proper host, and for
+// a location that is no valid name at all (MIR006 reports those).
+func dockerHubName(location string) (string, bool) {
+	named, err := reference.ParseNormalizedNamed(strings.TrimSuffix(location, "/") + "/" + probeRepository)
+	if err != nil {
+		return "", false
+	}
+	host, _, _ := strings.Cut(location, "/")
+	if reference.Domain(named) == host {
+		return "", false
+	}
+	return strings.TrimSuffix(named.Name(), "/"+probeRepository), true
+}
+
+func checkDotlessHosts(in *lint.Input, r *lint.Reporter) {
+	for _, set := range in.Sets() {
+		m := readMirrorObjects(set)
+		for _, e := range m.entries {
+			if !strings.HasPrefix(e.source, "*.") {
+				if name, ok := dockerHubName(e.source); ok {
+					r.Object(e.obj, fmt.Sprintf("%s %q: c/image reads it as the Docker Hub repository %s, so no image reference ever matches this source; use the registry's fully qualified host name or add its port",
+						e.where("source"), e.source, name), e.path("source")...)
+				}
+			}
+			for j, mirror := range e.mirrors {
+				if name, ok := dockerHubName(mirror); ok {
+					r.Object(e.obj, fmt.Sprintf("%s %q: c/image reads it as the Docker Hub repository %s and pulls %s/... from docker.io instead of the mirror; use the mirror's fully qualified host name or add its port (mirrorhost.example.com/ns, mirrorhost:5000/ns)",
+						e.where("mirrors", strconv.Itoa(j)), mirror, name, name), e.path("mirrors", strconv.Itoa(j))...)
+				}
+			}
+		}
+		if m.imageObj == nil {
+			continue
+		}
+		for _, list := range registrySourceLists {
+			for i, scope := range *registrySourceList(&m.imageSpec.Spec.RegistrySources, list) {
+				if strings.HasPrefix(scope, "*.") {
+					continue
+				}
+				if name, ok := dockerHubName(scope); ok {
+					path := []string{"spec", "registrySources", list, strconv.Itoa(i)}
+					r.Object(m.imageObj, fmt.Sprintf("%s %s %q: c/image reads it as the Docker Hub repository %s, so it never matches the registry meant; use the fully qualified host name or add its port",
+						m.imageObj.ID(), userPath(path), scope, name), path...)
+				}
+			}
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// MIR008: wildcard sources with mirrors.
+
+func checkWildcardMirrors(in *lint.Input, r *lint.Reporter) {
+	for _, set := range in.Sets() {
+		a := analyze(set)
+		for _, e := range a.entries {
+			if !strings.HasPrefix(e.source, "*.") || !e.realMirrors() || !a.effective(e) {
+				continue
+			}
+			msg := fmt.Sprintf("%s %q has mirrors: c/image replaces the whole matched host with the mirror location, so different registries under %s collide on one mirror path and host:port references cannot be rewritten",
+				e.where("source"), e.source, e.source)
+			if demo := a.wildcardDemo(e); demo != "" {
+				msg += " (" + demo + ")"
+			}
+			r.Object(e.obj, msg+"; mirror each registry host as its own source, with its own mirror path", e.path("source")...)
+		}
+	}
+}
+
+// wildcardDemo shows the collision with the engine: two hosts under the wildcard resolving to the
+// same mirror reference, and what a host:port reference gives.
+func (a *analysis) wildcardDemo(e *mirrorEntry) string {
+	if a.toml == nil {
+		return ""
+	}
+	domain := e.source[1:]
+	first := func(ref string) (string, error) {
+		res, err := registries.Resolve(a.toml, ref)
+		if err != nil {
+			return "", err
+		}
+		for _, ep := range res.Attempts() {
+			if ep.Mirror && !ep.Source {
+				return ep.Reference, nil
+			}
+		}
+		return "", nil
+	}
+	refA, refB := taggedOrDigested("a"+domain+"/ns/app", e.digest()), taggedOrDigested("b"+domain+"/ns/app", e.digest())
+	gotA, errA := first(refA)
+	gotB, errB := first(refB)
+	if errA != nil || errB != nil || gotA == "" || gotA != gotB {
+		return ""
+	}
+	demo := fmt.Sprintf("%s and %s both pull %s", refA, refB, gotA)
+	withPort := taggedOrDigested("a"+domain+":5000/ns/app", e.digest())
+	if _, err := first(withPort); err != nil {
+		demo += fmt.Sprintf("; %s fails: %v", withPort, err)
+	}
+	return demo
+}
+
+// ---------------------------------------------------------------------------------------------
+// MIR011: mirrors at in-cluster Services.
+
+// serviceCIDR is a service network CIDR and where it is configured.
+type serviceCIDR struct {
+	prefix netip.Prefix
+	from   string
+}
+
+// serviceCIDRs returns the set's service network: the site's, a Network config's (config or
+// operator), the install-config's, else the default.
+func serviceCIDRs(set lint.Set) []serviceCIDR {
+	var out []serviceCIDR
+	add := func(cidrs []string, from string) {
+		for _, c := range cidrs {
+			if p, err := netip.ParsePrefix(c); err == nil {
+				out = append(out, serviceCIDR{p.Masked(), from})
+			}
+		}
+	}
+	if set.Site != nil {
+		add(set.Site.Site.Network.ServiceNetwork, "the site's network.serviceNetwork")
+	}
+	for _, o := range set.Objects {
+		var x struct {
+			Spec struct {
+				ServiceNetwork []string `json:"serviceNetwork"`
+			} `json:"spec"`
+		}
+		switch {
+		case o.Kind == "Network" && (o.APIVersion == manifests.GroupConfig || o.APIVersion == manifests.GroupOperatorV1) && o.Name == platform.ConfigSingletonName:
+			if o.DecodeLoose(&x) == nil {
+				add(x.Spec.ServiceNetwork, o.ID()+" spec.serviceNetwork")
+			}
+		}
+	}
+	for _, ic := range manifests.InstallConfigs(set.Objects) {
+		add(ic.Networking.ServiceNetwork, "install-config networking.serviceNetwork")
+	}
+	if len(out) == 0 {
+		add([]string{platform.InstallerDefaultServiceNetwork}, "the default service network")
+	}
+	return out
+}
+
+// inClusterService tells why a mirror host is an in-cluster Service ("" when it is not).
+func inClusterService(host string, nets []serviceCIDR) string {
+	switch {
+	case host == platform.InternalRegistryHost || host == platform.InternalRegistryHost+platform.ClusterDomainSuffix:
+		return "the internal image registry's Service name, which the node resolves only through the /etc/hosts entry the DNS operator maintains while cluster DNS works"
+	case strings.HasSuffix(host, platform.ServiceDomainSuffix), strings.HasSuffix(host, platform.ServiceDomainSuffix+platform.ClusterDomainSuffix), strings.HasSuffix(host, platform.ClusterDomainSuffix):
+		return "a cluster DNS name, which the node's resolver does not know"
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		for _, n := range nets {
+			if n.prefix.Contains(ip.Unmap()) {
+				return fmt.Sprintf("a Service ClusterIP (in %s, %s), which answers only once the cluster network is up", n.prefix, n.from)
+			}
+		}
+	}
+	return ""
+}
+
+func checkServiceMirrors(in *lint.Input, r *lint.Reporter) {
+	for _, set := range in.Sets() {
+		m := readMirrorObjects(set)
+		if len(m.entries) == 0 {
+			continue
+		}
+		nets := serviceCIDRs(set)
+		for _, e := range m.entries {
+			for j, mirror := range e.mirrors {
+				why := inClusterService(locationHost(mirror), nets)
+				if why == "" {
+					continue
+				}
+				r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster",
+					e.where("mirrors", strconv.Itoa(j)), mirror, why), e.path("mirrors", strconv.Itoa(j))...)
+			}
+		}
+	}
+}

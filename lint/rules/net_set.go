@@ -1,0 +1,407 @@
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"regexp"
+	"strconv"
+	"strings"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/lint"
+)
+
+// ---------------------------------------------------------------- what a plain set says about its network
+
+// netSet is what a set of plain manifests says about the cluster network:
+// its install-config, Network.config and Network.operator objects, the
+// NetworkManager MTU keyfiles of its MachineConfigs, and the platform.
+type netSet struct {
+	set       lint.Set
+	installs  []*manifests.InstallConfig
+	configs   []*networkConfigDoc
+	operators []*operatorNetworkDoc
+	keyfiles  []mtuKeyfile
+	// platform is the install-config platform key or the Infrastructure
+	// platform type, lower-case ("aws", "gcp", "azure", ...); "" unknown.
+	platform string
+}
+
+// networkConfigDoc is config.openshift.io/v1 Network.
+type networkConfigDoc struct {
+	obj      *manifests.Object
+	Metadata struct {
+		Annotations map[string]string `json:"annotations"`
+	} `json:"metadata"`
+	Spec struct {
+		NetworkType    string                `json:"networkType"`
+		ClusterNetwork []manifests.CIDREntry `json:"clusterNetwork"`
+		ServiceNetwork []string              `json:"serviceNetwork"`
+	} `json:"spec"`
+	Status struct {
+		ClusterNetworkMTU int `json:"clusterNetworkMTU"`
+	} `json:"status"`
+}
+
+// liveMigration reports whether the object starts a live network type
+// migration.
+func (c *networkConfigDoc) liveMigration() bool {
+	_, ok := c.Metadata.Annotations[platform.NetworkTypeMigrationAnnotation]
+	return ok
+}
+
+// operatorNetworkDoc is operator.openshift.io/v1 Network: a full object or
+// a patch of one (the MTU migration phases).
+type operatorNetworkDoc struct {
+	obj  *manifests.Object
+	Spec struct {
+		ClusterNetwork []manifests.CIDREntry `json:"clusterNetwork"`
+		ServiceNetwork []string              `json:"serviceNetwork"`
+		DefaultNetwork struct {
+			Type string        `json:"type"`
+			OVN  *ovnConfigDoc `json:"ovnKubernetesConfig"`
+			SDN  *sdnConfigDoc `json:"openshiftSDNConfig"`
+		} `json:"defaultNetwork"`
+		Migration *struct {
+			NetworkType string `json:"networkType"`
+			Mode        string `json:"mode"`
+			MTU         *struct {
+				Network *mtuFromTo `json:"network"`
+				Machine *mtuFromTo `json:"machine"`
+			} `json:"mtu"`
+		} `json:"migration"`
+	} `json:"spec"`
+	// migrationKey: spec.migration is written, null included (phase 2 of
+	// an MTU migration writes `migration: null`).
+	migrationKey bool
+}
+
+type ovnConfigDoc struct {
+	MTU         *int `json:"mtu"`
+	GenevePort  *int `json:"genevePort"`
+	IPsecConfig *struct {
+		Mode string `json:"mode"`
+	} `json:"ipsecConfig"`
+	V4InternalSubnet string               `json:"v4InternalSubnet"`
+	V6InternalSubnet string               `json:"v6InternalSubnet"`
+	IPv4             *ovnInternalSubnets  `json:"ipv4"`
+	IPv6             *ovnInternalSubnets  `json:"ipv6"`
+	GatewayConfig    *ovnGatewayConfigDoc `json:"gatewayConfig"`
+}
+
+type ovnInternalSubnets struct {
+	InternalJoinSubnet          string `json:"internalJoinSubnet"`
+	InternalTransitSwitchSubnet string `json:"internalTransitSwitchSubnet"`
+}
+
+type ovnGatewayConfigDoc struct {
+	IPv4 struct {
+		InternalMasqueradeSubnet string `json:"internalMasqueradeSubnet"`
+	} `json:"ipv4"`
+	IPv6 struct {
+		InternalMasqueradeSubnet string `json:"internalMasqueradeSubnet"`
+	} `json:"ipv6"`
+}
+
+type sdnConfigDoc struct {
+	MTU       *int   `json:"mtu"`
+	Mode      string `json:"mode"`
+	VXLANPort *int   `json:"vxlanPort"`
+}
+
+type mtuFromTo struct {
+	From *int `json:"from"`
+	To   *int `json:"to"`
+}
+
+// networkType is the network type the object configures: defaultNetwork.type,
+// else the type whose config it carries; "" when it says nothing.
+func (o *operatorNetworkDoc) networkType() string {
+	dn := o.Spec.DefaultNetwork
+	switch {
+	case dn.Type != "":
+		return dn.Type
+	case dn.OVN != nil && dn.SDN == nil:
+		return platform.OVNKubernetes
+	case dn.SDN != nil && dn.OVN == nil:
+		return platform.OpenShiftSDN
+	}
+	return ""
+}
+
+// mtu returns the defaultNetwork mtu the object sets and its field path.
+func (o *operatorNetworkDoc) mtu() (*int, []string) {
+	dn := o.Spec.DefaultNetwork
+	switch {
+	case dn.OVN != nil && dn.OVN.MTU != nil:
+		return dn.OVN.MTU, []string{"spec", "defaultNetwork", "ovnKubernetesConfig", "mtu"}
+	case dn.SDN != nil && dn.SDN.MTU != nil:
+		return dn.SDN.MTU, []string{"spec", "defaultNetwork", "openshiftSDNConfig", "mtu"}
+	}
+	return nil, nil
+}
+
+// ipsecFull reports whether the object enables IPsec in mode Full (an
+// ipsecConfig with an empty mode counts as Full: CNO GetIPsecMode).
+func (o *operatorNetworkDoc) ipsecFull() bool {
+	ovn := o.Spec.DefaultNetwork.OVN
+	return ovn != nil && ovn.IPsecConfig != nil && platform.IPsecModeIsFull(true, ovn.IPsecConfig.Mode)
+}
+
+// mtuMigration returns spec.migration.mtu in ValidateMTUChange's terms, or
+// nil when the object carries none (phase 1 carries one).
+func (o *operatorNetworkDoc) mtuMigration() *platform.MTUMigration {
+	m := o.Spec.Migration
+	if m == nil || m.MTU == nil {
+		return nil
+	}
+	var out platform.MTUMigration
+	if n := m.MTU.Network; n != nil {
+		out.NetworkFrom, out.NetworkTo = n.From, n.To
+	}
+	if n := m.MTU.Machine; n != nil {
+		out.MachineFrom, out.MachineTo = n.From, n.To
+	}
+	return &out
+}
+
+// finalizesMigration reports whether the object is phase 2 of a migration:
+// it writes `migration: null`.
+func (o *operatorNetworkDoc) finalizesMigration() bool {
+	return o.migrationKey && o.Spec.Migration == nil
+}
+
+// offlineTypeMigration reports whether the object requests a networkType
+// migration in a mode other than Live (the CEL rule's condition).
+func (o *operatorNetworkDoc) offlineTypeMigration() bool {
+	m := o.Spec.Migration
+	return m != nil && m.NetworkType != "" && m.Mode != string(operatorv1.LiveNetworkMigrationMode)
+}
+
+// mtuKeyfile is a NetworkManager keyfile that persists an interface MTU,
+// written by a MachineConfig (docs "Changing the cluster network MTU").
+type mtuKeyfile struct {
+	obj   *manifests.Object
+	role  string // MachineConfigPool role label
+	iface string
+	mtu   int // ethernet.mtu; 0 when the content cannot be read
+	path  []string
+}
+
+func (k mtuKeyfile) String() string {
+	if k.role == "" {
+		return fmt.Sprintf("MachineConfig %s (%s)", k.obj.Name, k.iface)
+	}
+	return fmt.Sprintf("MachineConfig %s (role %s, %s)", k.obj.Name, k.role, k.iface)
+}
+
+// readNetSet decodes the network objects of a set. Objects that do not
+// decode are skipped: the schema rules report them.
+func readNetSet(set lint.Set) *netSet {
+	ns := &netSet{set: set, installs: manifests.InstallConfigs(set.Objects)}
+	for _, mc := range manifests.MachineConfigs(set.Objects) {
+		ns.keyfiles = append(ns.keyfiles, mtuKeyfiles(mc)...)
+	}
+	for _, ic := range ns.installs {
+		if ns.platform == "" {
+			ns.platform = ic.Platform
+		}
+	}
+	for _, o := range set.Objects {
+		switch {
+		case o.Kind == "Network" && o.APIVersion == configNetworkAPIVersion:
+			c := &networkConfigDoc{obj: o}
+			if o.DecodeLoose(c) == nil {
+				ns.configs = append(ns.configs, c)
+			}
+		case o.Kind == "Network" && o.APIVersion == operatorNetworkAPIVersion:
+			n := &operatorNetworkDoc{obj: o}
+			if o.DecodeLoose(n) != nil {
+				continue
+			}
+			var keys struct {
+				Spec map[string]json.RawMessage `json:"spec"`
+			}
+			if o.DecodeLoose(&keys) == nil {
+				_, n.migrationKey = keys.Spec["migration"]
+			}
+			ns.operators = append(ns.operators, n)
+		}
+	}
+	if ns.platform == "" {
+		for _, o := range set.Kind(configNetworkAPIVersion, "Infrastructure") {
+			var infra struct {
+				Spec struct {
+					PlatformSpec struct {
+						Type string `json:"type"`
+					} `json:"platformSpec"`
+				} `json:"spec"`
+				Status struct {
+					PlatformStatus struct {
+						Type string `json:"type"`
+					} `json:"platformStatus"`
+				} `json:"status"`
+			}
+			if o.DecodeLoose(&infra) == nil {
+				for _, t := range []string{infra.Spec.PlatformSpec.Type, infra.Status.PlatformStatus.Type} {
+					if t != "" && ns.platform == "" {
+						ns.platform = strings.ToLower(t)
+					}
+				}
+			}
+		}
+	}
+	return ns
+}
+
+// networkType is the set's network type: the operator config's, else the
+// install-config's, else Network.config's (outside a live migration, whose
+// spec.networkType is the target); OVN-Kubernetes when nothing says.
+func (ns *netSet) networkType() string {
+	for _, o := range ns.operators {
+		if t := o.networkType(); t != "" {
+			return t
+		}
+	}
+	for _, ic := range ns.installs {
+		if ic.Networking.NetworkType != "" {
+			return ic.Networking.NetworkType
+		}
+	}
+	for _, c := range ns.configs {
+		if c.Spec.NetworkType != "" && !c.liveMigration() {
+			return c.Spec.NetworkType
+		}
+	}
+	return platform.OVNKubernetes
+}
+
+// anyIPv6 reports whether any clusterNetwork CIDR of the set is IPv6
+// (install-config networking.clusterNetwork, Network.config or
+// Network.operator spec.clusterNetwork): the MTU floor is then MinMTUIPv6.
+func (ns *netSet) anyIPv6() bool {
+	var cidrs []manifests.CIDREntry
+	for _, ic := range ns.installs {
+		cidrs = append(cidrs, ic.Networking.ClusterNetwork...)
+	}
+	for _, c := range ns.configs {
+		cidrs = append(cidrs, c.Spec.ClusterNetwork...)
+	}
+	for _, o := range ns.operators {
+		cidrs = append(cidrs, o.Spec.ClusterNetwork...)
+	}
+	for _, c := range cidrs {
+		if isIPv6CIDR(c.CIDR) {
+			return true
+		}
+	}
+	return false
+}
+
+func isIPv6CIDR(cidr string) bool {
+	p, err := netip.ParsePrefix(cidr)
+	return err == nil && p.Addr().Is6() && !p.Addr().Is4In6()
+}
+
+// ipsecFull reports whether an operator config of the set enables IPsec Full.
+func (ns *netSet) ipsecFull() bool {
+	for _, o := range ns.operators {
+		if o.ipsecFull() {
+			return true
+		}
+	}
+	return false
+}
+
+// appliedMTU is Network.config status.clusterNetworkMTU, the MTU the
+// cluster applies now, when the set records it.
+func (ns *netSet) appliedMTU() (int, *networkConfigDoc, bool) {
+	for _, c := range ns.configs {
+		if c.Status.ClusterNetworkMTU > 0 {
+			return c.Status.ClusterNetworkMTU, c, true
+		}
+	}
+	return 0, nil, false
+}
+
+// typeMigration reports whether the set migrates the network type (an
+// operator spec.migration.networkType, or the live migration annotation).
+func (ns *netSet) typeMigration() bool {
+	for _, o := range ns.operators {
+		if o.Spec.Migration != nil && o.Spec.Migration.NetworkType != "" {
+			return true
+		}
+	}
+	for _, c := range ns.configs {
+		if c.liveMigration() {
+			return true
+		}
+	}
+	return false
+}
+
+// ---------------------------------------------------------------- NetworkManager MTU keyfiles
+
+// nmMTUKeyfilePattern matches platform.NMMTUKeyfilePathFormat; the group is
+// the interface.
+var nmMTUKeyfilePattern = regexp.MustCompile("^" + strings.Replace(regexp.QuoteMeta(platform.NMMTUKeyfilePathFormat), "%s", "(.+)", 1) + "$")
+
+// mtuKeyfiles lists the NetworkManager MTU keyfiles a MachineConfig writes.
+func mtuKeyfiles(mc *manifests.MachineConfig) []mtuKeyfile {
+	var out []mtuKeyfile
+	for i, f := range mc.Config.Storage.Files {
+		m := nmMTUKeyfilePattern.FindStringSubmatch(f.Path)
+		if m == nil {
+			continue
+		}
+		k := mtuKeyfile{obj: mc.Obj, role: mc.Role, iface: m[1],
+			path: []string{"spec", "config", "storage", "files", strconv.Itoa(i), "contents", "source"}}
+		if data, err := f.Data(maxKeyfileSize); err == nil {
+			k.mtu = keyfileMTU(string(data))
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// maxKeyfileSize bounds what is decompressed from a keyfile's contents.
+const maxKeyfileSize = 1 << 20
+
+// keyfileMTU reads ethernet.mtu from a NetworkManager keyfile; 0 if absent.
+func keyfileMTU(text string) int {
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "ethernet.mtu="); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// knownKeyfiles are the keyfiles whose MTU could be read.
+func (ns *netSet) knownKeyfiles() []mtuKeyfile {
+	var out []mtuKeyfile
+	for _, k := range ns.keyfiles {
+		if k.mtu > 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// smallestKeyfile is the keyfile with the smallest MTU, if any.
+func (ns *netSet) smallestKeyfile() (mtuKeyfile, bool) {
+	var best mtuKeyfile
+	found := false
+	for _, k := range ns.knownKeyfiles() {
+		if !found || k.mtu < best.mtu {
+			best, found = k, true
+		}
+	}
+	return best, found
+}
