@@ -18,6 +18,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -102,8 +103,21 @@ type Options struct {
 
 // Context is what a generator may use besides the site.
 type Context struct {
-	Options  Options
+	Options Options
+	// Minor is the site's OpenShift minor (cluster.version), parsed once
+	// per render.
+	Minor    platform.OCPMinor
 	warnings diag.List
+}
+
+// NewContext is the context of a render of s: its minor parsed once (a
+// positioned diagnostic when cluster.version does not parse).
+func NewContext(s *site.Site, opts Options) (*Context, error) {
+	minor, err := s.Minor()
+	if err != nil {
+		return nil, err
+	}
+	return &Context{Options: opts, Minor: minor}, nil
 }
 
 // Warn records a warning (shown; an error under --strict).
@@ -124,7 +138,10 @@ type Output struct {
 // Render runs every generator on a site. A problem in the input is returned
 // as a diag.List error.
 func Render(s *site.Site, opts Options) (*Output, error) {
-	ctx := &Context{Options: opts}
+	ctx, err := NewContext(s, opts)
+	if err != nil {
+		return nil, err
+	}
 	out := &Output{Site: s, Files: map[string][]byte{}, Origins: map[string][]diag.Position{}}
 	var diags diag.List
 	for _, name := range Names() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/site"
 )
 
 // BenchmarkGenerators: each generator over every bundled example site, per
@@ -22,7 +23,7 @@ func BenchmarkGenerators(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, s := range res.Sites {
-					if _, err := g.Generate(&generators.Context{}, s); err != nil {
+					if _, err := g.Generate(testContext(s), s); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -39,4 +40,13 @@ func BenchmarkGenerators(b *testing.B) {
 			}
 		}
 	})
+}
+
+// testContext is the render context of s (its cluster.version parsed).
+func testContext(s *site.Site) *generators.Context {
+	ctx, err := generators.NewContext(s, generators.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return ctx
 }

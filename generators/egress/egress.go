@@ -33,10 +33,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	if s.Egress == nil || len(s.Egress.EgressIPs) == 0 && len(s.Egress.AssignablePools) == 0 {
 		return nil, nil
 	}
-	minor, err := s.Minor()
-	if err != nil {
-		return nil, err
-	}
+	minor := ctx.Minor
 	objs := objects(s)
 	sdn := s.Network.Type == openShiftSDN
 	// OpenShift SDN, like the clouds, hosts an egress IP only on the node's

@@ -77,7 +77,7 @@ func eip(ips ...string) site.EgressIP {
 
 func generate(t *testing.T, s *site.Site) ([]generators.Artifact, error) {
 	t.Helper()
-	return Generate(&generators.Context{}, s)
+	return Generate(testContext(s), s)
 }
 
 func expectDiag(t *testing.T, err error, want string) {
@@ -356,4 +356,13 @@ func TestRemoteWorkersExample(t *testing.T) {
 	if strings.Contains(script, "master-0") {
 		t.Errorf("masters labelled assignable:\n%s", script)
 	}
+}
+
+// testContext is the render context of s (its cluster.version parsed).
+func testContext(s *site.Site) *generators.Context {
+	ctx, err := generators.NewContext(s, generators.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return ctx
 }

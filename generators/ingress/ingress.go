@@ -32,10 +32,7 @@ func init() {
 // Generate renders the shards, the default controller's file and the DNS
 // notes. Input problems come back as one diag.List.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
-	minor, err := s.Minor()
-	if err != nil {
-		return nil, err
-	}
+	minor := ctx.Minor
 	pinMasters := nodes.MastersSchedulable(s, minor)
 	if s.Ingress == nil && !pinMasters {
 		return nil, nil

@@ -70,7 +70,7 @@ func TestGenerate(t *testing.T) {
 		"50-remote-worker-wait": {Pool: "remote-worker", Butane: waitUnit},
 		"99-master-kargs":       {Pool: "master", Butane: "openshift:\n  kernel_arguments:\n    - nosmt\n"},
 	})
-	arts, err := Generate(&generators.Context{}, s)
+	arts, err := Generate(testContext(s), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestGenerateNone(t *testing.T) {
-	arts, err := Generate(&generators.Context{}, testSite(nil))
+	arts, err := Generate(testContext(testSite(nil)), testSite(nil))
 	if err != nil || len(arts) != 0 {
 		t.Errorf("got %v, %v", arts, err)
 	}
@@ -135,7 +135,7 @@ func TestGenerateErrors(t *testing.T) {
 		"99-master-kargs":         {Pool: "master", Butane: "storage:\n  files:\n    - mode: 0644\n"},
 		"99-worker-from-defaults": {Pool: "worker", Butane: "variant: fcos\n"},
 	})
-	_, err := Generate(&generators.Context{}, s)
+	_, err := Generate(testContext(s), s)
 	dl, ok := err.(diag.List)
 	if !ok {
 		t.Fatalf("error %T %v, want diag.List", err, err)
@@ -166,7 +166,7 @@ func TestGenerateErrors(t *testing.T) {
 // position of its own is reported at the nearest ancestor's.
 func TestGenerateWithoutOwnPosition(t *testing.T) {
 	s := testSite(map[string]site.ButaneMachineConfig{"99-worker-new": {Pool: "worker", Butane: "storage:\n  files:\n    - mode: 0644\n"}})
-	_, err := Generate(&generators.Context{}, s)
+	_, err := Generate(testContext(s), s)
 	dl, ok := err.(diag.List)
 	if !ok || len(dl) != 1 || dl[0].Pos != s.Positions.Of("machineConfigs") {
 		t.Fatalf("got %v", err)
@@ -312,7 +312,7 @@ machineConfigs: "99-worker-chrony": {
 			if len(res.Diagnostics) > 0 || len(res.Sites) != 1 {
 				t.Fatalf("load: %v", res.Diagnostics)
 			}
-			_, err := Generate(&generators.Context{}, res.Sites[0])
+			_, err := Generate(testContext(res.Sites[0]), res.Sites[0])
 			dl, ok := err.(diag.List)
 			if !ok || len(dl) != 2 {
 				t.Fatalf("got %v", err)
@@ -335,4 +335,13 @@ machineConfigs: "99-worker-chrony": {
 			}
 		})
 	}
+}
+
+// testContext is the render context of s (its cluster.version parsed).
+func testContext(s *site.Site) *generators.Context {
+	ctx, err := generators.NewContext(s, generators.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return ctx
 }

@@ -48,10 +48,7 @@ func resourcePath(kind, name string) string {
 // OperatorHub and CatalogSources, the install-time mirror files of agent/assisted installs, and
 // a preview of /etc/containers/registries.conf per pool.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
-	minor, err := platform.ParseOCPMinor(s.Cluster.Version)
-	if err != nil {
-		return nil, diag.List{{Pos: s.Positions.Of("cluster.version"), Path: "cluster.version", Message: err.Error()}}
-	}
+	minor := ctx.Minor
 	var arts []generators.Artifact
 	if hub := operatorHub(s); hub != nil {
 		arts = append(arts, hub.artifact())

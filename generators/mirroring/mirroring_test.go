@@ -653,7 +653,7 @@ func TestCatalogsAndOperatorHub(t *testing.T) {
 
 func TestNoMirroringNoArtifacts(t *testing.T) {
 	s := loadSpec(t, siteSpec{install: "ipi", connectivity: "connected", lifecycle: "running"})
-	arts, err := Generate(&generators.Context{}, s)
+	arts, err := Generate(testContext(s), s)
 	if err != nil || len(arts) != 0 {
 		t.Fatalf("Generate = %d artifacts, %v; want none", len(arts), err)
 	}
@@ -759,7 +759,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestEveryArtifactHasAnOrigin(t *testing.T) {
 	for _, s := range allSites(t) {
-		arts, err := Generate(&generators.Context{}, s)
+		arts, err := Generate(testContext(s), s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -809,4 +809,13 @@ func TestFidelity(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("kinds checked %v, want %v", got, want)
 	}
+}
+
+// testContext is the render context of s (its cluster.version parsed).
+func testContext(s *site.Site) *generators.Context {
+	ctx, err := generators.NewContext(s, generators.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return ctx
 }

@@ -19,7 +19,7 @@ import (
 // default-route link of one node only, so the installer writes this file
 // itself for AWS edge pools (1200/1250); siteforge writes it for every
 // topology, with the MTU the links actually allow.
-func day0Network(s *site.Site, p mtu.Plan) (*operatorv1.Network, diag.List) {
+func day0Network(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (*operatorv1.Network, diag.List) {
 	mtu := uint32(p.Target)
 	n := &operatorv1.Network{
 		TypeMeta:   metav1.TypeMeta{APIVersion: operatorv1.GroupVersion.String(), Kind: "Network"},
@@ -35,7 +35,7 @@ func day0Network(s *site.Site, p mtu.Plan) (*operatorv1.Network, diag.List) {
 	}
 	switch p.NetworkType {
 	case platform.OpenShiftSDN:
-		if minor, err := platform.ParseOCPMinor(s.Cluster.Version); err == nil && minor >= platform.SDNNotInstallableSince {
+		if minor >= platform.SDNNotInstallableSince {
 			return nil, diag.List{s.At("network.type",
 				fmt.Sprintf("OpenShift SDN cannot be installed from OpenShift %s; cluster.version is %s", platform.SDNNotInstallableSince, s.Cluster.Version),
 				`install with network.type: "OVNKubernetes"`)}
@@ -44,11 +44,10 @@ func day0Network(s *site.Site, p mtu.Plan) (*operatorv1.Network, diag.List) {
 	default:
 		ovn := &operatorv1.OVNKubernetesConfig{MTU: &mtu}
 		if s.Network.IPsec != platform.IPsecModeDisabled {
-			minor, err := platform.ParseOCPMinor(s.Cluster.Version)
 			switch {
-			case err == nil && minor < platform.IPsecModeSince && s.Network.IPsec == platform.IPsecModeFull:
+			case minor < platform.IPsecModeSince && s.Network.IPsec == platform.IPsecModeFull:
 				ovn.IPsecConfig = &operatorv1.IPsecConfig{} // pre-4.15: present and empty means Full
-			case err == nil && minor < platform.IPsecModeSince:
+			case minor < platform.IPsecModeSince:
 				return nil, diag.List{s.At("network.ipsec", fmt.Sprintf("IPsec mode %q needs OpenShift %s or later; cluster.version is %s", s.Network.IPsec, platform.IPsecModeSince, s.Cluster.Version),
 					`use "Full" (east-west and north-south) or "Disabled"`)}
 			default:
@@ -60,8 +59,8 @@ func day0Network(s *site.Site, p mtu.Plan) (*operatorv1.Network, diag.List) {
 	return n, nil
 }
 
-func day0Artifact(s *site.Site, p mtu.Plan) (generators.Artifact, error) {
-	n, dl := day0Network(s, p)
+func day0Artifact(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (generators.Artifact, error) {
+	n, dl := day0Network(s, minor, p)
 	if dl != nil {
 		return generators.Artifact{}, dl
 	}

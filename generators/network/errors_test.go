@@ -159,7 +159,7 @@ func TestOVSBelowMinimum(t *testing.T) {
 		OVS:       &site.OVS{FlowIdleTimeoutMs: ip(499)},
 		Positions: site.Positions{"ovs.flowIdleTimeoutMs": {File: "site.yaml", Line: 3, Col: 22}},
 	}
-	_, err := ovsArtifacts(&generators.Context{}, s)
+	_, err := ovsArtifacts(testContext(s), s)
 	var dl diag.List
 	if !errors.As(err, &dl) || len(dl) != 1 || dl[0].Path != "ovs.flowIdleTimeoutMs" || !strings.Contains(dl[0].Message, "below the minimum OVS accepts for other_config:max-idle (500)") {
 		t.Fatalf("got %v", err)
@@ -179,4 +179,13 @@ func TestNoMigrationWhenCurrentMatches(t *testing.T) {
 			t.Errorf("%q: files %v", extra, o.Paths())
 		}
 	}
+}
+
+// testContext is the render context of s (its cluster.version parsed).
+func testContext(s *site.Site) *generators.Context {
+	ctx, err := generators.NewContext(s, generators.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return ctx
 }

@@ -24,8 +24,8 @@ type mtuMigration struct {
 
 // planMTUMigration builds the migration from the plan and refuses it, with
 // CNO's own words, when the cluster would reject either phase.
-func planMTUMigration(s *site.Site, p mtu.Plan) (*mtuMigration, diag.List) {
-	if minor, err := platform.ParseOCPMinor(s.Cluster.Version); err == nil && minor < platform.MTUMigrationSince {
+func planMTUMigration(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (*mtuMigration, diag.List) {
+	if minor < platform.MTUMigrationSince {
 		return nil, diag.List{s.At("cluster.version",
 			fmt.Sprintf("the cluster MTU of a running cluster can only be changed from OpenShift %s (spec.migration.mtu); cluster.version is %s", platform.MTUMigrationSince, s.Cluster.Version),
 			"upgrade the cluster first")}

@@ -48,7 +48,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 
 	switch s.Cluster.Lifecycle {
 	case site.LifecycleInstall:
-		a, err := day0Artifact(s, plan)
+		a, err := day0Artifact(s, ctx.Minor, plan)
 		if err := collect([]generators.Artifact{a}, err); err != nil {
 			return nil, err
 		}
@@ -79,7 +79,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 }
 
 func mtuMigrationArtifacts(ctx *generators.Context, s *site.Site, plan mtu.Plan) ([]generators.Artifact, error) {
-	m, dl := planMTUMigration(s, plan)
+	m, dl := planMTUMigration(s, ctx.Minor, plan)
 	if dl != nil {
 		return nil, dl
 	}

@@ -56,10 +56,7 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 		return nil, diag.List{s.At("networkMigration", fmt.Sprintf("only a migration from %s to %s is supported (network.type is %q)", platform.OpenShiftSDN, platform.OVNKubernetes, s.Network.Type),
 			`set network.type: "OpenShiftSDN", the type the cluster runs now`)}
 	}
-	minor, err := platform.ParseOCPMinor(s.Cluster.Version)
-	if err != nil {
-		return nil, diag.List{s.At("cluster.version", err.Error(), "")}
-	}
+	minor := ctx.Minor
 	m := &sdnMigration{mode: nm.Mode, minor: minor}
 	if s.MTU != nil {
 		m.current = s.MTU.Current

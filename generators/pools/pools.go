@@ -37,10 +37,7 @@ func init() {
 // Generate renders the pools' MachineConfigPools, the node label script and
 // the manual remote-worker method where the site needs it.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
-	minor, err := s.Minor()
-	if err != nil {
-		return nil, err
-	}
+	minor := ctx.Minor
 	diags := checkPools(s)
 
 	var arts []generators.Artifact

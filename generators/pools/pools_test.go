@@ -34,7 +34,7 @@ func loadExample(t *testing.T, name string) *site.Site {
 
 func render(t *testing.T, s *site.Site) map[string]generators.Artifact {
 	t.Helper()
-	arts, err := Generate(&generators.Context{}, s)
+	arts, err := Generate(testContext(s), s)
 	if err != nil {
 		t.Fatalf("generate: %v", err)
 	}
@@ -246,7 +246,7 @@ func TestPoolDiagnostics(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := remoteSite("4.12", "baremetal", "ipi", true)
 			tc.mutate(s)
-			_, err := Generate(&generators.Context{}, s)
+			_, err := Generate(testContext(s), s)
 			dl, ok := err.(diag.List)
 			if !ok || !strings.Contains(dl.Error(), tc.want) {
 				t.Fatalf("got %v, want a diagnostic containing %q", err, tc.want)
@@ -303,4 +303,13 @@ func TestMachineConfigPoolSelects(t *testing.T) {
 	if nodes.RequiresLabel(mcp.Spec.NodeSelector, platform.MasterRoleLabel) || !nodes.RequiresLabel(mcp.Spec.NodeSelector, nodes.NodeRoleLabel("remote-worker")) {
 		t.Error("RequiresLabel")
 	}
+}
+
+// testContext is the render context of s (its cluster.version parsed).
+func testContext(s *site.Site) *generators.Context {
+	ctx, err := generators.NewContext(s, generators.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return ctx
 }
