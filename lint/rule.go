@@ -84,6 +84,19 @@ var registry = map[string]*Rule{}
 
 // Register adds a rule; it panics on a malformed or duplicate rule, so a
 // broken catalog fails every test.
+// RegisterFamily registers a family's rules, all available since since;
+// checks gives the check of each rule that does not set one (by ID).
+func RegisterFamily(since string, checks map[string]func(*Input, *Reporter), rules []*Rule) {
+	for _, r := range rules {
+		r.Since = since
+		if r.Check == nil {
+			r.Check = checks[r.ID]
+		}
+		Register(r)
+	}
+}
+
+// Register adds a rule.
 func Register(r *Rule) {
 	m := ruleIDPattern.FindStringSubmatch(r.ID)
 	switch {

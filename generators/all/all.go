@@ -1,11 +1,29 @@
 // Package all registers every generator; import it for its side effect.
+// The one list of generators: each package renders, this one wires them in.
 package all
 
 import (
-	_ "github.com/siteforge/siteforge/generators/egress"
-	_ "github.com/siteforge/siteforge/generators/ingress"
-	_ "github.com/siteforge/siteforge/generators/machineconfigs"
-	_ "github.com/siteforge/siteforge/generators/mirroring"
-	_ "github.com/siteforge/siteforge/generators/network"
-	_ "github.com/siteforge/siteforge/generators/pools"
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/egress"
+	"github.com/siteforge/siteforge/generators/ingress"
+	"github.com/siteforge/siteforge/generators/machineconfigs"
+	"github.com/siteforge/siteforge/generators/mirroring"
+	"github.com/siteforge/siteforge/generators/network"
+	"github.com/siteforge/siteforge/generators/pools"
 )
+
+func init() {
+	for _, g := range List {
+		generators.Register(g)
+	}
+}
+
+// List is every generator (Render runs them in name order).
+var List = []generators.Generator{
+	{Name: egress.Name, Generate: egress.Generate},
+	{Name: ingress.Name, Generate: ingress.Generate},
+	{Name: machineconfigs.Name, Generate: machineconfigs.Generate},
+	{Name: mirroring.GeneratorName, Generate: mirroring.Generate},
+	{Name: network.Name, Generate: network.Generate},
+	{Name: pools.Name, Generate: pools.Generate},
+}

@@ -24,10 +24,6 @@ import (
 // Name is the generator's stable name.
 const Name = "egress"
 
-func init() {
-	generators.Register(generators.Generator{Name: Name, Generate: Generate})
-}
-
 // Generate checks the site's egress IPs and renders them.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {
 	if s.Egress == nil || len(s.Egress.EgressIPs) == 0 && len(s.Egress.AssignablePools) == 0 {

@@ -25,10 +25,6 @@ import (
 // Name is the generator's stable name.
 const Name = "ingress"
 
-func init() {
-	generators.Register(generators.Generator{Name: Name, Generate: Generate})
-}
-
 // Generate renders the shards, the default controller's file and the DNS
 // notes. Input problems come back as one diag.List.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/siteforge/siteforge/generators/pools" // the keepalived fix these tests expect beside the routers
-
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/diag"

@@ -21,10 +21,6 @@ const Name = "machineconfigs"
 // Dir is the output folder of the generator.
 const Dir = "machineconfigs"
 
-func init() {
-	generators.Register(generators.Generator{Name: Name, Generate: Generate})
-}
-
 // Generate renders every machineConfigs entry, sorted by name. Butane errors
 // of every entry are returned together as one diag.List; warnings go to
 // ctx.Warn.

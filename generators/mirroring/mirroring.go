@@ -19,10 +19,6 @@ import (
 // GeneratorName is the generator's stable name (it appears in every file header).
 const GeneratorName = "mirroring"
 
-func init() {
-	generators.Register(generators.Generator{Name: GeneratorName, Generate: Generate})
-}
-
 // namedObject is a Kubernetes object with what its path and origin need.
 type namedObject struct {
 	kind, name string

@@ -22,9 +22,8 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-func init() {
-	generators.Register(generators.Generator{Name: "network", Generate: Generate})
-}
+// Name is the generator's stable name.
+const Name = "network"
 
 // Generate returns the site's network artifacts.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {

@@ -30,10 +30,6 @@ import (
 // Name is the generator's stable name.
 const Name = "pools"
 
-func init() {
-	generators.Register(generators.Generator{Name: Name, Generate: Generate})
-}
-
 // Generate renders the pools' MachineConfigPools, the node label script and
 // the manual remote-worker method where the site needs it.
 func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, error) {

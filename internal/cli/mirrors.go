@@ -146,17 +146,34 @@ func conf(e env, s mirrorSet) (*registries.Config, []byte, bool) {
 	return c, b, true
 }
 
-func preview(e env, sets []mirrorSet) int {
+// eachConf renders every set's registries.conf and calls write with it;
+// the output is written only when every set renders and write succeeds.
+// write returns the exit code of its set (or ExitFailure to stop).
+func eachConf(e env, sets []mirrorSet, header string, write func(out *bytes.Buffer, s mirrorSet, c *registries.Config, b []byte) int) int {
 	var out bytes.Buffer
+	code := ExitOK
 	for _, s := range sets {
 		c, b, ok := conf(e, s)
 		if !ok {
 			return ExitFailure
 		}
 		if len(sets) > 1 {
-			fmt.Fprintf(&out, "# ---- %s\n", s.label)
+			fmt.Fprintf(&out, header, s.label)
 		}
-		fmt.Fprintf(&out, "# %s for the worker pool (master and custom pools get the same file), %s\n", platform.RegistriesConfPath, s.label)
+		switch write(&out, s, c, b) {
+		case ExitFailure:
+			return ExitFailure
+		case ExitFindings:
+			code = ExitFindings
+		}
+	}
+	_, _ = e.stdout.Write(out.Bytes())
+	return code
+}
+
+func preview(e env, sets []mirrorSet) int {
+	return eachConf(e, sets, "# ---- %s\n", func(out *bytes.Buffer, s mirrorSet, c *registries.Config, b []byte) int {
+		fmt.Fprintf(out, "# %s for the worker pool (master and custom pools get the same file), %s\n", platform.RegistriesConfPath, s.label)
 		if !c.Written {
 			out.WriteString("# The Machine Config Operator writes no registries.conf for this input: no mirror sets and no\n# insecure or blocked registries. Nodes keep the default file:\n")
 		}
@@ -164,36 +181,25 @@ func preview(e env, sets []mirrorSet) int {
 			fmt.Fprintf(e.stderr, "%s: warning: %v\n", s.label, w)
 		}
 		out.Write(b)
-	}
-	_, _ = e.stdout.Write(out.Bytes())
-	return ExitOK
+		return ExitOK
+	})
 }
 
 func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
-	var out bytes.Buffer
-	code := ExitOK
-	for _, s := range sets {
-		_, b, ok := conf(e, s)
-		if !ok {
-			return ExitFailure
-		}
-		if len(sets) > 1 {
-			fmt.Fprintf(&out, "# %s\n", s.label)
-		}
+	return eachConf(e, sets, "# %s\n", func(out *bytes.Buffer, s mirrorSet, _ *registries.Config, b []byte) int {
+		code := ExitOK
 		for _, ref := range images {
 			r, err := registries.Resolve(b, ref)
 			if err != nil {
 				fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %v\n", ref, err)
 				return ExitFailure
 			}
-			ok := printResolution(&out, r)
-			if !ok && (disconnected || s.disconnected) {
+			if ok := printResolution(out, r); !ok && (disconnected || s.disconnected) {
 				code = ExitFindings
 			}
 		}
-	}
-	_, _ = e.stdout.Write(out.Bytes())
-	return code
+		return code
+	})
 }
 
 // printResolution prints the endpoints of one reference and reports whether

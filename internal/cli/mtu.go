@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -46,14 +45,14 @@ due (siteforge render writes it).`,
 				first := true
 				for _, s := range res.Sites {
 					p, err := mtu.Of(s)
-					var dl diag.List
-					switch {
-					case errors.As(err, &dl):
-						problems = append(problems, dl...)
-						continue
-					case err != nil:
+					dl, err := diag.Split(err)
+					if err != nil {
 						fmt.Fprintf(e.stderr, "siteforge mtu: site %s: internal error: %v\n", s.Name, err)
 						return ExitFailure
+					}
+					if len(dl) > 0 {
+						problems = append(problems, dl...)
+						continue
 					}
 					if !first {
 						fmt.Fprintln(e.stdout)

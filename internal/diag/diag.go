@@ -4,6 +4,7 @@ package diag
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -94,6 +95,15 @@ func (l List) Error() string {
 		parts = append(parts, d.Error())
 	}
 	return strings.Join(parts, "\n")
+}
+
+// Split tells problems in the user's input (a List) from any other error.
+func Split(err error) (List, error) {
+	var l List
+	if errors.As(err, &l) {
+		return l, nil
+	}
+	return nil, err
 }
 
 // Sort orders diagnostics by file, line, column and message, and drops exact

@@ -113,3 +113,13 @@ var openshiftKinds = []openshiftKind{
 		file:   "machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_kubeletconfigs-Default.crd.yaml",
 	},
 }
+
+// mustReadCRD reads a CRD written down in crds/written/ (kinds no Go module
+// here ships): embedded, so a missing file is a build mistake.
+func mustReadCRD(name string) []byte {
+	b, err := embeddedCRDs.ReadFile(name)
+	if err != nil {
+		panic("fidelity: " + err.Error())
+	}
+	return b
+}

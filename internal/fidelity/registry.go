@@ -57,9 +57,9 @@ func init() {
 		k.crdYAML = crdYAML
 		mustAdd(k)
 	}
-	mustAdd(&kind{gvk: egressIPGVK, newObj: func() any { return &egressIP{} }, crdYAML: []byte(egressIPCRD),
+	mustAdd(&kind{gvk: egressIPGVK, newObj: func() any { return &egressIP{} }, crdYAML: egressIPCRD,
 		rules: []kindRule{checkEgressIPCreate}})
-	mustAdd(&kind{gvk: catalogSourceGVK, newObj: func() any { return &catalogSource{} }, crdYAML: []byte(catalogSourceCRD)})
+	mustAdd(&kind{gvk: catalogSourceGVK, newObj: func() any { return &catalogSource{} }, crdYAML: catalogSourceCRD})
 	for _, k := range coreKinds() {
 		mustAdd(k)
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // The process ends in one of two ways, never both: Exit (the command
@@ -97,11 +99,8 @@ func HandleSignals() {
 }
 
 func name(sig os.Signal) string {
-	switch sig {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
+	if n, ok := sig.(syscall.Signal); ok && unix.SignalName(n) != "" {
+		return unix.SignalName(n)
 	}
 	return sig.String()
 }

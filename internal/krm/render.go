@@ -92,14 +92,14 @@ func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts genera
 	var problems diag.List
 	for _, s := range sites {
 		o, err := generators.Render(s, opts)
-		var dl diag.List
-		switch {
-		case errors.As(err, &dl):
-			problems = append(problems, dl...)
-			continue
-		case err != nil:
+		dl, err := diag.Split(err)
+		if err != nil {
 			r.failure("site %s: internal error: %v", s.Name, err)
 			return nil, false
+		}
+		if len(dl) > 0 {
+			problems = append(problems, dl...)
+			continue
 		}
 		if warn {
 			r.diagnostics(res, o.Warnings, "warning")

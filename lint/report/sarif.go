@@ -95,15 +95,10 @@ type sarifRegion struct {
 	EndColumn   int `json:"endColumn"`
 }
 
-func sarifLevel(s lint.Severity) string {
-	switch s {
-	case lint.Error:
-		return "error"
-	case lint.Warning:
-		return "warning"
-	}
-	return "note"
-}
+func sarifLevel(s lint.Severity) string { return sarifLevels[s] }
+
+// sarifLevels are SARIF's result levels (SARIF 2.1.0 section 3.27.10).
+var sarifLevels = map[lint.Severity]string{lint.Error: "error", lint.Warning: "warning", lint.Info: "note"}
 
 // SARIF writes a SARIF 2.1.0 log with every rule (help text included) and
 // one result per finding. Paths are relative as given (repo-relative when

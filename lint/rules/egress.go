@@ -32,7 +32,7 @@ const (
 )
 
 func init() {
-	for _, r := range []*lint.Rule{
+	egr := []*lint.Rule{
 		{ID: "EGR001", Name: "egress-ip-not-hostable", Severity: lint.Error,
 			Summary: "an egress IP is outside the primary subnet of every node that may host it",
 			Rationale: "On clouds (cloud-network-config-controller assigns the address to the node's primary NIC) and with OpenShift SDN, an egress IP is " +
@@ -79,11 +79,12 @@ func init() {
 				"6). The nodes report what is left in cloud.network.openshift.io/egress-ipconfig; the platform's table is used where they do not " +
 				"(AWS only through the annotation). Counted over the Node objects of the set; without Nodes the rule is skipped." + egrSiteNote,
 			Fix: "Label more nodes k8s.ovn.org/egress-assignable, or use fewer egress IPs."},
-	} {
-		r.Since = "v1alpha1"
-		r.Check = egrCheck(r.ID)
-		lint.Register(r)
 	}
+	checks := map[string]func(*lint.Input, *lint.Reporter){}
+	for _, r := range egr {
+		checks[r.ID] = egrCheck(r.ID)
+	}
+	lint.RegisterFamily("v1alpha1", checks, egr)
 }
 
 // egrRuleOf gives each kind of problem its rule.

@@ -24,7 +24,7 @@ import (
 // exclusions and the router model of a site.
 
 func init() {
-	for _, r := range []*lint.Rule{
+	lint.RegisterFamily("v1alpha1", ingChecks, []*lint.Rule{
 		{ID: "ING001", Name: "router-node-selector-unbuildable", Severity: lint.Error,
 			Summary: "an IngressController's nodePlacement.nodeSelector uses a form the router Deployment cannot be built from",
 			Rationale: "spec.nodePlacement.nodeSelector accepts only matchLabels, or matchExpressions with operator In and exactly one value. " +
@@ -83,11 +83,7 @@ func init() {
 				"site sets; the rule reports the operator's default placement (the worker-labelled pools). Plain manifests: a default " +
 				"controller selecting node.openshift.io/remote-worker, or Node objects off the VIP's machine network.",
 			Fix: "Place the default router on nodes in the VIPs' subnet: ingress.default.pools: [\"master\"] in a site, or the default controller's nodePlacement.nodeSelector."},
-	} {
-		r.Since = "v1alpha1"
-		r.Check = ingChecks[r.ID]
-		lint.Register(r)
-	}
+	})
 }
 
 var ingChecks = map[string]func(*lint.Input, *lint.Reporter){

@@ -29,7 +29,7 @@ import (
 const mcfPoolKind, mcfConfigKind = "MachineConfigPool", "MachineConfig"
 
 func init() {
-	for _, r := range []*lint.Rule{
+	lint.RegisterFamily("v1alpha1", mcfChecks, []*lint.Rule{
 		{ID: "MCF001", Name: "custom-pool-not-inheriting-worker", Severity: lint.Error,
 			Summary: "a custom MachineConfigPool's machineConfigSelector does not take the worker MachineConfigs",
 			Rationale: "A custom pool must select the worker MachineConfigs as well as its own (machineConfigSelector " +
@@ -74,11 +74,7 @@ func init() {
 			Rationale: "OVS accepts other_config:max-idle from 500 ms (vswitch.xml minInteger 500); below that the setting is not applied as " +
 				"written (networking.md section 7). Sites: render refuses ovs.flowIdleTimeoutMs below 500.",
 			Fix: "Use 500 ms or more (OVS default 10000), or remove the setting."},
-	} {
-		r.Since = "v1alpha1"
-		r.Check = mcfChecks[r.ID]
-		lint.Register(r)
-	}
+	})
 }
 
 var mcfChecks = map[string]func(*lint.Input, *lint.Reporter){

@@ -16,7 +16,7 @@ import (
 const mcoRefusal = "MCO refuses to render registries.conf (the nodes keep the previous file; the error shows only in the machine-config-controller log)"
 
 func init() {
-	for _, r := range []*lint.Rule{
+	lint.RegisterFamily("v1alpha1", nil, []*lint.Rule{
 		{
 			ID:       "MIR001",
 			Name:     "tag-pull-under-digest-only-mirrors",
@@ -269,8 +269,5 @@ func init() {
 				"insecure entry.",
 			Check: checkInsecureMirrors,
 		},
-	} {
-		r.Since = "v1alpha1"
-		lint.Register(r)
-	}
+	})
 }

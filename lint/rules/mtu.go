@@ -5,7 +5,7 @@ import (
 )
 
 func init() {
-	for _, r := range []*lint.Rule{
+	lint.RegisterFamily("v1alpha1", nil, []*lint.Rule{
 		{
 			ID:       "MTU001",
 			Name:     "cluster-mtu-exceeds-path",
@@ -143,8 +143,5 @@ func init() {
 			Fix:   "Run the MTU migration to its end first, then the network type migration (the offline migration to OVN-Kubernetes sets the MTU itself).",
 			Check: checkTypeAndMTUMigration,
 		},
-	} {
-		r.Since = "v1alpha1"
-		lint.Register(r)
-	}
+	})
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	for _, r := range []*lint.Rule{
+	lint.RegisterFamily("v1alpha1", nil, []*lint.Rule{
 		{
 			ID:       "NET001",
 			Name:     "network-cidr-overlap",
@@ -62,10 +62,7 @@ func init() {
 			Fix:   "Remove genevePort to use the default 6081, or choose another free UDP port.",
 			Check: checkGenevePort,
 		},
-	} {
-		r.Since = "v1alpha1"
-		lint.Register(r)
-	}
+	})
 }
 
 // The apiVersions of the network objects.

@@ -1,0 +1,14 @@
+package ingress
+
+import (
+	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/pools"
+)
+
+// The tests render through generators.Render: register what they render
+// (generators/all registers every generator for the product; it cannot be
+// imported here).
+func init() {
+	generators.Register(generators.Generator{Name: Name, Generate: Generate})
+	generators.Register(generators.Generator{Name: pools.Name, Generate: pools.Generate})
+}
