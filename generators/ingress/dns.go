@@ -12,7 +12,7 @@ import (
 
 // operatorManagesDNS reports whether the ingress operator publishes a
 // shard's wildcard record itself: only for a LoadBalancerService on AWS and
-// GCP, and only under the cluster's base domain (networking.md section 4).
+// GCP, and only under the cluster's base domain (CIO desiredRouterDeployment; api operator/v1 IngressController).
 func operatorManagesDNS(s *site.Site, sh site.Shard) bool {
 	return sh.EndpointPublishing == platform.PublishingLoadBalancerService && platform.IngressDNSManagedPlatform(s.Cluster.Platform) &&
 		strings.HasSuffix(sh.Domain, "."+s.Cluster.BaseDomain)

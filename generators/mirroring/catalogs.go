@@ -61,7 +61,7 @@ func catalogSources(s *site.Site) []namedObject {
 }
 
 // operatorHub disables the default catalog sources of a disconnected site: they pull
-// registry.redhat.io/redhat/*-index by tag and can only fail there (registries.md section 4).
+// registry.redhat.io/redhat/*-index by tag and can only fail there (installer pkg/asset/manifests; docs "Configuring image registry repository mirroring").
 func operatorHub(s *site.Site) *namedObject {
 	if !disconnected(s) {
 		return nil

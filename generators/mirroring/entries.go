@@ -106,8 +106,8 @@ func collectEntries(s *site.Site, minor platform.OCPMinor) ([]entry, diag.List) 
 // openshift-release-dev/ocp-release; quay/quay data/registry_model/registry_proxy_model.py
 // ProxyModel.__init__: repo_name = f"{upstream_registry_namespace}/{repo_name}"). Appending the
 // upstream's path to the mirror (H/O/openshift-release-dev) would make Quay fetch
-// quay.io/openshift-release-dev/openshift-release-dev/...: wrong. The "<upstream path>" of
-// registries.md section 6 is the path below the cached upstream.
+// quay.io/openshift-release-dev/openshift-release-dev/...: wrong. A pull through the
+// cache names the path below the cached upstream.
 func quayMirror(host, org string) string { return host + "/" + org }
 
 // tagRefs lists the references the site pulls by tag: operator catalogs, mirroring.images,

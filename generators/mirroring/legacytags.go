@@ -17,7 +17,7 @@ import (
 // `mirror-by-digest-only = true` on every ICSP source). The only way to mirror tags is to
 // write /etc/containers/registries.conf with a MachineConfig of one's own, and that file then
 // REPLACES MCO's "99-<pool>-generated-registries" one: whichever MachineConfig sorts last by
-// name wins the path (registries.md section 5.4; see platform.SiteforgeTagMachineConfigNameFormat). So the
+// name wins the path (see platform.SiteforgeTagMachineConfigNameFormat). So the
 // hand-written file must be MCO's file plus the tag mirroring, never less, or the ICSP mirrors
 // and the image.config settings silently disappear from the nodes.
 

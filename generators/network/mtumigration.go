@@ -14,7 +14,7 @@ import (
 )
 
 // mtuMigration is the two-phase MTU migration of a running cluster
-// (docs "Changing the cluster network MTU"; networking.md section 2).
+// (docs "Changing the cluster network MTU").
 type mtuMigration struct {
 	plan           mtu.Plan
 	phase1, phase2 obj // merge patches of Network.operator.openshift.io "cluster"

@@ -15,7 +15,7 @@ import (
 )
 
 // sdnMigration is the move of a running cluster from OpenShift SDN to
-// OVN-Kubernetes (networking.md section 3), offline or live.
+// OVN-Kubernetes (docs "Migrating from the OpenShift SDN network plugin"; CNO), offline or live.
 type sdnMigration struct {
 	mode  string
 	minor platform.OCPMinor
@@ -95,7 +95,7 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 	switch {
 	case nm.Mode != site.MigrationLive:
 		m.ovnMTU = ovn.Largest
-		// networking.md section 3: the OVN MTU must be <= smallest node MTU - 100.
+		// The OVN MTU must be <= smallest node MTU - 100 (docs "Migrating from the OpenShift SDN network plugin").
 		if m.ovnMTU+platform.Overhead(platform.OVNKubernetes, false) > ovn.Smallest {
 			dl = append(dl, s.At("networkMigration", fmt.Sprintf("internal error: OVN-Kubernetes MTU %d does not fit the smallest link %d", m.ovnMTU, ovn.Smallest), ""))
 		}

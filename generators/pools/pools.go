@@ -70,7 +70,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 
 // MachineConfigPool is the pool of a custom pool's nodes: every worker
 // MachineConfig plus the pool's own, on the nodes labelled
-// node-role.kubernetes.io/<pool> (networking.md section 5; docs "Creating a
+// node-role.kubernetes.io/<pool> (docs "Creating a
 // custom machine config pool").
 func MachineConfigPool(pool string) *mcfgv1.MachineConfigPool {
 	return &mcfgv1.MachineConfigPool{

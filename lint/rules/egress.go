@@ -36,7 +36,7 @@ func init() {
 		{ID: "EGR001", Name: "egress-ip-not-hostable", Severity: lint.Error,
 			Summary: "an egress IP is outside the primary subnet of every node that may host it",
 			Rationale: "On clouds (cloud-network-config-controller assigns the address to the node's primary NIC) and with OpenShift SDN, an egress IP is " +
-				"hostable only on a node whose primary interface subnet contains it (networking.md section 6); OVN-Kubernetes never assigns one " +
+				"hostable only on a node whose primary interface subnet contains it (docs \"Configuring an egress IP address\"; OVN-K egressip controller); OVN-Kubernetes never assigns one " +
 				"outside, and the EgressIP stays unassigned. The subnets are the assignable Node objects' primary subnets " +
 				"(k8s.ovn.org/node-primary-ifaddr) when the set holds Nodes, else the install-config's networking.machineNetwork; without either the " +
 				"rule is skipped." + egrSetNote + egrSiteNote,
@@ -44,7 +44,7 @@ func init() {
 		{ID: "EGR002", Name: "egress-ip-outside-known-subnets", Severity: lint.Warning,
 			Summary: "an egress IP is outside every machine network (off-cloud: only a secondary interface could host it)",
 			Rationale: "Off-cloud, OVN-Kubernetes hosts an egress IP on a node whose primary interface (br-ex) subnet contains it, or on a secondary " +
-				"interface whose subnet does (networking.md section 6). The install-config and Node objects describe primary subnets only, so an " +
+				"interface whose subnet does (docs \"Configuring an egress IP address\"; OVN-K egressip controller). The install-config and Node objects describe primary subnets only, so an " +
 				"address outside all of them works only if assignable nodes have a secondary interface in its subnet; else it is never assigned. " +
 				"Without networking.machineNetwork or Node objects the rule is skipped." + egrSetNote + egrSiteNote,
 			Fix: "Use an address of the machine network, or suppress with the secondary network that holds it as the reason."},
@@ -52,31 +52,31 @@ func init() {
 			Summary: "an egress IP is not an address, or is a node IP, a VIP, a subnet's network/broadcast address, or inside the cluster or service network",
 			Rationale: "OVN-Kubernetes rejects an egress IP that is not an IP (event InvalidEgressIP) or equals a node's address (EgressIPConflict); " +
 				"one equal to the API or ingress VIP breaks the VIP keepalived floats; one inside the cluster (pod) or service network is not a " +
-				"node-network address at all (networking.md section 6)." + egrSetNote + egrSiteNote,
+				"node-network address at all (docs \"Configuring an egress IP address\"; OVN-K egressip controller)." + egrSetNote + egrSiteNote,
 			Fix: "Use a free host address of the node subnet: not a node IP, a VIP, the network or broadcast address, nor a pod or service address."},
 		{ID: "EGR004", Name: "egress-ip-duplicate", Severity: lint.Error,
 			Summary: "the same egress IP is in two EgressIP objects, or twice in one",
 			Rationale: "An address may be in one EgressIP object only, once: OVN-Kubernetes refuses the second with event UnsupportedRequest and " +
-				"assigns neither predictably (networking.md section 6)." + egrSiteNote,
+				"assigns neither predictably (docs \"Configuring an egress IP address\"; OVN-K egressip controller)." + egrSiteNote,
 			Fix: "Keep the address in one EgressIP object; give the other object its own address."},
 		{ID: "EGR005", Name: "egress-ip-address-families", Severity: lint.Error,
 			Summary: "an EgressIP mixes IPv4 and IPv6 before 4.16, or a dual-stack pair is split over two objects",
 			Rationale: "One EgressIP object holds IPv4 and IPv6 addresses together only from OpenShift 4.16 (docs \"Configuring dual-stack networking " +
 				"for an EgressIP object\", OCPBUGS-59964); before, an object holds one family. On no release may a dual-stack pair be split over two " +
-				"objects selecting the same pods (networking.md section 6). The release is the site's cluster.version, --ocp-version, or a " +
+				"objects selecting the same pods (docs \"Configuring an egress IP address\"; OVN-K egressip controller). The release is the site's cluster.version, --ocp-version, or a " +
 				"ClusterVersion in the set; when unknown, the one-object rule is skipped." + egrSiteNote,
 			Fix: "Before 4.16 keep one family per EgressIP; from 4.16 put a dual-stack pair in one object."},
 		{ID: "EGR006", Name: "egress-ip-not-enough-nodes", Severity: lint.Error,
 			Summary: "no node may host egress IPs, or an EgressIP has more addresses than nodes able to host them",
 			Rationale: "OVN-Kubernetes assigns egress IPs only to nodes labelled k8s.ovn.org/egress-assignable, and puts at most one address of an " +
-				"object on a node: N addresses need N labelled nodes that can host them (event NoMatchingNodeFound; networking.md section 6). " +
+				"object on a node: N addresses need N labelled nodes that can host them (event NoMatchingNodeFound). " +
 				"Counted over the Node objects of the set (a cluster export); without Nodes the rule is skipped." + egrSiteNote,
 			Fix: "Label more nodes of the addresses' subnets k8s.ovn.org/egress-assignable, or use fewer addresses per object."},
 		{ID: "EGR007", Name: "egress-ip-over-cloud-capacity", Severity: lint.Error,
 			Summary: "the egress IPs do not fit in the cloud's per-node capacity",
 			Rationale: "On clouds each node can hold a limited number of extra addresses: Azure 256 per NIC (its own address included), GCP 100 alias " +
-				"ranges, OpenStack 10 allowed address pairs per port, AWS per instance type (cloud-network-config-controller; networking.md section " +
-				"6). The nodes report what is left in cloud.network.openshift.io/egress-ipconfig; the platform's table is used where they do not " +
+				"ranges, OpenStack 10 allowed address pairs per port, AWS per instance type (cloud-network-config-controller pkg/cloudprovider). " +
+				"The nodes report what is left in cloud.network.openshift.io/egress-ipconfig; the platform's table is used where they do not " +
 				"(AWS only through the annotation). Counted over the Node objects of the set; without Nodes the rule is skipped." + egrSiteNote,
 			Fix: "Label more nodes k8s.ovn.org/egress-assignable, or use fewer egress IPs."},
 	}

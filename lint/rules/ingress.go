@@ -31,25 +31,24 @@ func init() {
 				"Anything else (NotIn, Exists, DoesNotExist, In with several values) is admitted, but the operator turns the selector into the " +
 				"router pods' nodeSelector with apimachinery LabelSelectorAsMap and fails: `failed to build router deployment: ingresscontroller " +
 				"\"<name>\" has invalid spec.nodePlacement.nodeSelector: operator \"NotIn\" cannot be converted into the old label selector " +
-				"format` (CIO desiredRouterDeployment). No router runs. Never fixed (BZ 2043573 / OCPBUGS-3404 documented it in 4.13; " +
-				"networking.md section 4). Sites: siteforge translates such a selector into matchLabels over the site's pools, or refuses it.",
+				"format` (CIO desiredRouterDeployment). No router runs. Never fixed (BZ 2043573 / OCPBUGS-3404 documented it in 4.13). Sites: siteforge translates such a selector into matchLabels over the site's pools, or refuses it.",
 			Fix: "Select the nodes with matchLabels (or In with one value): label the nodes the router should run on, and select that label."},
 		{ID: "ING002", Name: "ingress-domain-invalid", Severity: lint.Error,
 			Summary: "an IngressController's domain breaks the API's length or DNS rules",
 			Rationale: "spec.domain must be at most 244 characters, a DNS-1123 subdomain with labels of at most 63 characters, and " +
 				"len(\"router-\" + metadata.name + \".\" + spec.domain) at most 253 (the router's canonical hostname) (api operator/v1 " +
-				"IngressController validation; networking.md section 4). The API server refuses the object.",
+				"IngressController validation). The API server refuses the object.",
 			Fix: "Use a shorter, lower-case domain (letters, digits, '-' and '.'), or a shorter controller name."},
 		{ID: "ING003", Name: "ingress-domain-duplicate", Severity: lint.Error,
 			Summary: "two IngressControllers have the same domain",
 			Rationale: "The operator admits one controller per domain; the other gets Admitted=False \"conflicts with: ...\" and runs no router " +
-				"(CIO; networking.md section 4). The default controller's domain is the cluster's ingress domain: the Ingress config's " +
+				"(CIO). The default controller's domain is the cluster's ingress domain: the Ingress config's " +
 				"spec.domain, or apps.<metadata.name>.<baseDomain> of the install-config in the set.",
 			Fix: "Give every IngressController its own domain (a shard typically <shard>.<cluster>.<base domain>)."},
 		{ID: "ING004", Name: "default-router-serves-shard-routes", Severity: lint.Warning,
 			Summary: "the default IngressController does not exclude a shard's routes, so both routers serve them",
 			Rationale: "The default controller keeps serving every route its selectors admit, a shard's routes included, unless its " +
-				"routeSelector or namespaceSelector rejects them (NotIn / DoesNotExist on the shard's label; networking.md section 4). Routes " +
+				"routeSelector or namespaceSelector rejects them (NotIn / DoesNotExist on the shard's label). Routes " +
 				"served twice are admitted on both routers, and which one clients reach depends on DNS. Checked when the set holds the " +
 				"default controller; for a site, a shard with excludeFromDefault: false.",
 			Fix: "Add to the default controller's routeSelector (or namespaceSelector) a NotIn / DoesNotExist requirement on the shard's label; in a site, excludeFromDefault: true."},
@@ -58,19 +57,19 @@ func init() {
 			Rationale: "The default controller must keep the platform's own routes: console (openshift-console), oauth-openshift " +
 				"(openshift-authentication, every login) and the canary the ingress operator checks itself with (openshift-ingress-canary). " +
 				"A routeSelector that requires a label (matchLabels, In, Exists), or a namespaceSelector rejecting those namespaces, drops them: " +
-				"no shard serves them either (networking.md section 4).",
+				"no shard serves them either (CIO desiredRouterDeployment; api operator/v1 IngressController).",
 			Fix: "Exclude shard routes with NotIn / DoesNotExist requirements only, which routes without the label pass; never require a label on the default controller."},
 		{ID: "ING006", Name: "hostnetwork-replicas-exceed-nodes", Severity: lint.Error,
 			Summary: "a HostNetwork router has more replicas than nodes it can run on",
 			Rationale: "HostNetwork router pods bind host ports 80/443/1936, so each needs its own node: replicas above the eligible nodes stay " +
-				"Pending and the controller is degraded (networking.md section 4). Replicas default to 2 (1 on single-node clusters). Node counts " +
+				"Pending and the controller is degraded (CIO desiredRouterDeployment; api operator/v1 IngressController). Replicas default to 2 (1 on single-node clusters). Node counts " +
 				"come from a site's pools, or from the Node objects or install-config replicas of a set of plain manifests; unknown counts are " +
 				"skipped. Sites: render refuses replicas the site sets; the rule reports the defaults.",
 			Fix: "Set spec.replicas (ingress.*.replicas) to at most the eligible nodes, or place the router on more nodes."},
 		{ID: "ING007", Name: "hostnetwork-port-collision", Severity: lint.Error,
 			Summary: "two HostNetwork routers that share nodes bind the same host port, or one router binds a port twice",
 			Rationale: "A HostNetwork router binds its httpPort, httpsPort and statsPort (80, 443, 1936 unless set) on every node it runs on: a " +
-				"second router on the same nodes needs three other ports, or its pods never start (networking.md section 4). The operator " +
+				"second router on the same nodes needs three other ports, or its pods never start (CIO desiredRouterDeployment; api operator/v1 IngressController). The operator " +
 				"refuses a controller whose three ports are not unique. Routers share nodes when one's node selector is contained in the " +
 				"other's (or, with Node objects in the set, when a node matches both); the default controller counts even when the set does " +
 				"not hold it, when the install-config says its platform publishes with HostNetwork.",
@@ -79,7 +78,7 @@ func init() {
 			Summary: "the default router can run on nodes outside the ingress VIP's subnet",
 			Rationale: "On keepalived platforms (baremetal, vSphere, OpenStack, Nutanix with VIPs) the ingress VIP follows the DEFAULT router's " +
 				"pods, and can sit only on a node whose primary subnet holds it: a router pod on a node in another subnet (remote workers) takes " +
-				"the VIP where it is unreachable and ingress breaks (networking.md sections 4 and 5). Sites: render refuses a placement the " +
+				"the VIP where it is unreachable and ingress breaks (MCO templates/common/on-prem/files/keepalived-script-default-ingress.yaml: chk_default_ingress.sh keeps the VIP only on a node running a Ready router-default pod; docs \"Configuring network components to run on the control plane\"). Sites: render refuses a placement the " +
 				"site sets; the rule reports the operator's default placement (the worker-labelled pools). Plain manifests: a default " +
 				"controller selecting node.openshift.io/remote-worker, or Node objects off the VIP's machine network.",
 			Fix: "Place the default router on nodes in the VIPs' subnet: ingress.default.pools: [\"master\"] in a site, or the default controller's nodePlacement.nodeSelector."},

@@ -35,12 +35,12 @@ func init() {
 			Rationale: "A custom pool must select the worker MachineConfigs as well as its own (machineConfigSelector " +
 				"machineconfiguration.openshift.io/role In [worker, <pool>]): the worker role's base configs (00-worker, kubelet, CRI-O, the " +
 				"OS image) reach its nodes only that way, and a node moved into a pool without them is rendered a config without the " +
-				"basics (docs \"Creating a custom machine config pool\"; networking.md section 5). Sites: the pools generator always writes it so.",
+				"basics (docs \"Creating a custom machine config pool\"). Sites: the pools generator always writes it so.",
 			Fix: "Set spec.machineConfigSelector to matchExpressions [{key: machineconfiguration.openshift.io/role, operator: In, values: [worker, <pool>]}]."},
 		{ID: "MCF002", Name: "node-in-two-custom-pools", Severity: lint.Error,
 			Summary: "two custom MachineConfigPools can select the same nodes",
 			Rationale: "A node may match only one custom pool: MCO refuses to place a node matching two (it stays in its old pool, and the pool " +
-				"reports the conflict) (networking.md section 5). Two pools conflict when one's nodeSelector is contained in the other's (identical, " +
+				"reports the conflict) (docs \"Configuring network components to run on the control plane\"; CIO names.go RemoteWorkerLabel). Two pools conflict when one's nodeSelector is contained in the other's (identical, " +
 				"or a subset of its matchLabels), or, when the set holds Node objects, when a node matches both. Sites: render refuses pools whose " +
 				"labels do this.",
 			Fix: "Give each custom pool a node label of its own (node-role.kubernetes.io/<pool>) and select only that."},
@@ -48,7 +48,7 @@ func init() {
 			Summary: "a custom MachineConfigPool selects control-plane nodes or the master MachineConfigs",
 			Rationale: "Custom pools are for workers only: the control plane stays in the built-in master pool. A custom pool whose nodeSelector " +
 				"requires node-role.kubernetes.io/master, or whose machineConfigSelector takes role master, is unsupported (docs \"Creating a " +
-				"custom machine config pool\"; networking.md section 5).",
+				"custom machine config pool\").",
 			Fix: "Remove the pool; put control-plane MachineConfigs in role master."},
 		{ID: "MCF004", Name: "machineconfig-path-conflict", Severity: lint.Warning,
 			Summary: "two MachineConfigs of the same role write the same file or systemd unit, and only the last by name takes effect",
@@ -67,12 +67,12 @@ func init() {
 		{ID: "MCF006", Name: "ovs-max-idle-unsupported", Severity: lint.Warning,
 			Summary: "a MachineConfig sets the OVS datapath flow idle timeout (other_config:max-idle), unsupported tuning",
 			Rationale: "`ovs-vsctl set Open_vSwitch . other_config:max-idle=<ms>` (OVS default 10000 ms) is tuning OpenShift neither sets nor " +
-				"supports (networking.md section 7): a cluster running it may be asked to remove it before a networking problem is looked at.",
+				"supports (OVS vswitch.xml other_config:max-idle): a cluster running it may be asked to remove it before a networking problem is looked at.",
 			Fix: "Remove it unless you accept running unsupported tuning; then suppress with that reason."},
 		{ID: "MCF007", Name: "ovs-max-idle-below-minimum", Severity: lint.Error,
 			Summary: "a MachineConfig sets OVS other_config:max-idle below 500 ms",
 			Rationale: "OVS accepts other_config:max-idle from 500 ms (vswitch.xml minInteger 500); below that the setting is not applied as " +
-				"written (networking.md section 7). Sites: render refuses ovs.flowIdleTimeoutMs below 500.",
+				"written (OVS vswitch.xml other_config:max-idle). Sites: render refuses ovs.flowIdleTimeoutMs below 500.",
 			Fix: "Use 500 ms or more (OVS default 10000), or remove the setting."},
 	})
 }

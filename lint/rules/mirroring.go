@@ -7,8 +7,7 @@ import (
 	"github.com/siteforge/siteforge/lint"
 )
 
-// The MIR family: image mirroring and registries (registries.md, "Pitfalls a linter must
-// catch"). Every rule asks the registries engine (internal/registries) what MCO renders and how
+// The MIR family: image mirroring and registries. Every rule asks the registries engine (internal/registries) what MCO renders and how
 // a node pulls; none re-implements a platform rule. Findings on objects MCO refuses carry MCO's
 // exact error text, so a user can grep the machine-config-controller log for it.
 
@@ -23,7 +22,7 @@ func init() {
 			Severity: lint.Error,
 			Summary:  "an image pulled by tag is covered only by digest mirrors or a blocked source",
 			Rationale: "CRI-O (containers/image sysregistriesv2) skips digest-only mirrors for tag references, so a TAG pull under ImageDigestMirrorSet or " +
-				"ImageContentSourcePolicy coverage goes to the source alone (registries.md section 3). When the source is blocked " +
+				"ImageContentSourcePolicy coverage goes to the source alone (c/image sysregistriesv2 PullSourcesFromReference). When the source is blocked " +
 				"(mirrorSourcePolicy NeverContactSource) or the cluster is disconnected, the pull fails with ImagePullBackOff: the classic case is an " +
 				"operator catalog index such as registry.redhat.io/redhat/redhat-operator-index:v4.16, which CatalogSources pull by tag. " +
 				"Checked for CatalogSources, ClusterCatalogs, workload containers and a site's mirroring.images.",
@@ -38,7 +37,7 @@ func init() {
 			Summary:  "the default operator catalogs stay enabled while registry.redhat.io is covered only by digest mirrors or a blocked source",
 			Rationale: "While OperatorHub cluster leaves them enabled, the default CatalogSources in openshift-marketplace (redhat-operators, " +
 				"certified-operators, community-operators, redhat-marketplace) pull registry.redhat.io/redhat/<name>-index:v4.N BY TAG " +
-				"(registries.md section 4). Digest-only mirrors are skipped for tag references (c/image sysregistriesv2), so the pull goes to " +
+				"(installer pkg/asset/manifests; docs \"Configuring image registry repository mirroring\"). Digest-only mirrors are skipped for tag references (c/image sysregistriesv2), so the pull goes to " +
 				"registry.redhat.io, which NeverContactSource or blockedRegistries blocks and a disconnected cluster cannot reach: the catalog " +
 				"pods stay in ImagePullBackOff. Plain manifests are checked when they include OperatorHub cluster; a site when it is disconnected.",
 			Fix: "Set OperatorHub cluster spec.disableAllDefaultSources: true and add CatalogSources for the catalogs you mirror, or add an " +
@@ -51,10 +50,10 @@ func init() {
 			Severity: lint.Warning,
 			Summary:  "a mirror entry nested in a broader mirrored source of the other kind (digest/tag) takes the broader mirror away",
 			Rationale: "c/image uses only the [[registry]] table with the longest matching prefix (sysregistriesv2 FindRegistry), and MCO copies a " +
-				"parent's mirrors only into nested tables that have no mirrors of its own (runtime-utils mirrorsAdjustedForNestedScope; registries.md " +
-				"section 2.8). An ImageTagMirrorSet entry on registry.redhat.io/redhat under an ImageDigestMirrorSet entry on registry.redhat.io " +
+				"parent's mirrors only into nested tables that have no mirrors of its own (runtime-utils mirrorsAdjustedForNestedScope). " +
+				"An ImageTagMirrorSet entry on registry.redhat.io/redhat under an ImageDigestMirrorSet entry on registry.redhat.io " +
 				"gets a table with tag-only mirrors, so digest pulls of everything under registry.redhat.io/redhat lose their mirror and go to the " +
-				"source (registries.md section 5.2); they fail where the source is blocked or unreachable. siteforge resolves a digest and a tag " +
+				"source (c/image sysregistriesv2 FindRegistry: the longest matching prefix wins); they fail where the source is blocked or unreachable. siteforge resolves a digest and a tag " +
 				"reference under the nested scope with the registries engine, with and without the nested entry.",
 			Fix: "Add the entry of the other kind for the nested source too (the parent's mirrors with the extra path appended), put the nested " +
 				"entry on the exact repository pulled, or mirror the whole registry for both kinds.",
@@ -68,7 +67,7 @@ func init() {
 			Rationale: "MCO allows one mirrorSourcePolicy per source across all ImageDigestMirrorSets, ImageTagMirrorSets and " +
 				"ImageContentSourcePolicies (unset and ICSP entries count as AllowContactingSource) and otherwise refuses to render registries.conf: " +
 				"`conflicting mirrorSourcePolicy is set for the same source %q in imagedigestmirrorsets, imagetagmirrorsets, or " +
-				"imagecontentsourcepolicies` (MCO container-runtime-config helpers.go validateRegistriesConfScopes; registries.md section 2.9). " +
+				"imagecontentsourcepolicies` (MCO container-runtime-config helpers.go validateRegistriesConfScopes). " +
 				"The nodes keep the previous file. The installer's policy-less ImageDigestMirrorSet image-digest-mirror next to a " +
 				"NeverContactSource one is the usual cause.",
 			Fix: "Give every entry for the source the same mirrorSourcePolicy (an ICSP cannot say NeverContactSource: convert it with " +
@@ -81,8 +80,7 @@ func init() {
 			Severity: lint.Error,
 			Summary:  "mirrorSourcePolicy NeverContactSource on an entry that lists its source among the mirrors",
 			Rationale: "MCO refuses to render registries.conf when a NeverContactSource entry names its own source as a mirror: `cannot set " +
-				"mirrorSourcePolicy: NeverContactSource if the source %q is one of the mirrors` (MCO helpers.go validateRegistriesConfScopes; " +
-				"registries.md section 2.9). The nodes keep the previous file.",
+				"mirrorSourcePolicy: NeverContactSource if the source %q is one of the mirrors` (MCO helpers.go validateRegistriesConfScopes). The nodes keep the previous file.",
 			Fix:   "Remove the source from the mirrors, or use AllowContactingSource (c/image then tries the source last anyway).",
 			Check: refusalCheck(func(err error) bool { return errors.Is(err, registries.ErrNeverContactSourceIsMirror) }),
 		},
@@ -95,7 +93,7 @@ func init() {
 				"host[:port][/path] with a lower-case path, or *.domain for a source; no scheme, tag or digest. The API server rejects an " +
 				"ImageDigestMirrorSet/ImageTagMirrorSet that does not; ImageContentSourcePolicy has no pattern, and MCO applies the same patterns " +
 				"to every kind and refuses to render registries.conf: `invalid format for source %q` / `invalid format for mirror %q` " +
-				"(registries.md sections 1 and 2.9).",
+				"(api config/v1 ImageDigestMirrorSet and ImageTagMirrorSet; OCP 4.13 release notes; MCO container-runtime-config; runtime-utils EditRegistriesConfig).",
 			Fix: "Write the location as host[:port][/path]: drop https://, :tag and @sha256:..., lower-case the path; a mirror cannot be a wildcard.",
 			Check: refusalCheck(func(err error) bool {
 				return errors.Is(err, registries.ErrInvalidSource) || errors.Is(err, registries.ErrInvalidMirror)
@@ -109,7 +107,7 @@ func init() {
 			Rationale: "containers/image (docker/reference ParseNormalizedNamed) takes the first component as a registry host only when it contains " +
 				"a dot or a colon or is localhost; otherwise the whole name is a docker.io repository. The CRD pattern accepts mirrorhost/ns, but " +
 				"a node then pulls docker.io/mirrorhost/ns/... for that mirror, and a source or scope written that way never matches a reference " +
-				"(registries.md sections 1 and 5.8).",
+				"(api config/v1 ImageDigestMirrorSet and ImageTagMirrorSet; OCP 4.13 release notes; c/image sysregistriesv2 reference parsing).",
 			Fix:   "Use the registry's fully qualified host name or add its port: mirrorhost.example.com/ns or mirrorhost:5000/ns.",
 			Check: checkDotlessHosts,
 		},
@@ -120,7 +118,7 @@ func init() {
 			Summary:  "a *.domain source has mirrors: rewriting drops the host",
 			Rationale: "For a *.domain table c/image replaces the whole matched host with the mirror location (sysregistriesv2 rewriteReference), " +
 				"so a.example.com/ns/app and b.example.com/ns/app both become <mirror>/ns/app (the registries collide on one mirror path), and a " +
-				"host:port reference becomes <mirror>:port/..., which is no valid reference: the pull fails (registries.md section 5.3).",
+				"host:port reference becomes <mirror>:port/..., which is no valid reference: the pull fails (c/image sysregistriesv2 rewriteReference).",
 			Fix:   "Mirror each registry host as its own source, with its own mirror path.",
 			Check: checkWildcardMirrors,
 		},
@@ -131,7 +129,7 @@ func init() {
 			Summary:  "an insecure or blocked registry scope lies inside a mirrored *.domain source: MCO refuses to render",
 			Rationale: "MCO gives a table nested in a mirrored source that has no mirrors of its own the parent's mirrors with the extra path " +
 				"appended; for a wildcard parent it cannot, and refuses to render registries.conf: `internal error: mirrorsAdjustedForNestedScope " +
-				"for a wildcard scope %q` (runtime-utils EditRegistriesConfig; registries.md section 2.9). image.config insecureRegistries and " +
+				"for a wildcard scope %q` (runtime-utils EditRegistriesConfig). image.config insecureRegistries and " +
 				"blockedRegistries entries create such tables.",
 			Fix:   "List the mirrored hosts one by one instead of the wildcard, or move the insecure/blocked scope out of it.",
 			Check: refusalCheck(func(err error) bool { return errors.Is(err, registries.ErrWildcardNestedScope) }),
@@ -145,7 +143,7 @@ func init() {
 				"after it (`invalid entry for insecure|blocked|allowed registries %q`, runtime-utils IsValidRegistriesConfScope), and only one of " +
 				"allowedRegistries and blockedRegistries (`invalid images config: only one of AllowedRegistries or BlockedRegistries may be " +
 				"specified`, MCO helpers.go updatePolicyJSON). Either error stops MCO from rendering registries.conf or policy.json " +
-				"(registries.md sections 1 and 2.9); the nodes keep the previous files. Any other refusal of the registries engine is reported here too.",
+				"(api config/v1 ImageDigestMirrorSet and ImageTagMirrorSet; OCP 4.13 release notes; MCO container-runtime-config; runtime-utils EditRegistriesConfig); the nodes keep the previous files. Any other refusal of the registries engine is reported here too.",
 			Fix: "Write scopes as host[:port][/path] or *.domain, and use either allowedRegistries or blockedRegistries.",
 			Check: refusalCheck(func(err error) bool {
 				return !isPolicyConflict(err) && !errors.Is(err, registries.ErrNeverContactSourceIsMirror) &&
@@ -161,7 +159,7 @@ func init() {
 			Rationale: "CRI-O resolves mirror hosts with the node's resolver, not cluster DNS: only image-registry.openshift-image-registry.svc is " +
 				"put into /etc/hosts, and only while cluster DNS works; a Service ClusterIP answers only once the cluster network is up. During " +
 				"bootstrap, reboots and upgrades such a mirror is unreachable: each pull waits up to the fixed 30 s dial timeout and then falls " +
-				"back to the next mirror or the source, or fails when the source is blocked (registries.md sections 3 and 5.5; the same class " +
+				"back to the next mirror or the source, or fails when the source is blocked (the same class " +
 				"of failure is known from containerd nodes whose cache mirror sat at a Service IP). The service network comes from the Network " +
 				"config, the install-config or the site (default 172.30.0.0/16).",
 			Fix: "Give the mirror an address the nodes reach without the cluster: a registry outside the cluster, or a Route/load-balancer host name " +
@@ -177,7 +175,7 @@ func init() {
 				"ImageDigestMirrorSet, ImageTagMirrorSet, ImageContentSourcePolicy or insecure/blocked registry exists. MCO merges a pool's " +
 				"MachineConfigs sorted by name and the last file at a path wins (MCO MergeMachineConfigs): a hand-written file either replaces " +
 				"MCO's (the mirror objects silently stop applying) or is replaced by it. A registries.conf.d drop-in whose [[registry]] has the " +
-				"prefix of one of MCO's tables replaces that table (c/image drop-in merging) (registries.md section 5.4).",
+				"prefix of one of MCO's tables replaces that table (MCO MergeMachineConfigs; c/image sysregistriesv2 drop-in merging).",
 			Fix: "Express the mirrors as ImageDigestMirrorSet/ImageTagMirrorSet (4.13+) and delete the MachineConfig; before 4.13, render the " +
 				"tag-mirroring MachineConfig with siteforge, which writes MCO's file plus the tag mirrors and sorts after MCO's.",
 			Check: checkRegistriesMachineConfigs,
@@ -190,7 +188,7 @@ func init() {
 			Rationale: "The assisted and agent installers reduce a user-supplied registries.conf (assisted-service mirror ConfigMap key " +
 				"registries.conf, InfraEnv ignitionConfigOverride) to ImageDigestMirrorSet/ImageTagMirrorSet: pull-from-mirror = \"tag-only\" " +
 				"becomes an ITMS, digest-only or unset becomes an IDMS, \"all\" is dropped silently and a registry-level mirror-by-digest-only = " +
-				"false is ignored; the install-time registries.conf hard-codes mirror-by-digest-only = true (registries.md sections 4 and 5.6). " +
+				"false is ignored; the install-time registries.conf hard-codes mirror-by-digest-only = true (installer pkg/asset/manifests; docs \"Configuring image registry repository mirroring\"; installer pkg/asset/agent/mirror/registriesconf.go). " +
 				"Tag pulls therefore miss these mirrors during and after the installation.",
 			Fix: "Keep the installer's registries.conf digest-only (pull-from-mirror = \"digest-only\") and apply an ImageTagMirrorSet on day 2 " +
 				"(4.13+; a MachineConfig before 4.13) for the repositories pulled by tag.",
@@ -202,7 +200,7 @@ func init() {
 			Severity: lint.Info,
 			Summary:  "an ImageContentSourcePolicy on OpenShift 4.13 or later",
 			Rationale: "ImageContentSourcePolicy is deprecated from 4.13, which introduced ImageDigestMirrorSet and ImageTagMirrorSet; an ICSP " +
-				"can express neither tag mirroring nor mirrorSourcePolicy (registries.md section 1). `oc adm migrate icsp` converts it.",
+				"can express neither tag mirroring nor mirrorSourcePolicy (api config/v1 ImageDigestMirrorSet and ImageTagMirrorSet; OCP 4.13 release notes). `oc adm migrate icsp` converts it.",
 			Fix:   "Convert it: oc adm migrate icsp <file> --dest-dir <dir>, apply the ImageDigestMirrorSet, then delete the ICSP.",
 			Check: checkDeprecatedICSP,
 		},
@@ -224,7 +222,7 @@ func init() {
 			Name:     "mirror-sets-before-4-13",
 			Severity: lint.Error,
 			Summary:  "an ImageDigestMirrorSet or ImageTagMirrorSet for OpenShift before 4.13",
-			Rationale: "ImageDigestMirrorSet and ImageTagMirrorSet first shipped in OpenShift 4.13 (api config/v1; registries.md section 1): " +
+			Rationale: "ImageDigestMirrorSet and ImageTagMirrorSet first shipped in OpenShift 4.13 (api config/v1): " +
 				"before, the API server has no such resource and MCO reads only ImageContentSourcePolicy, so the mirrors never reach the nodes.",
 			Fix: "Use an ImageContentSourcePolicy for digest mirrors; tag mirroring before 4.13 needs a MachineConfig for registries.conf (siteforge " +
 				"renders one from a site).",
@@ -237,7 +235,7 @@ func init() {
 			Summary:  "blockedRegistries covers the release payload repository without an unblocked digest mirror for it",
 			Rationale: "MCO refuses to block the repository of the release image unless an unblocked digest mirror serves it: it drops that " +
 				"blocked entry and only logs `cannot block the repository being used by the payload` (MCO helpers.go " +
-				"getValidBlockedAndAllowedRegistries; registries.md section 2.9), so the registry is NOT blocked. The payload's component images " +
+				"getValidBlockedAndAllowedRegistries), so the registry is NOT blocked. The payload's component images " +
 				"(quay.io/openshift-release-dev/ocp-v4.0-art-dev, always pulled by digest) are not protected that way: blocking them without a " +
 				"digest mirror fails every component pull. The release image is the site's cluster.releaseImage or a ClusterVersion's, else " +
 				"quay.io/openshift-release-dev/ocp-release; the check uses the registries engine's payload rule.",
@@ -251,7 +249,7 @@ func init() {
 			Severity: lint.Info,
 			Summary:  "tag mirroring (ImageTagMirrorSet, pull-from-mirror tag-only/all) trades away the digest guarantee",
 			Rationale: "A digest pull from a mirror is verified against the digest; a tag pull gets whatever the mirror serves under that tag, so " +
-				"a stale or compromised mirror changes what runs (registries.md section 5.9). Tag mirroring is often needed (operator catalogs " +
+				"a stale or compromised mirror changes what runs (c/image: a tag resolves to whatever the mirror serves). Tag mirroring is often needed (operator catalogs " +
 				"are pulled by tag); this note asks for a conscious decision.",
 			Fix: "Pull by digest where you can. Acknowledge the rest with a suppression that says why: siteforge.dev/ignore-MIR018: \"<reason>\" " +
 				"on the object, or lint.suppress in the site.",
@@ -262,7 +260,7 @@ func init() {
 			Name:     "insecure-mirror",
 			Severity: lint.Warning,
 			Summary:  "image.config insecureRegistries covers a mirror: TLS verification is off for it",
-			Rationale: "MCO marks every mirror located inside an insecure scope `insecure = true` (registries.md section 2.7): CRI-O then skips " +
+			Rationale: "MCO marks every mirror located inside an insecure scope `insecure = true` (runtime-utils EditRegistriesConfig): CRI-O then skips " +
 				"certificate verification and may fall back to plain HTTP for it, sending the pull secret's credentials for that mirror and " +
 				"accepting whatever answers. (Whether additionalTrustedCA holds the mirror's CA cannot be checked from the manifests.)",
 			Fix: "Put the mirror's CA into image.config spec.additionalTrustedCA (ConfigMap in openshift-config, key host..port) and remove the " +

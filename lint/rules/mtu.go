@@ -30,7 +30,7 @@ func init() {
 			Rationale: "IPv6 needs links of at least 1280 bytes (RFC 8200), so CNO raises the cluster MTU floor from 576 to 1280 as soon as any clusterNetwork " +
 				"CIDR is IPv6, single- or dual-stack (CNO validateOVNKubernetes and isOVNKubernetesChangeSafe, message `invalid MTU %d`). Every node " +
 				"then needs an uplink of at least 1380 bytes (1426 with IPsec Full). The installer's AWS edge pool MTU 1200 is illegal there, so an " +
-				"IPv6 or dual-stack OVN-Kubernetes cluster cannot have a Local Zone pool (networking.md section 1).",
+				"IPv6 or dual-stack OVN-Kubernetes cluster cannot have a Local Zone pool (CNO getOVNEncapOverhead and validateOVNKubernetes; docs \"Changing the cluster network MTU\").",
 			Fix: "Raise the cluster MTU to at least 1280 and the node MTUs to at least 1380 (1426 with IPsec), or keep the cluster network IPv4-only. " +
 				"Links that carry less (an AWS Local Zone path) cannot be part of an IPv6 cluster.",
 			Check: checkIPv6Floor,
@@ -55,7 +55,7 @@ func init() {
 				"network.from, network.to and machine.to are required; network.from must equal the applied MTU (Network.config " +
 				"status.clusterNetworkMTU); network.to and machine.to must lie in 576-65536 (1280-65536 with an IPv6 cluster network); machine.to " +
 				"must be at least network.to plus the overlay overhead (100 Geneve, 146 with IPsec Full, 50 VXLAN). A rejected migration leaves " +
-				"the operator Degraded (\"Not applying unsafe configuration change\") and nothing rolls (networking.md section 2). The messages " +
+				"the operator Degraded (\"Not applying unsafe configuration change\") and nothing rolls (CNO isOVNKubernetesChangeSafe; docs \"Changing the cluster network MTU\"). The messages " +
 				"are CNO's own, from siteforge's offline copy of its verdict.",
 			Fix: "Correct the field the message names. network.from is `oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}'`; " +
 				"`siteforge render` of a site with mtu.current writes a migration CNO accepts.",
@@ -69,7 +69,7 @@ func init() {
 			Rationale: "Outside spec.migration CNO refuses any change of the cluster MTU: `cannot change ovn-kubernetes MTU without migration` " +
 				"(`cannot change openshift-sdn mtu without migration`; CNO isOVNKubernetesChangeSafe / isOpenShiftSDNChangeSafe). Once phase 1 " +
 				"is reconciled the applied MTU is network.to, so phase 2 (`migration: null`) must set the mtu to exactly network.to: any other " +
-				"value, or no value (the spec keeps the old MTU), is that same rejection (networking.md section 2).",
+				"value, or no value (the spec keeps the old MTU), is that same rejection (CNO isOVNKubernetesChangeSafe; docs \"Changing the cluster network MTU\").",
 			Fix:   "Change the MTU with the two-phase migration; in phase 2 set ovnKubernetesConfig.mtu (openshiftSDNConfig.mtu) to phase 1's network.to.",
 			Check: checkMTUWithoutMigration,
 		},
@@ -79,7 +79,7 @@ func init() {
 			Severity: lint.Warning,
 			Summary:  "an MTU migration whose network.from equals network.to",
 			Rationale: "CNO has no `to != from` check: a migration to the same MTU is accepted, and both phases still roll every MachineConfigPool, " +
-				"a reboot of every node per phase, for nothing (networking.md section 2).",
+				"a reboot of every node per phase, for nothing (CNO isOVNKubernetesChangeSafe; docs \"Changing the cluster network MTU\").",
 			Fix:   "Remove the migration, or set network.to to the MTU you want.",
 			Check: checkMTUNoOp,
 		},
@@ -104,7 +104,7 @@ func init() {
 			Summary:  "IPsec Full is enabled with a cluster MTU that leaves fewer than 146 bytes to the uplink",
 			Rationale: "IPsec mode Full (an ipsecConfig with an empty mode counts as Full) adds the 46-byte ESP header to the 100-byte Geneve overhead " +
 				"(CNO getOVNEncapOverhead). A cluster sized for Geneve alone (uplink - 100) drops full-size packets once IPsec is on; CNO does NOT " +
-				"check it when IPsec is enabled on day 2, only the docs do (networking.md section 1). The uplink is known from NetworkManager MTU " +
+				"check it when IPsec is enabled on day 2, only the docs do (CNO getOVNEncapOverhead and validateOVNKubernetes; docs \"Changing the cluster network MTU\"). The uplink is known from NetworkManager MTU " +
 				"keyfiles, the site's pools, or the platform default (AWS 9001 inside a VPC, Azure 1500).",
 			Fix:   "Lower the cluster MTU to the uplink MTU minus 146 (an MTU migration on a running cluster) before enabling IPsec, or raise the uplinks.",
 			Check: checkIPsecHeadroom,
@@ -115,7 +115,7 @@ func init() {
 			Severity: lint.Error,
 			Summary:  "a node (machine) MTU above what the cloud platform carries",
 			Rationale: "Cloud networks have a hard maximum frame size: AWS 9001 inside a VPC (AWS EC2 docs \"Network maximum transmission unit\"), " +
-				"Google Cloud 8896 (VPC docs \"Maximum transmission unit\"), Azure 9000 with MANA NICs (1500 by default; networking.md section 1). " +
+				"Google Cloud 8896 (VPC docs \"Maximum transmission unit\"), Azure 9000 with MANA NICs (1500 by default). " +
 				"A larger machine MTU makes the NIC send frames the network drops, and a cluster MTU planned from it does not fit either.",
 			Fix:   "Use at most the platform's maximum for the uplink (uplinkMTU, mtu.machine, machine.to or the keyfile's ethernet.mtu).",
 			Check: checkPlatformMaxMTU,
@@ -126,7 +126,7 @@ func init() {
 			Severity: lint.Warning,
 			Summary:  "node uplinks have different MTUs and the install sets no cluster MTU",
 			Rationale: "At install time CNO probes the default-route link of ONE node and sets the cluster MTU from it; it never changes later. With " +
-				"uplinks of different MTUs it can pick a value that only the larger ones carry (networking.md section 1). The cluster MTU must then " +
+				"uplinks of different MTUs it can pick a value that only the larger ones carry (CNO getOVNEncapOverhead and validateOVNKubernetes; docs \"Changing the cluster network MTU\"). The cluster MTU must then " +
 				"be set explicitly, in the operator Network manifest the installer takes (manifests/cluster-network-03-config.yml).",
 			Fix: "Set the cluster MTU explicitly: the smallest uplink MTU minus the overlay overhead. For a site, set mtu.target or copy the " +
 				"rendered install/manifests/cluster-network-03-config.yml into the installer's manifests.",
@@ -139,7 +139,7 @@ func init() {
 			Summary:  "an offline network type migration and an MTU migration in the same spec.migration",
 			Rationale: "The Network.operator CRD rejects spec.migration with both mtu and a networkType in a mode other than Live: `networkType migration " +
 				"in mode other than 'Live' may not be configured at the same time as mtu migration` (openshift/api operator/v1 NetworkMigration " +
-				"XValidation; networking.md section 2). The patch never reaches CNO.",
+				"XValidation). The patch never reaches CNO.",
 			Fix:   "Run the MTU migration to its end first, then the network type migration (the offline migration to OVN-Kubernetes sets the MTU itself).",
 			Check: checkTypeAndMTUMigration,
 		},

@@ -18,7 +18,7 @@ func init() {
 				"them may overlap the subnets OVN-Kubernetes reserves for itself: the join subnet (100.64.0.0/16), the transit switch subnet " +
 				"(100.88.0.0/16) and the masquerade subnet (169.254.0.0/17 on new installs) by default (api operator/v1 " +
 				"OVNKubernetesConfig ipv4/ipv6 internalJoinSubnet and internalTransitSwitchSubnet, gatewayConfig internalMasqueradeSubnet; " +
-				"CNO defaultV4MasqueradeSubnet; networking.md section 3). Overlapping traffic is misrouted: the cluster installs but pods " +
+				"CNO defaultV4MasqueradeSubnet). Overlapping traffic is misrouted: the cluster installs but pods " +
 				"cannot reach the nodes or services behind the overlapping range.",
 			Fix: "Renumber the network (install-config networking, Network.config spec, or the site's network block). When the overlap is with an " +
 				"OVN-Kubernetes internal subnet on an existing cluster, move the internal subnet instead (ovnKubernetesConfig.ipv4.internalJoinSubnet, " +
@@ -31,8 +31,8 @@ func init() {
 			Severity: lint.Error,
 			Summary:  "OpenShift SDN on a release that cannot install it (4.15+) or rejects it (4.17+)",
 			Rationale: "OpenShift SDN is deprecated from 4.14, cannot be chosen for new installs from 4.15, sets Upgradeable=False in 4.16 and is " +
-				"removed in 4.17, where CNO rejects it with `unsupported network type \"OpenShiftSDN\"` (4.14-4.17 release notes; networking.md " +
-				"section 3). Plain manifests without a known release (--ocp-version) are judged by the latest release.",
+				"removed in 4.17, where CNO rejects it with `unsupported network type \"OpenShiftSDN\"` (4.14-4.17 release notes; CNO). " +
+				"Plain manifests without a known release (--ocp-version) are judged by the latest release.",
 			Fix: "Install with networkType OVNKubernetes. A running SDN cluster must migrate to OVN-Kubernetes (offline, or live from 4.15) " +
 				"before it is upgraded to 4.17: set networkMigration in the site and `siteforge render` writes the patches and the runbook.",
 			Check: checkSDNVersion,
@@ -46,7 +46,7 @@ func init() {
 				"`cluster` together with spec.networkType OVNKubernetes (CNO from 4.15, documented from 4.16). CNO refuses it on OpenShift SDN in " +
 				"Multitenant mode and when the cluster or service network overlaps OVN-Kubernetes' internal subnets (join 100.64.0.0/16, transit " +
 				"switch 100.88.0.0/16, masquerade 169.254.0.0/17 by default); it is also blocked on HyperShift and with egress router pods " +
-				"(docs \"Limited live migration to the OVN-Kubernetes network plugin\"; networking.md section 3).",
+				"(docs \"Limited live migration to the OVN-Kubernetes network plugin\").",
 			Fix: "Switch the SDN to NetworkPolicy mode (or use the offline migration), move the overlapping network or OVN-Kubernetes' internal " +
 				"subnets first, and upgrade to 4.16 before starting a live migration.",
 			Check: checkLiveMigration,
@@ -58,7 +58,7 @@ func init() {
 			Summary:  "ovnKubernetesConfig.genevePort is the VXLAN port 4789",
 			Rationale: "UDP 4789 is the VXLAN port: OpenShift SDN's default vxlanPort (CNO fillOpenShiftSDNDefaults) and the port of most " +
 				"hypervisor and cloud overlays. A Geneve tunnel on it collides with VXLAN traffic, on the nodes during an SDN migration and on " +
-				"the underlay (networking.md section 3: genevePort != 4789). OVN-Kubernetes' default is 6081.",
+				"the underlay (docs \"Migrating from the OpenShift SDN network plugin\"; CNO). OVN-Kubernetes' default is 6081.",
 			Fix:   "Remove genevePort to use the default 6081, or choose another free UDP port.",
 			Check: checkGenevePort,
 		},

@@ -18,7 +18,7 @@ import (
 )
 
 // The rules an EgressIP must pass for OVN-Kubernetes to assign it
-// (networking.md section 6). Each rejection names the OVN-K event reason it
+// (docs "Configuring an egress IP address"; OVN-K egressip controller). Each rejection names the OVN-K event reason it
 // avoids where there is one. Check runs them over plain data, so the
 // generator (over a site) and the lints (over plain manifests) apply the
 // same rules with the same messages.

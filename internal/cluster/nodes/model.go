@@ -26,7 +26,7 @@ func RemotePools(s *site.Site) []string {
 
 // AutoDetectsRemoteWorkers reports whether the cluster detects remote workers
 // itself: baremetal IPI from 4.13 labels them node.openshift.io/remote-worker,
-// keepalived sleeps there and routers avoid them (networking.md section 5).
+// keepalived sleeps there and routers avoid them (docs "Configuring network components to run on the control plane"; CIO names.go RemoteWorkerLabel).
 func AutoDetectsRemoteWorkers(s *site.Site, minor platform.OCPMinor) bool {
 	return minor >= platform.RemoteWorkerAutoDetectSince &&
 		s.Cluster.Platform == site.PlatformBareMetal && s.Cluster.InstallMethod == site.InstallIPI

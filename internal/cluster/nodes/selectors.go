@@ -167,7 +167,7 @@ func SelectsRole(machineConfigSelector *metav1.LabelSelector, role string) bool 
 // InheritsWorker reports whether a custom pool's machineConfigSelector takes
 // the worker MachineConfigs, as every custom pool must: the worker pool's
 // base configs (kubelet, CRI-O, the OS) reach its nodes only that way (docs
-// "Creating a custom machine config pool"; networking.md section 5).
+// "Creating a custom machine config pool").
 func InheritsWorker(machineConfigSelector *metav1.LabelSelector) bool {
 	return SelectsRole(machineConfigSelector, platform.MachineConfigRoleWorker)
 }

@@ -18,7 +18,7 @@ import (
 // Excluding a shard's routes from the default router. The default router
 // serves every route its selectors admit, so the shard's routes are served
 // twice unless the default's routeSelector / namespaceSelector reject them
-// (networking.md section 4). The default must keep admitting everything
+// (CIO desiredRouterDeployment; api operator/v1 IngressController). The default must keep admitting everything
 // else, the platform's own routes (console, oauth, canary) first of all, and
 // those carry none of the shard's labels. So the exclusion is the exact
 // complement of the shard's selector, expressed with requirements that an

@@ -20,8 +20,8 @@ import (
 // Router placement. CIO turns spec.nodePlacement.nodeSelector into the
 // router pods' nodeSelector with apimachinery LabelSelectorAsMap, which
 // accepts only matchLabels and `In` with exactly one value; anything else is
-// admitted but the router Deployment is never built (networking.md section
-// 4). So every selector siteforge emits is plain matchLabels, and a richer
+// admitted but the router Deployment is never built (CIO
+// desiredRouterDeployment). So every selector siteforge emits is plain matchLabels, and a richer
 // intent is translated into labels the site's pools carry, at pool
 // granularity: the pools the intent selects must be exactly the pools some
 // label set selects.

@@ -326,7 +326,7 @@ func PortClashes(aName string, a HostPorts, bName string, b HostPorts) []string 
 }
 
 // PortCollisions reports HostNetwork routers that share nodes and a host
-// port: the second router's pods never start there (networking.md section 4).
+// port: the second router's pods never start there (CIO desiredRouterDeployment; api operator/v1 IngressController).
 func PortCollisions(s *site.Site, routers []HostRouter) diag.List {
 	var out diag.List
 	for j := 1; j < len(routers); j++ {

@@ -83,7 +83,7 @@ func Routers(s *site.Site) ([]Router, error) {
 
 // VIPSubnetProblem says why the ingress VIP cannot follow the default router
 // onto the nodes of pool: on keepalived platforms it can sit only on a node
-// whose primary subnet holds it (networking.md section 4). "" when it can,
+// whose primary subnet holds it (CIO desiredRouterDeployment; api operator/v1 IngressController). "" when it can,
 // or when the site does not say where the pool's nodes are.
 func VIPSubnetProblem(s *site.Site, pool string) string {
 	if !nodes.RunsKeepalived(s) || len(s.Network.IngressVIPs) == 0 {
