@@ -68,7 +68,7 @@ test: vet unit race fuzz-short ## what CI runs: vet, all tests, the concurrency 
 # in them, staging, aborts), again under the race detector.
 RACE_TESTS := TestWorkerPanicExits2|TestGroup|TestAbort|TestWatchdog|TestCommit|TestKilled|TestRunning|TestConcurrent
 race: ## the concurrency tests under -race
-	$(GO) test -race -count=1 -run '$(RACE_TESTS)' ./internal/cli ./internal/guard ./internal/output
+	$(GO) test -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
 
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT)

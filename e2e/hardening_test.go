@@ -18,7 +18,7 @@ import (
 )
 
 // Process-level hardening: what needs the real binary, a signal or a
-// memory figure (the in-process regression tests are in internal/cli).
+// memory figure (the in-process regression tests are in cmd/siteforge/internal/cli).
 
 // measured is a finished process with its peak memory.
 type measured struct {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siteforge/siteforge/internal/cli"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/cli"
 )
 
 const validSite = `apiVersion: siteforge.dev/v1alpha1

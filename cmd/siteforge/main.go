@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/siteforge/siteforge/internal/cli"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/cli"
 )
 
 func main() { cli.Process(os.Args[1:]) }

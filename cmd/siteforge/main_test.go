@@ -15,7 +15,7 @@ import (
 	"cuelang.org/go/encoding/yaml"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/siteforge/siteforge/internal/cli"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/cli"
 )
 
 // TestMain lets testscript run this test binary as the real `siteforge`

@@ -3,7 +3,7 @@ package cli
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/siteforge/siteforge/internal/krm"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/krm"
 )
 
 func init() {

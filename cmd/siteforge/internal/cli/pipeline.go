@@ -5,9 +5,9 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/site"
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/siteforge/siteforge/internal/guard"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/internal/suggest"
 )
 
