@@ -64,9 +64,10 @@ func isBidi(r rune) bool {
 
 // lineStart makes a printed line safe at its start: CI runners read a line
 // starting with "::" (GitHub workflow commands) or "##[" (its older form)
-// as a command, so a file name starting that way gets "./".
+// as a command, so a file name starting with ":" (the ": " siteforge writes
+// after a position would complete the "::") or "##[" gets "./".
 func lineStart(s string) string {
-	if strings.HasPrefix(s, "::") || strings.HasPrefix(s, "##[") {
+	if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "##[") {
 		return "./" + s
 	}
 	return s
