@@ -37,7 +37,7 @@ func init() {
 // exampleSite is a valid YAML site.
 func exampleSite(t *testing.T) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../../examples/disconnected-quay-cache/site.yaml")
+	b, err := os.ReadFile("../../../../examples/disconnected-quay-cache/site.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
