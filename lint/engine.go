@@ -115,49 +115,95 @@ type suppression struct {
 	used   bool
 }
 
+// Linter runs the selected rules over sets. One Linter may check several
+// sets at once (a fleet's sites, on the render workers).
+type Linter struct {
+	selected []*Rule
+}
+
+// New selects the rules of opts.
+func New(opts Options) (*Linter, error) {
+	selected, err := selectRules(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Linter{selected: selected}, nil
+}
+
 // Run checks the input with every selected rule.
 func Run(in *Input, opts Options) (Result, error) {
-	selected, err := selectRules(opts)
+	l, err := New(opts)
 	if err != nil {
 		return Result{}, err
 	}
-	sups := collectSuppressions(in)
-	overrides := map[string]map[string]Severity{} // site -> rule -> severity ("off" drops)
-	off := map[string]map[string]bool{}
-	for _, s := range in.Sites {
-		if l := s.Site.Lint; l != nil {
-			for id, sev := range l.Severity {
+	var parts []Result
+	for _, set := range in.Sets() {
+		parts = append(parts, l.Check(set))
+	}
+	return Merge(parts...), nil
+}
+
+// Merge joins the results of several sets: findings sorted by position,
+// identical findings once (the sites of a fleet report a problem in their
+// shared defaults at the same place).
+func Merge(parts ...Result) Result {
+	var res Result
+	for _, p := range parts {
+		res.Findings = append(res.Findings, p.Findings...)
+		res.Suppressed += p.Suppressed
+	}
+	sortFindings(res.Findings)
+	res.Findings = dedupFindings(res.Findings)
+	return res
+}
+
+// Check lints one set: every selected rule's findings, after the site's
+// severity overrides and the set's suppressions, and the engine's own
+// findings about those suppressions. Merge sorts them.
+func (l *Linter) Check(set Set) Result {
+	sups := collectSuppressions(set)
+	var (
+		siteName  string
+		overrides = map[string]Severity{} // rule -> severity
+		off       = map[string]bool{}     // rules the site turns off
+		rendered  = map[string]bool{}     // files of the site's rendered objects
+	)
+	if s := set.Site; s != nil {
+		siteName = s.Site.Name
+		if lc := s.Site.Lint; lc != nil {
+			for id, sev := range lc.Severity {
 				if sev == "off" {
-					if off[s.Site.Name] == nil {
-						off[s.Site.Name] = map[string]bool{}
-					}
-					off[s.Site.Name][id] = true
+					off[id] = true
 					continue
 				}
 				v, _ := ParseSeverity(sev)
-				if overrides[s.Site.Name] == nil {
-					overrides[s.Site.Name] = map[string]Severity{}
-				}
-				overrides[s.Site.Name][id] = v
+				overrides[id] = v
 			}
+		}
+		for _, o := range s.Objects {
+			rendered[o.File] = true
 		}
 	}
 
 	var res Result
-	for _, rule := range selected {
+	for _, rule := range l.selected {
 		if rule.Check == nil {
 			continue // an engine rule
 		}
 		rep := &Reporter{rule: rule}
-		rule.Check(in, rep)
+		rule.Check(set, rep)
 		for _, f := range rep.findings {
 			f.Rule, f.Name, f.Severity = rule.ID, rule.Name, rule.Severity
-			mapToSite(in, &f)
-			if off[f.Site][f.Rule] {
-				continue
+			if rendered[f.Pos.File] {
+				mapToSite(set.Site, &f)
 			}
-			if sev, ok := overrides[f.Site][f.Rule]; ok {
-				f.Severity = sev
+			if f.Site == siteName && siteName != "" {
+				if off[f.Rule] {
+					continue
+				}
+				if sev, ok := overrides[f.Rule]; ok {
+					f.Severity = sev
+				}
 			}
 			if suppressed(sups, f) {
 				res.Suppressed++
@@ -172,13 +218,11 @@ func Run(in *Input, opts Options) (Result, error) {
 			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, fmt.Sprintf("suppression of unknown rule %s", s.rule)))
 		case strings.TrimSpace(s.reason) == "":
 			res.Findings = append(res.Findings, meta(RuleReasonlessSuppression, s, fmt.Sprintf("suppression of %s has no reason: say why the finding does not apply", s.rule)))
-		case !s.used && isSelected(selected, s.rule):
+		case !s.used && isSelected(l.selected, s.rule):
 			res.Findings = append(res.Findings, meta(RuleUnusedSuppression, s, fmt.Sprintf("suppression of %s matches no finding: remove it", s.rule)))
 		}
 	}
-	sortFindings(res.Findings)
-	res.Findings = dedupFindings(res.Findings)
-	return res, nil
+	return res
 }
 
 func meta(id string, s *suppression, msg string) Finding {
@@ -235,26 +279,22 @@ func selectRules(opts Options) ([]*Rule, error) {
 	return out, nil
 }
 
-// mapToSite points a finding on a rendered object back at the site input.
-func mapToSite(in *Input, f *Finding) {
-	for _, s := range in.Sites {
-		for _, o := range s.Objects {
-			if f.Pos.File == o.File {
-				f.Site = s.Site.Name
-				if p, ok := s.Origin[o.File]; ok && p.IsValid() {
-					f.Pos = p
-				} else {
-					f.Pos = s.Site.Positions.Of("")
-				}
-				return
-			}
-		}
+// mapToSite points a finding on one of the site's rendered objects back at
+// the site input.
+func mapToSite(s *Site, f *Finding) {
+	f.Site = s.Site.Name
+	if p, ok := s.Origin[f.Pos.File]; ok && p.IsValid() {
+		f.Pos = p
+	} else {
+		f.Pos = s.Site.Positions.Of("")
 	}
 }
 
-func collectSuppressions(in *Input) []*suppression {
+// collectSuppressions lists the set's suppressions: the site's (lint.suppress
+// and @lint attributes), or the plain objects' annotations.
+func collectSuppressions(set Set) []*suppression {
 	var out []*suppression
-	for _, s := range in.Sites {
+	if s := set.Site; s != nil {
 		if l := s.Site.Lint; l != nil {
 			for i, sup := range l.Suppress {
 				out = append(out, &suppression{rule: sup.Rule, reason: sup.Reason, site: s.Site.Name,
@@ -270,8 +310,9 @@ func collectSuppressions(in *Input) []*suppression {
 			}
 			out = append(out, &suppression{rule: fs.Rule, reason: fs.Reason, site: s.Site.Name, pos: fs.Pos, at: at})
 		}
+		return out
 	}
-	for _, o := range in.Objects {
+	for _, o := range set.Objects {
 		ann := annotations(o)
 		for k, v := range ann {
 			if strings.HasPrefix(k, IgnoreAnnotationPrefix) {

@@ -146,3 +146,47 @@ func TestRulesDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestFactOncePerSet: what rules derive from a set is computed once per set
+// and key, shared by every copy of the set, and not by another set.
+func TestFactOncePerSet(t *testing.T) {
+	type key string
+	objs := readDocs(t, idms)
+	set := lint.ManifestSet(objs, 0)
+	calls := 0
+	compute := func() *int { calls++; v := calls; return &v }
+	a := lint.Fact(set, key("n"), compute)
+	copied := set
+	b := lint.Fact(copied, key("n"), compute)
+	if calls != 1 || a != b {
+		t.Errorf("computed %d times (same value: %v)", calls, a == b)
+	}
+	if c := lint.Fact(set, key("other"), compute); calls != 2 || c == a {
+		t.Errorf("another key did not compute its own fact")
+	}
+	if d := lint.Fact(lint.ManifestSet(objs, 0), key("n"), compute); calls != 3 || d == a {
+		t.Errorf("another set shared the first set's fact")
+	}
+	// Nested: a fact computed from another fact.
+	outer := lint.Fact(set, key("outer"), func() int { return *lint.Fact(set, key("n"), compute) + 10 })
+	if outer != 11 || calls != 3 {
+		t.Errorf("nested fact = %d after %d computations", outer, calls)
+	}
+}
+
+// TestCheckEqualsRun: Linter.Check per set, merged, is lint.Run.
+func TestCheckEqualsRun(t *testing.T) {
+	objs := readDocs(t, idms, catalog(""), catalog("  annotations:\n    siteforge.dev/ignore-MTU001: \"stale\"\n"))
+	want, err := lint.Run(&lint.Input{Objects: objs}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := lint.New(lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := lint.Merge(l.Check(lint.ManifestSet(objs, 0)))
+	if rules(got) != rules(want) || rules(want) == "" {
+		t.Errorf("Check: %s\nRun:   %s", rules(got), rules(want))
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
@@ -77,7 +78,7 @@ type Rule struct {
 	// Since is the siteforge schema version that introduced the rule.
 	Since string
 	// Check runs the rule. It reports through the Reporter.
-	Check func(in *Input, r *Reporter)
+	Check func(set Set, r *Reporter)
 }
 
 var registry = map[string]*Rule{}
@@ -86,7 +87,7 @@ var registry = map[string]*Rule{}
 // broken catalog fails every test.
 // RegisterFamily registers a family's rules, all available since since;
 // checks gives the check of each rule that does not set one (by ID).
-func RegisterFamily(since string, checks map[string]func(*Input, *Reporter), rules []*Rule) {
+func RegisterFamily(since string, checks map[string]func(Set, *Reporter), rules []*Rule) {
 	for _, r := range rules {
 		r.Since = since
 		if r.Check == nil {
@@ -184,7 +185,8 @@ type Input struct {
 }
 
 // Set is a group of objects that live in one cluster: a site's rendered
-// objects, or the plain manifests given together.
+// objects, or the plain manifests given together. Rules check one set at a
+// time; what several rules derive from a set is computed once (see Fact).
 type Set struct {
 	// Site is the site the objects were rendered from; nil for plain
 	// manifests.
@@ -200,6 +202,68 @@ type Set struct {
 	ReleaseImage, ReleaseImageFrom string
 	// Disconnected is true for a site declared disconnected.
 	Disconnected bool
+
+	facts *facts // shared by the copies of one set
+}
+
+// SiteSet is the set of a site and its rendered objects.
+func SiteSet(s *Site) Set {
+	set := Set{Site: s, Objects: s.Objects, Disconnected: s.Site.Cluster.Connectivity == site.ConnectivityDisconnected, facts: &facts{}}
+	if m, err := s.Site.Minor(); err == nil {
+		set.Minor, set.MinorFrom = m, "the site's cluster.version"
+	}
+	if img := s.Site.Cluster.ReleaseImage; img != "" {
+		set.ReleaseImage, set.ReleaseImageFrom = img, "the site's cluster.releaseImage"
+	}
+	return set
+}
+
+// ManifestSet is the set of plain manifests given together; minor is the
+// --ocp-version (0: from a ClusterVersion among them, if any).
+func ManifestSet(objs []*manifests.Object, minor platform.OCPMinor) Set {
+	set := Set{Objects: objs, Minor: minor, MinorFrom: "--ocp-version", facts: &facts{}}
+	rel := manifests.ClusterVersionRelease(objs)
+	if set.Minor == 0 {
+		set.Minor, set.MinorFrom = rel.Minor, rel.MinorFrom
+	}
+	set.ReleaseImage, set.ReleaseImageFrom = rel.Image, rel.ImageFrom
+	return set
+}
+
+// facts holds what rules derived from a set, by key.
+type facts struct {
+	mu sync.Mutex
+	m  map[any]any
+}
+
+// Fact returns what compute derives from the set, computing it once per set
+// and key (a comparable value of a type private to the caller, so keys of
+// two packages never collide). What it returns is shared by every rule: read
+// it, never change it. compute may itself ask for other facts. (Asked from
+// several goroutines at once, compute may run more than once; every caller
+// gets the value stored first. The engine checks a set on one goroutine.)
+func Fact[T any](s Set, key any, compute func() T) T {
+	f := s.facts
+	if f == nil { // a Set built by hand, not by SiteSet or ManifestSet
+		return compute()
+	}
+	f.mu.Lock()
+	v, ok := f.m[key]
+	f.mu.Unlock()
+	if ok {
+		return v.(T)
+	}
+	t := compute()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if v, ok := f.m[key]; ok {
+		return v.(T)
+	}
+	if f.m == nil {
+		f.m = map[any]any{}
+	}
+	f.m[key] = t
+	return t
 }
 
 // MinorOrLatest is the set's minor, or the latest release when unknown
@@ -211,30 +275,17 @@ func (s Set) MinorOrLatest() (platform.OCPMinor, string) {
 	return platform.LatestMinor, "the latest OpenShift release (no version known: pass --ocp-version)"
 }
 
-// Sets returns every site's objects, then the plain manifests (when any).
+// Sets returns every site's set, then the plain manifests' (when any).
 // The sets are computed once per Input.
 func (in *Input) Sets() []Set {
 	if in.sets != nil || (len(in.Sites) == 0 && len(in.Objects) == 0) {
 		return in.sets
 	}
 	for _, s := range in.Sites {
-		set := Set{Site: s, Objects: s.Objects, Disconnected: s.Site.Cluster.Connectivity == site.ConnectivityDisconnected}
-		if m, err := s.Site.Minor(); err == nil {
-			set.Minor, set.MinorFrom = m, "the site's cluster.version"
-		}
-		if img := s.Site.Cluster.ReleaseImage; img != "" {
-			set.ReleaseImage, set.ReleaseImageFrom = img, "the site's cluster.releaseImage"
-		}
-		in.sets = append(in.sets, set)
+		in.sets = append(in.sets, SiteSet(s))
 	}
 	if len(in.Objects) > 0 {
-		set := Set{Objects: in.Objects, Minor: in.Minor, MinorFrom: "--ocp-version"}
-		rel := manifests.ClusterVersionRelease(in.Objects)
-		if set.Minor == 0 {
-			set.Minor, set.MinorFrom = rel.Minor, rel.MinorFrom
-		}
-		set.ReleaseImage, set.ReleaseImageFrom = rel.Image, rel.ImageFrom
-		in.sets = append(in.sets, set)
+		in.sets = append(in.sets, ManifestSet(in.Objects, in.Minor))
 	}
 	return in.sets
 }

@@ -1,9 +1,11 @@
 package registries
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"go.podman.io/image/v5/pkg/sysregistriesv2"
 	"go.podman.io/image/v5/types"
@@ -34,10 +36,55 @@ func withRegistriesConf(data []byte, fn func(sys *types.SystemContext) error) er
 // Load reports whether containers/image accepts data as registries.conf (the checks CRI-O
 // runs when it reads the file). The error is c/image's.
 func Load(data []byte) error {
-	return withRegistriesConf(data, func(sys *types.SystemContext) error {
-		if _, err := sysregistriesv2.TryUpdatingCache(sys); err != nil {
-			return fmt.Errorf("containers/image rejects registries.conf: %w", err)
-		}
-		return nil
+	_, err := remember(data, "", func() (Resolution, error) {
+		return Resolution{}, withRegistriesConf(data, func(sys *types.SystemContext) error {
+			if _, err := sysregistriesv2.TryUpdatingCache(sys); err != nil {
+				return fmt.Errorf("containers/image rejects registries.conf: %w", err)
+			}
+			return nil
+		})
 	})
+	return err
+}
+
+// answers keeps what c/image answered about a registries.conf (whether it loads; how a
+// reference resolves), by the file's SHA-256 and the reference. An answer depends on nothing
+// else (the scratch drop-in directory is empty, no other configuration is read), and the
+// sites of a fleet ask the same questions of the same file, so each is worked out once per
+// process. Bounded: when full, it starts over.
+var answers struct {
+	sync.Mutex
+	m map[answerKey]answer
+}
+
+const maxAnswers = 4096
+
+type answerKey struct {
+	conf [sha256.Size]byte
+	ref  string // "" for Load
+}
+
+type answer struct {
+	res Resolution
+	err error
+}
+
+// remember returns the answer for (data, ref), working it out with ask when not known.
+func remember(data []byte, ref string, ask func() (Resolution, error)) (Resolution, error) {
+	key := answerKey{conf: sha256.Sum256(data), ref: ref}
+	answers.Lock()
+	a, ok := answers.m[key]
+	answers.Unlock()
+	if !ok {
+		a.res, a.err = ask()
+		answers.Lock()
+		if answers.m == nil || len(answers.m) >= maxAnswers {
+			answers.m = map[answerKey]answer{}
+		}
+		answers.m[key] = a
+		answers.Unlock()
+	}
+	res := a.res
+	res.Endpoints = append([]Endpoint(nil), a.res.Endpoints...) // the caller's own copy
+	return res, a.err
 }

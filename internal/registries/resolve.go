@@ -80,6 +80,10 @@ func (r Resolution) SucceedsDisconnected(isMirrorReachable func(location string)
 // containers/image itself (FindRegistry, PullSourcesFromReference, the per-endpoint blocked
 // check of the docker transport). Errors from c/image, including a rejected file, are returned.
 func Resolve(data []byte, ref string) (Resolution, error) {
+	return remember(data, "\x00"+ref, func() (Resolution, error) { return resolve(data, ref) })
+}
+
+func resolve(data []byte, ref string) (Resolution, error) {
 	named, err := reference.ParseNormalizedNamed(ref)
 	if err != nil {
 		return Resolution{}, fmt.Errorf("parse image reference %q: %w", ref, err)

@@ -1,6 +1,8 @@
 package registries
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -198,5 +200,64 @@ pull-from-mirror = "tag-only"
 	}
 	if _, err := Resolve(mustRender(t, digestOnly), "Not A Reference"); err == nil {
 		t.Error("Resolve accepted an invalid reference")
+	}
+}
+
+// TestAnswersRemembered: c/image's answer for a file and a reference is
+// worked out once; each caller gets its own copy, and another file (even
+// one byte apart) gets its own answer.
+func TestAnswersRemembered(t *testing.T) {
+	data := mustRender(t, digestOnly)
+	ref := "registry.example.com/ns/app" + appDigest
+	first, err := Resolve(data, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := endpointsSummary(first.Endpoints)
+	first.Endpoints[0].Location = "changed by a caller"
+	again, err := Resolve(data, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := endpointsSummary(again.Endpoints); got != want {
+		t.Errorf("a caller's change leaked into the remembered answer: %s", got)
+	}
+	key := answerKey{conf: sha256.Sum256(data), ref: "\x00" + ref}
+	answers.Lock()
+	_, ok := answers.m[key]
+	answers.Unlock()
+	if !ok {
+		t.Errorf("the answer is not remembered")
+	}
+	// Another file: the mirror is gone, so the digest pull goes to the source.
+	other := []byte(strings.Replace(string(data), "mirror.example.com/ns", "mirror.example.com/nt", 1))
+	res, err := Resolve(other, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := endpointsSummary(res.Endpoints); got == want {
+		t.Errorf("another file got the first file's answer: %s", got)
+	}
+	// A refusal is remembered as the same refusal.
+	bad := []byte("[[registry]]\nprefix = \"example.com\"\nlocation = \"\"\n[[registry]]\nprefix = \"example.com\"\nlocation = \"x.example.com\"\n")
+	e1, e2 := Load(bad), Load(bad)
+	if e1 == nil || e2 == nil || e1.Error() != e2.Error() {
+		t.Errorf("refusal not remembered: %v / %v", e1, e2)
+	}
+	// The bound: a full table starts over.
+	answers.Lock()
+	answers.m = map[answerKey]answer{}
+	for i := range maxAnswers {
+		answers.m[answerKey{ref: fmt.Sprint(i)}] = answer{}
+	}
+	answers.Unlock()
+	if _, err := Resolve(data, ref); err != nil {
+		t.Fatal(err)
+	}
+	answers.Lock()
+	n := len(answers.m)
+	answers.Unlock()
+	if n != 1 {
+		t.Errorf("%d answers after the table filled up, want 1", n)
 	}
 }

@@ -80,7 +80,7 @@ func init() {
 				"(AWS only through the annotation). Counted over the Node objects of the set; without Nodes the rule is skipped." + egrSiteNote,
 			Fix: "Label more nodes k8s.ovn.org/egress-assignable, or use fewer egress IPs."},
 	}
-	checks := map[string]func(*lint.Input, *lint.Reporter){}
+	checks := map[string]func(lint.Set, *lint.Reporter){}
 	for _, r := range egr {
 		checks[r.ID] = egrCheck(r.ID)
 	}
@@ -126,38 +126,36 @@ var egrFix = map[egressip.ProblemKind]string{
 	egressip.OverCapacity:     "label more nodes " + platform.EgressAssignableLabel + ", or use fewer egress IPs",
 }
 
-func egrCheck(id string) func(*lint.Input, *lint.Reporter) {
-	return func(in *lint.Input, r *lint.Reporter) {
-		for _, set := range in.Sets() {
-			if set.Site != nil {
-				continue // refused at render (see the rationale)
-			}
-			eips := set.Kind(egressip.GroupVersion.String(), "EgressIP")
-			if len(eips) == 0 {
+func egrCheck(id string) func(lint.Set, *lint.Reporter) {
+	return func(set lint.Set, r *lint.Reporter) {
+		if set.Site != nil {
+			return // refused at render (see the rationale)
+		}
+		eips := set.Kind(egressip.GroupVersion.String(), "EgressIP")
+		if len(eips) == 0 {
+			return
+		}
+		objs := make([]egressip.Object, len(eips))
+		for i, o := range eips {
+			var e egressip.EgressIP
+			_ = o.DecodeLoose(&e)
+			objs[i] = egressip.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
+		}
+		facts := plainClusterOf(set)
+		c := facts.egressCluster(objs)
+		for _, p := range egressip.Check(c, objs) {
+			if egrRuleOf(p, c) != id {
 				continue
 			}
-			objs := make([]egressip.Object, len(eips))
-			for i, o := range eips {
-				var e egressip.EgressIP
-				_ = o.DecodeLoose(&e)
-				objs[i] = egressip.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
+			o := eips[0]
+			path := []string{"spec", "egressIPs"}
+			if p.Object >= 0 {
+				o = eips[p.Object]
 			}
-			facts := plainClusterOf(set)
-			c := facts.egressCluster(objs)
-			for _, p := range egressip.Check(c, objs) {
-				if egrRuleOf(p, c) != id {
-					continue
-				}
-				o := eips[0]
-				path := []string{"spec", "egressIPs"}
-				if p.Object >= 0 {
-					o = eips[p.Object]
-				}
-				if p.IP >= 0 {
-					path = append(path, fmt.Sprint(p.IP))
-				}
-				r.Object(o, p.Message+": "+egrFix[p.Kind], path...)
+			if p.IP >= 0 {
+				path = append(path, fmt.Sprint(p.IP))
 			}
+			r.Object(o, p.Message+": "+egrFix[p.Kind], path...)
 		}
 	}
 }

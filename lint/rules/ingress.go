@@ -85,7 +85,7 @@ func init() {
 	})
 }
 
-var ingChecks = map[string]func(*lint.Input, *lint.Reporter){
+var ingChecks = map[string]func(lint.Set, *lint.Reporter){
 	"ING001": checkRouterNodeSelectors,
 	"ING002": checkIngressDomains,
 	"ING003": checkDuplicateDomains,
@@ -207,39 +207,35 @@ func (c *ingController) report(r *lint.Reporter, facts plainCluster, msg string,
 	r.Object(c.obj, msg, path...)
 }
 
-func checkRouterNodeSelectors(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		for _, c := range ingControllers(set) {
-			sel := c.nodeSelectorSpec()
-			err := routing.NodeSelectorError(c.name, sel)
-			if err == nil {
-				continue
-			}
-			path := []string{"spec", "nodePlacement", "nodeSelector"}
-			for i, e := range sel.MatchExpressions {
-				if e.Operator != metav1.LabelSelectorOpIn {
-					path = append(path, "matchExpressions", fmt.Sprint(i), "operator")
-					break
-				}
-				if len(e.Values) != 1 {
-					path = append(path, "matchExpressions", fmt.Sprint(i), "values")
-					break
-				}
-			}
-			r.Object(c.obj, err.Error()+": no router runs; select the nodes with matchLabels or In with exactly one value", path...)
+func checkRouterNodeSelectors(set lint.Set, r *lint.Reporter) {
+	for _, c := range ingControllers(set) {
+		sel := c.nodeSelectorSpec()
+		err := routing.NodeSelectorError(c.name, sel)
+		if err == nil {
+			continue
 		}
+		path := []string{"spec", "nodePlacement", "nodeSelector"}
+		for i, e := range sel.MatchExpressions {
+			if e.Operator != metav1.LabelSelectorOpIn {
+				path = append(path, "matchExpressions", fmt.Sprint(i), "operator")
+				break
+			}
+			if len(e.Values) != 1 {
+				path = append(path, "matchExpressions", fmt.Sprint(i), "values")
+				break
+			}
+		}
+		r.Object(c.obj, err.Error()+": no router runs; select the nodes with matchLabels or In with exactly one value", path...)
 	}
 }
 
-func checkIngressDomains(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		for _, c := range ingControllers(set) {
-			if c.spec.Domain == "" {
-				continue
-			}
-			for _, p := range routing.DomainProblems(c.name, c.spec.Domain) {
-				r.Object(c.obj, fmt.Sprintf("IngressController %s: %s: %s", c.name, p.Message, p.Hint), "spec", "domain")
-			}
+func checkIngressDomains(set lint.Set, r *lint.Reporter) {
+	for _, c := range ingControllers(set) {
+		if c.spec.Domain == "" {
+			continue
+		}
+		for _, p := range routing.DomainProblems(c.name, c.spec.Domain) {
+			r.Object(c.obj, fmt.Sprintf("IngressController %s: %s: %s", c.name, p.Message, p.Hint), "spec", "domain")
 		}
 	}
 }
@@ -263,76 +259,72 @@ func ingClusterDomain(set lint.Set, facts plainCluster) string {
 	return ""
 }
 
-func checkDuplicateDomains(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			continue // render refuses a shard with a taken domain
+func checkDuplicateDomains(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		return // render refuses a shard with a taken domain
+	}
+	facts := plainClusterOf(set)
+	ics := ingControllers(set)
+	seen := map[string]string{}
+	if def := ingDefaultController(ics, facts); def != nil && def.implicit {
+		if d := ingClusterDomain(set, facts); d != "" {
+			seen[d] = def.name
 		}
-		facts := plainClusterOf(set)
-		ics := ingControllers(set)
-		seen := map[string]string{}
-		if def := ingDefaultController(ics, facts); def != nil && def.implicit {
-			if d := ingClusterDomain(set, facts); d != "" {
-				seen[d] = def.name
-			}
+	}
+	for _, c := range ics {
+		domain := c.spec.Domain
+		if domain == "" && c.isDefault() {
+			domain = ingClusterDomain(set, facts)
 		}
-		for _, c := range ics {
-			domain := c.spec.Domain
-			if domain == "" && c.isDefault() {
-				domain = ingClusterDomain(set, facts)
-			}
-			if domain == "" {
-				continue
-			}
-			if other, dup := seen[domain]; dup {
-				p := routing.DomainConflict(domain, other)
-				r.Object(c.obj, fmt.Sprintf("IngressController %s: %s: give every IngressController its own domain", c.name, p.Message), "spec", "domain")
-				continue
-			}
-			seen[domain] = c.name
+		if domain == "" {
+			continue
 		}
+		if other, dup := seen[domain]; dup {
+			p := routing.DomainConflict(domain, other)
+			r.Object(c.obj, fmt.Sprintf("IngressController %s: %s: give every IngressController its own domain", c.name, p.Message), "spec", "domain")
+			continue
+		}
+		seen[domain] = c.name
 	}
 }
 
-func checkShardExclusion(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			s := set.Site.Site
-			if s.Ingress == nil {
+func checkShardExclusion(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		s := set.Site.Site
+		if s.Ingress == nil {
+			return
+		}
+		for _, name := range slices.Sorted(maps.Keys(s.Ingress.Shards)) {
+			sh := s.Ingress.Shards[name]
+			if sh.ExcludeFromDefault || sh.RouteSelector == nil && sh.NamespaceSelector == nil {
 				continue
 			}
-			for _, name := range slices.Sorted(maps.Keys(s.Ingress.Shards)) {
-				sh := s.Ingress.Shards[name]
-				if sh.ExcludeFromDefault || sh.RouteSelector == nil && sh.NamespaceSelector == nil {
-					continue
-				}
-				r.At(s.Name, s.Positions.Of(site.Field("ingress", "shards", name, "excludeFromDefault")), fmt.Sprintf(
-					"shard %q has excludeFromDefault: false: the default router serves its routes too, and which router clients reach depends on DNS; "+
-						"set excludeFromDefault: true, or suppress ING004 with the reason both routers should serve them", name))
-			}
+			r.At(s.Name, s.Positions.Of(site.Field("ingress", "shards", name, "excludeFromDefault")), fmt.Sprintf(
+				"shard %q has excludeFromDefault: false: the default router serves its routes too, and which router clients reach depends on DNS; "+
+					"set excludeFromDefault: true, or suppress ING004 with the reason both routers should serve them", name))
+		}
+		return
+	}
+	ics := ingControllers(set)
+	var def *ingController
+	for _, c := range ics {
+		if c.isDefault() {
+			def = c
+		}
+	}
+	if def == nil {
+		return // the cluster's default controller is not in the set
+	}
+	for _, c := range ics {
+		if c == def || c.spec.RouteSelector == nil && c.spec.NamespaceSelector == nil {
 			continue
 		}
-		ics := ingControllers(set)
-		var def *ingController
-		for _, c := range ics {
-			if c.isDefault() {
-				def = c
-			}
+		if routing.ExcludesShard(def.spec.RouteSelector, def.spec.NamespaceSelector, c.spec.RouteSelector, c.spec.NamespaceSelector) {
+			continue
 		}
-		if def == nil {
-			continue // the cluster's default controller is not in the set
-		}
-		for _, c := range ics {
-			if c == def || c.spec.RouteSelector == nil && c.spec.NamespaceSelector == nil {
-				continue
-			}
-			if routing.ExcludesShard(def.spec.RouteSelector, def.spec.NamespaceSelector, c.spec.RouteSelector, c.spec.NamespaceSelector) {
-				continue
-			}
-			r.Object(def.obj, fmt.Sprintf("the default IngressController does not exclude the routes of shard %q (%s): both routers serve them; "+
-				"add a NotIn or DoesNotExist requirement on the shard's label to the default's routeSelector or namespaceSelector",
-				c.name, ingSelectorsText(c.spec.RouteSelector, c.spec.NamespaceSelector)), "spec", "routeSelector")
-		}
+		r.Object(def.obj, fmt.Sprintf("the default IngressController does not exclude the routes of shard %q (%s): both routers serve them; "+
+			"add a NotIn or DoesNotExist requirement on the shard's label to the default's routeSelector or namespaceSelector",
+			c.name, ingSelectorsText(c.spec.RouteSelector, c.spec.NamespaceSelector)), "spec", "routeSelector")
 	}
 }
 
@@ -348,69 +340,65 @@ func ingSelectorsText(route, ns *metav1.LabelSelector) string {
 	return strings.Join(parts, ", ")
 }
 
-func checkPlatformRoutes(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		for _, c := range ingControllers(set) {
-			if !c.isDefault() {
-				continue
-			}
-			if dropped := routing.PlatformRoutesDropped(c.spec.RouteSelector, nil); len(dropped) > 0 {
-				r.Object(c.obj, fmt.Sprintf("the default IngressController's routeSelector %s rejects the platform's routes %s (they carry none of your labels): "+
-					"exclude shard routes with NotIn or DoesNotExist instead of requiring a label", metav1.FormatLabelSelector(c.spec.RouteSelector), strings.Join(dropped, ", ")),
-					"spec", "routeSelector")
-			}
-			if dropped := routing.PlatformRoutesDropped(nil, c.spec.NamespaceSelector); len(dropped) > 0 {
-				r.Object(c.obj, fmt.Sprintf("the default IngressController's namespaceSelector %s rejects the namespaces of the platform's routes %s: "+
-					"exclude shard namespaces with NotIn or DoesNotExist on a label of your own", metav1.FormatLabelSelector(c.spec.NamespaceSelector), strings.Join(dropped, ", ")),
-					"spec", "namespaceSelector")
-			}
+func checkPlatformRoutes(set lint.Set, r *lint.Reporter) {
+	for _, c := range ingControllers(set) {
+		if !c.isDefault() {
+			continue
+		}
+		if dropped := routing.PlatformRoutesDropped(c.spec.RouteSelector, nil); len(dropped) > 0 {
+			r.Object(c.obj, fmt.Sprintf("the default IngressController's routeSelector %s rejects the platform's routes %s (they carry none of your labels): "+
+				"exclude shard routes with NotIn or DoesNotExist instead of requiring a label", metav1.FormatLabelSelector(c.spec.RouteSelector), strings.Join(dropped, ", ")),
+				"spec", "routeSelector")
+		}
+		if dropped := routing.PlatformRoutesDropped(nil, c.spec.NamespaceSelector); len(dropped) > 0 {
+			r.Object(c.obj, fmt.Sprintf("the default IngressController's namespaceSelector %s rejects the namespaces of the platform's routes %s: "+
+				"exclude shard namespaces with NotIn or DoesNotExist on a label of your own", metav1.FormatLabelSelector(c.spec.NamespaceSelector), strings.Join(dropped, ", ")),
+				"spec", "namespaceSelector")
 		}
 	}
 }
 
-func checkRouterReplicas(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			s := set.Site.Site
-			routers, err := routing.Routers(s)
-			if err != nil {
-				continue // render reports it
+func checkRouterReplicas(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		s := set.Site.Site
+		routers, err := routing.Routers(s)
+		if err != nil {
+			return // render reports it
+		}
+		for _, rt := range routers {
+			if !rt.HostNetwork || rt.ReplicasSet || rt.Nodes < 0 || rt.Replicas <= rt.Nodes {
+				continue
 			}
-			for _, rt := range routers {
-				if !rt.HostNetwork || rt.ReplicasSet || rt.Nodes < 0 || rt.Replicas <= rt.Nodes {
-					continue
-				}
-				r.At(s.Name, s.Positions.Of(rt.Path), fmt.Sprintf(
-					"router %q gets the operator's default of %d HostNetwork replicas, but can run on %d node(s) (pools %s): each replica binds the host ports, "+
-						"so %d stay Pending; set replicas to %d or place the router on more nodes",
-					rt.Name, rt.Replicas, rt.Nodes, strings.Join(rt.Pools, ", "), rt.Replicas-rt.Nodes, rt.Nodes))
-			}
+			r.At(s.Name, s.Positions.Of(rt.Path), fmt.Sprintf(
+				"router %q gets the operator's default of %d HostNetwork replicas, but can run on %d node(s) (pools %s): each replica binds the host ports, "+
+					"so %d stay Pending; set replicas to %d or place the router on more nodes",
+				rt.Name, rt.Replicas, rt.Nodes, strings.Join(rt.Pools, ", "), rt.Replicas-rt.Nodes, rt.Nodes))
+		}
+		return
+	}
+	facts := plainClusterOf(set)
+	for _, c := range ingControllers(set) {
+		if !c.hostNetwork(facts.platform) {
 			continue
 		}
-		facts := plainClusterOf(set)
-		for _, c := range ingControllers(set) {
-			if !c.hostNetwork(facts.platform) {
-				continue
-			}
-			sel, ok := c.nodeSelector()
-			if !ok {
-				continue
-			}
-			nodes, from, known := facts.eligibleNodes(sel)
-			if !known {
-				continue
-			}
-			replicas, why := facts.defaultRouterReplicas(), "the operator's default"
-			if c.spec.Replicas != nil {
-				replicas, why = *c.spec.Replicas, "spec.replicas"
-			}
-			if replicas <= nodes {
-				continue
-			}
-			r.Object(c.obj, fmt.Sprintf("IngressController %s has %d HostNetwork replicas (%s) but its node selector %s matches %d node(s) (%s): "+
-				"each replica binds the host ports, so %d stay Pending; set spec.replicas to %d or select more nodes",
-				c.name, replicas, why, ingLabelsText(sel), nodes, from, replicas-nodes, nodes), "spec", "replicas")
+		sel, ok := c.nodeSelector()
+		if !ok {
+			continue
 		}
+		nodes, from, known := facts.eligibleNodes(sel)
+		if !known {
+			continue
+		}
+		replicas, why := facts.defaultRouterReplicas(), "the operator's default"
+		if c.spec.Replicas != nil {
+			replicas, why = *c.spec.Replicas, "spec.replicas"
+		}
+		if replicas <= nodes {
+			continue
+		}
+		r.Object(c.obj, fmt.Sprintf("IngressController %s has %d HostNetwork replicas (%s) but its node selector %s matches %d node(s) (%s): "+
+			"each replica binds the host ports, so %d stay Pending; set spec.replicas to %d or select more nodes",
+			c.name, replicas, why, ingLabelsText(sel), nodes, from, replicas-nodes, nodes), "spec", "replicas")
 	}
 }
 
@@ -478,48 +466,46 @@ func (c plainCluster) defaultRouterReplicas() int {
 	return 2
 }
 
-func checkRouterPorts(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			continue // render refuses colliding routers
+func checkRouterPorts(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		return // render refuses colliding routers
+	}
+	facts := plainClusterOf(set)
+	ics := ingControllers(set)
+	if def := ingDefaultController(ics, facts); def != nil && def.implicit {
+		ics = append([]*ingController{def}, ics...)
+	}
+	type hn struct {
+		c   *ingController
+		sel map[string]string
+	}
+	var routers []hn
+	for _, c := range ics {
+		if !c.hostNetwork(facts.platform) {
+			continue
 		}
-		facts := plainClusterOf(set)
-		ics := ingControllers(set)
-		if def := ingDefaultController(ics, facts); def != nil && def.implicit {
-			ics = append([]*ingController{def}, ics...)
+		if msg := c.ports().NotUnique(); msg != "" {
+			c.report(r, facts, fmt.Sprintf("IngressController %s: %s: give HTTP, HTTPS and stats three different ports", c.name, msg),
+				"spec", "endpointPublishingStrategy", "hostNetwork")
 		}
-		type hn struct {
-			c   *ingController
-			sel map[string]string
+		if sel, ok := c.nodeSelector(); ok {
+			routers = append(routers, hn{c, sel})
 		}
-		var routers []hn
-		for _, c := range ics {
-			if !c.hostNetwork(facts.platform) {
+	}
+	for j := 1; j < len(routers); j++ {
+		for i := 0; i < j; i++ {
+			a, b := routers[i], routers[j]
+			shared, how := facts.shareNodes(a.sel, b.sel)
+			if !shared {
 				continue
 			}
-			if msg := c.ports().NotUnique(); msg != "" {
-				c.report(r, facts, fmt.Sprintf("IngressController %s: %s: give HTTP, HTTPS and stats three different ports", c.name, msg),
-					"spec", "endpointPublishingStrategy", "hostNetwork")
+			clashes := routing.PortClashes(a.c.name, a.c.ports(), b.c.name, b.c.ports())
+			if len(clashes) == 0 {
+				continue
 			}
-			if sel, ok := c.nodeSelector(); ok {
-				routers = append(routers, hn{c, sel})
-			}
-		}
-		for j := 1; j < len(routers); j++ {
-			for i := 0; i < j; i++ {
-				a, b := routers[i], routers[j]
-				shared, how := facts.shareNodes(a.sel, b.sel)
-				if !shared {
-					continue
-				}
-				clashes := routing.PortClashes(a.c.name, a.c.ports(), b.c.name, b.c.ports())
-				if len(clashes) == 0 {
-					continue
-				}
-				b.c.report(r, facts, fmt.Sprintf("HostNetwork routers %q and %q both run on %s and bind host port %s: the pods of %q never start there; "+
-					"give it other ports (spec.endpointPublishingStrategy.hostNetwork) or other nodes",
-					a.c.name, b.c.name, how, strings.Join(clashes, ", "), b.c.name), "spec", "endpointPublishingStrategy")
-			}
+			b.c.report(r, facts, fmt.Sprintf("HostNetwork routers %q and %q both run on %s and bind host port %s: the pods of %q never start there; "+
+				"give it other ports (spec.endpointPublishingStrategy.hostNetwork) or other nodes",
+				a.c.name, b.c.name, how, strings.Join(clashes, ", "), b.c.name), "spec", "endpointPublishingStrategy")
 		}
 	}
 }
@@ -547,62 +533,60 @@ func (c plainCluster) shareNodes(a, b map[string]string) (bool, string) {
 	return false, ""
 }
 
-func checkDefaultRouterVIP(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			s := set.Site.Site
-			routers, err := routing.Routers(s)
-			if err != nil || len(routers) == 0 || routers[0].Pinned {
-				continue // render judges a placement the site sets
+func checkDefaultRouterVIP(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		s := set.Site.Site
+		routers, err := routing.Routers(s)
+		if err != nil || len(routers) == 0 || routers[0].Pinned {
+			return // render judges a placement the site sets
+		}
+		for _, name := range routers[0].Pools {
+			if msg := routing.VIPSubnetProblem(s, name); msg != "" {
+				r.At(s.Name, s.Positions.Of(site.Field("pools", name)), msg+
+					" (the operator's default placement: the worker-labelled pools); place the default router on pools in the VIP's subnet with ingress.default.pools")
 			}
-			for _, name := range routers[0].Pools {
-				if msg := routing.VIPSubnetProblem(s, name); msg != "" {
-					r.At(s.Name, s.Positions.Of(site.Field("pools", name)), msg+
-						" (the operator's default placement: the worker-labelled pools); place the default router on pools in the VIP's subnet with ingress.default.pools")
-				}
-			}
-			continue
 		}
-		facts := plainClusterOf(set)
-		if facts.installConfig == nil || !platform.KeepalivedPlatform(facts.platform) || len(facts.ingressVIPs) == 0 {
-			continue
-		}
-		def := ingDefaultController(ingControllers(set), facts)
-		sel, ok := def.nodeSelector()
-		if !ok {
-			continue
-		}
-		if ingHasKey(sel, platform.RemoteWorkerLabel) {
-			def.report(r, facts, fmt.Sprintf("the default router's node selector %s selects the remote workers (%s): the ingress VIP %s follows the default router's pods "+
-				"and cannot reach nodes outside its subnet; select nodes in the VIP's subnet (the masters)",
-				ingLabelsText(sel), platform.RemoteWorkerLabel, strings.Join(facts.ingressVIPs, ", ")), "spec", "nodePlacement", "nodeSelector")
-			continue
-		}
-		// The VIP's subnet is the machine network holding it; a node is in
-		// it when its address is, or its primary subnet holds the VIP.
-		vipNets := nodes.Containing(nodes.ParseCIDRs(facts.machineNetworks), facts.ingressVIPs...)
-		var off []string
-		for _, n := range facts.nodesMatching(sel) {
-			if ingHasKey(n.labels, platform.RemoteWorkerLabel) {
-				continue // CIO's node affinity keeps the router off detected remote workers
-			}
-			switch {
-			case len(n.addrs) == 0 && len(n.primary) == 0,
-				len(vipNets) == 0 && len(n.primary) == 0,
-				len(nodes.Containing(vipNets, n.addrs...)) > 0,
-				ingAnyHolds(n.primary, facts.ingressVIPs):
-				continue // in the VIP's subnet, or unknown
-			}
-			off = append(off, fmt.Sprintf("%s (%s)", n.name, strings.Join(n.addrs, ", ")))
-		}
-		if len(off) == 0 {
-			continue
-		}
-		sort.Strings(off)
-		def.report(r, facts, fmt.Sprintf("the default router's node selector %s matches nodes outside the ingress VIP %s's subnet: %s; the VIP follows the "+
-			"default router's pods and is unreachable there; select nodes in the VIP's subnet", ingLabelsText(sel), strings.Join(facts.ingressVIPs, ", "), strings.Join(off, ", ")),
-			"spec", "nodePlacement", "nodeSelector")
+		return
 	}
+	facts := plainClusterOf(set)
+	if facts.installConfig == nil || !platform.KeepalivedPlatform(facts.platform) || len(facts.ingressVIPs) == 0 {
+		return
+	}
+	def := ingDefaultController(ingControllers(set), facts)
+	sel, ok := def.nodeSelector()
+	if !ok {
+		return
+	}
+	if ingHasKey(sel, platform.RemoteWorkerLabel) {
+		def.report(r, facts, fmt.Sprintf("the default router's node selector %s selects the remote workers (%s): the ingress VIP %s follows the default router's pods "+
+			"and cannot reach nodes outside its subnet; select nodes in the VIP's subnet (the masters)",
+			ingLabelsText(sel), platform.RemoteWorkerLabel, strings.Join(facts.ingressVIPs, ", ")), "spec", "nodePlacement", "nodeSelector")
+		return
+	}
+	// The VIP's subnet is the machine network holding it; a node is in
+	// it when its address is, or its primary subnet holds the VIP.
+	vipNets := nodes.Containing(nodes.ParseCIDRs(facts.machineNetworks), facts.ingressVIPs...)
+	var off []string
+	for _, n := range facts.nodesMatching(sel) {
+		if ingHasKey(n.labels, platform.RemoteWorkerLabel) {
+			continue // CIO's node affinity keeps the router off detected remote workers
+		}
+		switch {
+		case len(n.addrs) == 0 && len(n.primary) == 0,
+			len(vipNets) == 0 && len(n.primary) == 0,
+			len(nodes.Containing(vipNets, n.addrs...)) > 0,
+			ingAnyHolds(n.primary, facts.ingressVIPs):
+			continue // in the VIP's subnet, or unknown
+		}
+		off = append(off, fmt.Sprintf("%s (%s)", n.name, strings.Join(n.addrs, ", ")))
+	}
+	if len(off) == 0 {
+		return
+	}
+	sort.Strings(off)
+	def.report(r, facts, fmt.Sprintf("the default router's node selector %s matches nodes outside the ingress VIP %s's subnet: %s; the VIP follows the "+
+		"default router's pods and is unreachable there; select nodes in the VIP's subnet", ingLabelsText(sel), strings.Join(facts.ingressVIPs, ", "), strings.Join(off, ", ")),
+		"spec", "nodePlacement", "nodeSelector")
 }
 
 func ingAnyHolds(subnets []*net.IPNet, ips []string) bool {

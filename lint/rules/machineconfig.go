@@ -77,7 +77,7 @@ func init() {
 	})
 }
 
-var mcfChecks = map[string]func(*lint.Input, *lint.Reporter){
+var mcfChecks = map[string]func(lint.Set, *lint.Reporter){
 	"MCF001": checkPoolInheritsWorker,
 	"MCF002": checkNodeInTwoPools,
 	"MCF003": checkCustomMasterPool,
@@ -135,79 +135,73 @@ func (p mcfPool) controlPlane() (bool, []string) {
 	return false, nil
 }
 
-func checkPoolInheritsWorker(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		for _, p := range mcfPools(set) {
-			if !p.custom() || nodes.InheritsWorker(p.spec.MachineConfigSelector) {
-				continue
-			}
-			if cp, _ := p.controlPlane(); cp {
-				continue // MCF003
-			}
-			sel := "none"
-			if p.spec.MachineConfigSelector != nil {
-				sel = metav1.FormatLabelSelector(p.spec.MachineConfigSelector)
-			}
-			r.Object(p.obj, fmt.Sprintf("custom MachineConfigPool %s takes MachineConfigs %s, not those of role worker: its nodes lose the worker base configs; "+
-				"select %s In [worker, %s]", p.obj.Name, sel, platform.MachineConfigRoleLabel, p.obj.Name), "spec", "machineConfigSelector")
+func checkPoolInheritsWorker(set lint.Set, r *lint.Reporter) {
+	for _, p := range mcfPools(set) {
+		if !p.custom() || nodes.InheritsWorker(p.spec.MachineConfigSelector) {
+			continue
 		}
+		if cp, _ := p.controlPlane(); cp {
+			continue // MCF003
+		}
+		sel := "none"
+		if p.spec.MachineConfigSelector != nil {
+			sel = metav1.FormatLabelSelector(p.spec.MachineConfigSelector)
+		}
+		r.Object(p.obj, fmt.Sprintf("custom MachineConfigPool %s takes MachineConfigs %s, not those of role worker: its nodes lose the worker base configs; "+
+			"select %s In [worker, %s]", p.obj.Name, sel, platform.MachineConfigRoleLabel, p.obj.Name), "spec", "machineConfigSelector")
 	}
 }
 
-func checkNodeInTwoPools(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		var custom []mcfPool
-		for _, p := range mcfPools(set) {
-			if p.custom() && p.spec.NodeSelector != nil {
-				custom = append(custom, p)
-			}
+func checkNodeInTwoPools(set lint.Set, r *lint.Reporter) {
+	var custom []mcfPool
+	for _, p := range mcfPools(set) {
+		if p.custom() && p.spec.NodeSelector != nil {
+			custom = append(custom, p)
 		}
-		var plainNodes []plainNode
-		if set.Site == nil {
-			plainNodes = plainClusterOf(set).nodes
-		}
-		for j := 1; j < len(custom); j++ {
-			for i := 0; i < j; i++ {
-				a, b := custom[i], custom[j]
-				var why string
-				switch {
-				case len(plainNodes) > 0:
-					var both []string
-					for _, n := range plainNodes {
-						if nodes.Matches(a.spec.NodeSelector, n.labels) && nodes.Matches(b.spec.NodeSelector, n.labels) {
-							both = append(both, n.name)
-						}
+	}
+	var plainNodes []plainNode
+	if set.Site == nil {
+		plainNodes = plainClusterOf(set).nodes
+	}
+	for j := 1; j < len(custom); j++ {
+		for i := 0; i < j; i++ {
+			a, b := custom[i], custom[j]
+			var why string
+			switch {
+			case len(plainNodes) > 0:
+				var both []string
+				for _, n := range plainNodes {
+					if nodes.Matches(a.spec.NodeSelector, n.labels) && nodes.Matches(b.spec.NodeSelector, n.labels) {
+						both = append(both, n.name)
 					}
-					if len(both) == 0 {
-						continue
-					}
-					why = "nodes " + strings.Join(both, ", ") + " match both"
-				case nodes.Covers(a.spec.NodeSelector, b.spec.NodeSelector):
-					why = "every node " + b.obj.Name + " selects matches " + a.obj.Name + "'s selector too"
-				case nodes.Covers(b.spec.NodeSelector, a.spec.NodeSelector):
-					why = "every node " + a.obj.Name + " selects matches " + b.obj.Name + "'s selector too"
-				default:
+				}
+				if len(both) == 0 {
 					continue
 				}
-				r.Object(b.obj, fmt.Sprintf("custom MachineConfigPools %s (%s) and %s (%s) can select the same nodes (%s): a node may match only one custom pool; "+
-					"select each pool's own node-role.kubernetes.io/<pool> label",
-					a.obj.Name, metav1.FormatLabelSelector(a.spec.NodeSelector), b.obj.Name, metav1.FormatLabelSelector(b.spec.NodeSelector), why),
-					"spec", "nodeSelector")
+				why = "nodes " + strings.Join(both, ", ") + " match both"
+			case nodes.Covers(a.spec.NodeSelector, b.spec.NodeSelector):
+				why = "every node " + b.obj.Name + " selects matches " + a.obj.Name + "'s selector too"
+			case nodes.Covers(b.spec.NodeSelector, a.spec.NodeSelector):
+				why = "every node " + a.obj.Name + " selects matches " + b.obj.Name + "'s selector too"
+			default:
+				continue
 			}
+			r.Object(b.obj, fmt.Sprintf("custom MachineConfigPools %s (%s) and %s (%s) can select the same nodes (%s): a node may match only one custom pool; "+
+				"select each pool's own node-role.kubernetes.io/<pool> label",
+				a.obj.Name, metav1.FormatLabelSelector(a.spec.NodeSelector), b.obj.Name, metav1.FormatLabelSelector(b.spec.NodeSelector), why),
+				"spec", "nodeSelector")
 		}
 	}
 }
 
-func checkCustomMasterPool(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		for _, p := range mcfPools(set) {
-			if !p.custom() {
-				continue
-			}
-			if cp, path := p.controlPlane(); cp {
-				r.Object(p.obj, fmt.Sprintf("custom MachineConfigPool %s selects control-plane nodes or the master MachineConfigs (%s): custom pools for the control "+
-					"plane are unsupported; keep the masters in the built-in master pool", p.obj.Name, strings.Join(path[1:], "")), path...)
-			}
+func checkCustomMasterPool(set lint.Set, r *lint.Reporter) {
+	for _, p := range mcfPools(set) {
+		if !p.custom() {
+			continue
+		}
+		if cp, path := p.controlPlane(); cp {
+			r.Object(p.obj, fmt.Sprintf("custom MachineConfigPool %s selects control-plane nodes or the master MachineConfigs (%s): custom pools for the control "+
+				"plane are unsupported; keep the masters in the built-in master pool", p.obj.Name, strings.Join(path[1:], "")), path...)
 		}
 	}
 }
@@ -229,9 +223,15 @@ type mcfEntry struct {
 	contents []string // where the content is (for positions)
 }
 
+// mcfConfigs lists the files and units of the set's MachineConfigs,
+// computed once per set: shared by the rules, never changed.
 func mcfConfigs(set lint.Set) []mcfConfig {
+	return lint.Fact(set, factMCFConfigs, func() []mcfConfig { return newMCFConfigs(set) })
+}
+
+func newMCFConfigs(set lint.Set) []mcfConfig {
 	var out []mcfConfig
-	for _, mc := range manifests.MachineConfigs(set.Objects) {
+	for _, mc := range machineConfigs(set) {
 		cfg := mc.Config
 		c := mcfConfig{obj: mc.Obj, role: mc.Role, ignition: cfg.Ignition.Version}
 		for i, f := range cfg.Storage.Files {
@@ -254,34 +254,32 @@ func mcfConfigs(set lint.Set) []mcfConfig {
 	return out
 }
 
-func checkMachineConfigConflicts(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		byRole := map[string][]mcfConfig{}
-		for _, c := range mcfConfigs(set) {
-			if c.role != "" {
-				byRole[c.role] = append(byRole[c.role], c)
-			}
+func checkMachineConfigConflicts(set lint.Set, r *lint.Reporter) {
+	byRole := map[string][]mcfConfig{}
+	for _, c := range mcfConfigs(set) {
+		if c.role != "" {
+			byRole[c.role] = append(byRole[c.role], c)
 		}
-		for _, role := range slices.Sorted(maps.Keys(byRole)) {
-			cs := byRole[role]
-			sort.SliceStable(cs, func(i, j int) bool { return cs[i].obj.Name < cs[j].obj.Name })
-			for _, what := range []string{"file", "systemd unit"} {
-				winner := map[string]mcfConfig{} // key -> last writer
-				for _, c := range cs {
-					for _, e := range mcfEntries(c, what) {
-						winner[e.key] = c
-					}
+	}
+	for _, role := range slices.Sorted(maps.Keys(byRole)) {
+		cs := byRole[role]
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].obj.Name < cs[j].obj.Name })
+		for _, what := range []string{"file", "systemd unit"} {
+			winner := map[string]mcfConfig{} // key -> last writer
+			for _, c := range cs {
+				for _, e := range mcfEntries(c, what) {
+					winner[e.key] = c
 				}
-				for _, c := range cs {
-					for _, e := range mcfEntries(c, what) {
-						w := winner[e.key]
-						if w.obj == c.obj {
-							continue
-						}
-						r.Object(c.obj, fmt.Sprintf("%s %s of MachineConfig %s is also written by MachineConfig %s (role %s), which wins: MCO merges a pool's "+
-							"MachineConfigs in name order and the last one's %s replaces this one; merge them, or drop this entry",
-							what, e.key, c.obj.Name, w.obj.Name, role, what), e.path...)
+			}
+			for _, c := range cs {
+				for _, e := range mcfEntries(c, what) {
+					w := winner[e.key]
+					if w.obj == c.obj {
+						continue
 					}
+					r.Object(c.obj, fmt.Sprintf("%s %s of MachineConfig %s is also written by MachineConfig %s (role %s), which wins: MCO merges a pool's "+
+						"MachineConfigs in name order and the last one's %s replaces this one; merge them, or drop this entry",
+						what, e.key, c.obj.Name, w.obj.Name, role, what), e.path...)
 				}
 			}
 		}
@@ -351,22 +349,20 @@ func mcfSemver(a, b string) (int, bool) {
 	return 0, true
 }
 
-func checkIgnitionVersion(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		minor := set.Minor
-		if minor == 0 {
-			continue
-		}
-		spec, ign, ok := releaseIgnition(minor)
-		if !ok {
-			continue
-		}
-		for _, c := range mcfConfigs(set) {
-			if cmp, ok := mcfSemver(c.ignition, ign); ok && cmp > 0 {
-				r.Object(c.obj, fmt.Sprintf("MachineConfig %s has Ignition version %s, newer than %s, the newest the OpenShift %s MCO accepts (Butane openshift spec %s): "+
-					"the pool degrades; translate it with variant: openshift, version: %s", c.obj.Name, c.ignition, ign, minor, spec, spec),
-					"spec", "config", "ignition", "version")
-			}
+func checkIgnitionVersion(set lint.Set, r *lint.Reporter) {
+	minor := set.Minor
+	if minor == 0 {
+		return
+	}
+	spec, ign, ok := releaseIgnition(minor)
+	if !ok {
+		return
+	}
+	for _, c := range mcfConfigs(set) {
+		if cmp, ok := mcfSemver(c.ignition, ign); ok && cmp > 0 {
+			r.Object(c.obj, fmt.Sprintf("MachineConfig %s has Ignition version %s, newer than %s, the newest the OpenShift %s MCO accepts (Butane openshift spec %s): "+
+				"the pool degrades; translate it with variant: openshift, version: %s", c.obj.Name, c.ignition, ign, minor, spec, spec),
+				"spec", "config", "ignition", "version")
 		}
 	}
 }
@@ -374,27 +370,25 @@ func checkIgnitionVersion(in *lint.Input, r *lint.Reporter) {
 // ovsMaxIdle finds `other_config:max-idle=N` in what runs ovs-vsctl.
 var ovsMaxIdle = regexp.MustCompile(`other_config:max-idle\s*=\s*["']?(-?[0-9]+)`)
 
-func checkOVSMaxIdle(belowMinimum bool) func(*lint.Input, *lint.Reporter) {
-	return func(in *lint.Input, r *lint.Reporter) {
-		for _, set := range in.Sets() {
-			for _, c := range mcfConfigs(set) {
-				for _, e := range append(append([]mcfEntry(nil), c.units...), c.files...) {
-					if !strings.Contains(e.content, "ovs-vsctl") {
+func checkOVSMaxIdle(belowMinimum bool) func(lint.Set, *lint.Reporter) {
+	return func(set lint.Set, r *lint.Reporter) {
+		for _, c := range mcfConfigs(set) {
+			for _, e := range append(append([]mcfEntry(nil), c.units...), c.files...) {
+				if !strings.Contains(e.content, "ovs-vsctl") {
+					continue
+				}
+				for _, m := range ovsMaxIdle.FindAllStringSubmatch(e.content, -1) {
+					ms, err := strconv.Atoi(m[1])
+					if err != nil {
 						continue
 					}
-					for _, m := range ovsMaxIdle.FindAllStringSubmatch(e.content, -1) {
-						ms, err := strconv.Atoi(m[1])
-						if err != nil {
-							continue
-						}
-						switch {
-						case belowMinimum && ms < platform.OVSMaxIdleMinMs:
-							r.Object(c.obj, fmt.Sprintf("MachineConfig %s (%s) sets OVS other_config:max-idle=%d: below the %d ms OVS accepts; use %d or more (OVS default %d), or remove it",
-								c.obj.Name, e.key, ms, platform.OVSMaxIdleMinMs, platform.OVSMaxIdleMinMs, platform.OVSMaxIdleDefaultMs), e.contents...)
-						case !belowMinimum:
-							r.Object(c.obj, fmt.Sprintf("MachineConfig %s (%s) sets OVS other_config:max-idle=%d: unsupported tuning (OpenShift neither sets nor supports it; "+
-								"OVS default %d ms); remove it, or suppress MCF006 with the reason you run it", c.obj.Name, e.key, ms, platform.OVSMaxIdleDefaultMs), e.contents...)
-						}
+					switch {
+					case belowMinimum && ms < platform.OVSMaxIdleMinMs:
+						r.Object(c.obj, fmt.Sprintf("MachineConfig %s (%s) sets OVS other_config:max-idle=%d: below the %d ms OVS accepts; use %d or more (OVS default %d), or remove it",
+							c.obj.Name, e.key, ms, platform.OVSMaxIdleMinMs, platform.OVSMaxIdleMinMs, platform.OVSMaxIdleDefaultMs), e.contents...)
+					case !belowMinimum:
+						r.Object(c.obj, fmt.Sprintf("MachineConfig %s (%s) sets OVS other_config:max-idle=%d: unsupported tuning (OpenShift neither sets nor supports it; "+
+							"OVS default %d ms); remove it, or suppress MCF006 with the reason you run it", c.obj.Name, e.key, ms, platform.OVSMaxIdleDefaultMs), e.contents...)
 					}
 				}
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	configv1 "github.com/openshift/api/config/v1"
 
@@ -46,44 +45,9 @@ type analysis struct {
 	nodeTOML []byte
 }
 
-// analysisCache keeps the last few analyses: every MIR rule looks at the same sets in one run.
-var analysisCache struct {
-	sync.Mutex
-	entries []cachedAnalysis
-}
-
-type cachedAnalysis struct {
-	first *manifests.Object
-	n     int
-	site  *lint.Site
-	minor int
-	a     *analysis
-}
-
-const analysisCacheSize = 8
-
-// analyze returns the set's analysis (see newAnalysis), cached for the rules that follow.
+// analyze returns the set's analysis (see newAnalysis), computed once per set.
 func analyze(set lint.Set) *analysis {
-	if len(set.Objects) == 0 {
-		return newAnalysis(set)
-	}
-	key := cachedAnalysis{first: set.Objects[0], n: len(set.Objects), site: set.Site, minor: int(set.Minor)}
-	analysisCache.Lock()
-	for _, c := range analysisCache.entries {
-		if c.first == key.first && c.n == key.n && c.site == key.site && c.minor == key.minor {
-			analysisCache.Unlock()
-			return c.a
-		}
-	}
-	analysisCache.Unlock()
-	key.a = newAnalysis(set)
-	analysisCache.Lock()
-	analysisCache.entries = append(analysisCache.entries, key)
-	if len(analysisCache.entries) > analysisCacheSize {
-		analysisCache.entries = analysisCache.entries[1:]
-	}
-	analysisCache.Unlock()
-	return key.a
+	return lint.Fact(set, factAnalysis, func() *analysis { return newAnalysis(set) })
 }
 
 // newAnalysis finds every MCO refusal one by one: the image config's scopes first, then, when
@@ -211,14 +175,12 @@ func isPolicyConflict(err error) bool {
 }
 
 // refusalCheck reports the refusals whose error matches.
-func refusalCheck(match func(error) bool) func(in *lint.Input, r *lint.Reporter) {
-	return func(in *lint.Input, r *lint.Reporter) {
-		for _, set := range in.Sets() {
-			a := analyze(set)
-			for _, f := range a.refusals {
-				if match(f.err) {
-					r.Object(f.obj, a.refusalMessage(f), f.path...)
-				}
+func refusalCheck(match func(error) bool) func(lint.Set, *lint.Reporter) {
+	return func(set lint.Set, r *lint.Reporter) {
+		a := analyze(set)
+		for _, f := range a.refusals {
+			if match(f.err) {
+				r.Object(f.obj, a.refusalMessage(f), f.path...)
 			}
 		}
 	}

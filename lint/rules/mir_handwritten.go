@@ -67,13 +67,21 @@ func parseRegistriesConf(data []byte) (*registries.Config, error) {
 
 // machineConfigFiles lists the registries.conf files the set's MachineConfigs write, with the
 // MachineConfig's pool.
+// Computed once per set: shared by the rules, never changed.
 func machineConfigFiles(set lint.Set) (files []registriesFile, roles map[*manifests.Object]string) {
-	roles = map[*manifests.Object]string{}
-	for _, mc := range manifests.MachineConfigs(set.Objects) {
-		roles[mc.Obj] = mc.Role
-		files = append(files, registriesFiles(mc.Obj, mc.Config, []string{"spec", "config", "storage", "files"})...)
+	type both struct {
+		files []registriesFile
+		roles map[*manifests.Object]string
 	}
-	return files, roles
+	b := lint.Fact(set, factRegistriesFiles, func() both {
+		b := both{roles: map[*manifests.Object]string{}}
+		for _, mc := range machineConfigs(set) {
+			b.roles[mc.Obj] = mc.Role
+			b.files = append(b.files, registriesFiles(mc.Obj, mc.Config, []string{"spec", "config", "storage", "files"})...)
+		}
+		return b
+	})
+	return b.files, b.roles
 }
 
 // siteforgeOwn reports whether a rendered MachineConfig is siteforge's pre-4.13 tag-mirroring one
@@ -90,56 +98,54 @@ func siteforgeOwn(set lint.Set, o *manifests.Object) bool {
 	return false
 }
 
-func checkRegistriesMachineConfigs(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		files, roles := machineConfigFiles(set)
-		if len(files) == 0 {
+func checkRegistriesMachineConfigs(set lint.Set, r *lint.Reporter) {
+	files, roles := machineConfigFiles(set)
+	if len(files) == 0 {
+		return
+	}
+	a := analyze(set)
+	if !registries.WrittenByMCO(a.full) {
+		return // MCO leaves registries.conf alone: a MachineConfig is the only way to write it
+	}
+	mcoScopes := map[string]bool{}
+	if a.conf != nil {
+		for _, reg := range a.conf.Registries {
+			mcoScopes[reg.Scope()] = true
+		}
+	}
+	for _, f := range files {
+		if siteforgeOwn(set, f.obj) {
 			continue
 		}
-		a := analyze(set)
-		if !registries.WrittenByMCO(a.full) {
-			continue // MCO leaves registries.conf alone: a MachineConfig is the only way to write it
+		where := f.obj.ID() + " " + userPath(f.path)
+		if f.file == platform.RegistriesConfPath {
+			role := roles[f.obj]
+			if role == "" {
+				role = "<pool>"
+			}
+			managed := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, role)
+			what := fmt.Sprintf("it sorts after MCO's %s and REPLACES MCO's file: the mirror objects and image.config registry settings stop reaching the nodes unless this file repeats them, and it goes stale at the next change", managed)
+			if f.obj.Name < managed {
+				what = fmt.Sprintf("MCO's %s sorts after it and replaces this file: its content never reaches the nodes", managed)
+			}
+			r.Object(f.obj, fmt.Sprintf("%s writes %s while ImageDigestMirrorSet/ImageTagMirrorSet/ImageContentSourcePolicy or image.config make MCO write it too; MCO merges a pool's MachineConfigs by name and the last one wins: %s; express the mirrors as ImageDigestMirrorSet/ImageTagMirrorSet and delete this file",
+				where, f.file, what), f.path...)
+			continue
 		}
-		mcoScopes := map[string]bool{}
-		if a.conf != nil {
-			for _, reg := range a.conf.Registries {
-				mcoScopes[reg.Scope()] = true
+		if f.conf == nil {
+			r.Object(f.obj, fmt.Sprintf("%s writes the drop-in %s next to the registries.conf MCO renders, and its content cannot be read (%v): a [[registry]] with the prefix of one of MCO's tables replaces that table; express the mirrors as ImageDigestMirrorSet/ImageTagMirrorSet instead",
+				where, f.file, f.err), f.path...)
+			continue
+		}
+		var clash []string
+		for _, reg := range f.conf.Registries {
+			if mcoScopes[reg.Scope()] {
+				clash = append(clash, reg.Scope())
 			}
 		}
-		for _, f := range files {
-			if siteforgeOwn(set, f.obj) {
-				continue
-			}
-			where := f.obj.ID() + " " + userPath(f.path)
-			if f.file == platform.RegistriesConfPath {
-				role := roles[f.obj]
-				if role == "" {
-					role = "<pool>"
-				}
-				managed := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, role)
-				what := fmt.Sprintf("it sorts after MCO's %s and REPLACES MCO's file: the mirror objects and image.config registry settings stop reaching the nodes unless this file repeats them, and it goes stale at the next change", managed)
-				if f.obj.Name < managed {
-					what = fmt.Sprintf("MCO's %s sorts after it and replaces this file: its content never reaches the nodes", managed)
-				}
-				r.Object(f.obj, fmt.Sprintf("%s writes %s while ImageDigestMirrorSet/ImageTagMirrorSet/ImageContentSourcePolicy or image.config make MCO write it too; MCO merges a pool's MachineConfigs by name and the last one wins: %s; express the mirrors as ImageDigestMirrorSet/ImageTagMirrorSet and delete this file",
-					where, f.file, what), f.path...)
-				continue
-			}
-			if f.conf == nil {
-				r.Object(f.obj, fmt.Sprintf("%s writes the drop-in %s next to the registries.conf MCO renders, and its content cannot be read (%v): a [[registry]] with the prefix of one of MCO's tables replaces that table; express the mirrors as ImageDigestMirrorSet/ImageTagMirrorSet instead",
-					where, f.file, f.err), f.path...)
-				continue
-			}
-			var clash []string
-			for _, reg := range f.conf.Registries {
-				if mcoScopes[reg.Scope()] {
-					clash = append(clash, reg.Scope())
-				}
-			}
-			if len(clash) > 0 {
-				r.Object(f.obj, fmt.Sprintf("%s writes the drop-in %s whose [[registry]] %s has the prefix of a table MCO renders from the mirror objects: c/image lets the drop-in replace MCO's table, so its mirrors and flags are lost; express the mirrors as ImageDigestMirrorSet/ImageTagMirrorSet instead",
-					where, f.file, strings.Join(clash, ", ")), f.path...)
-			}
+		if len(clash) > 0 {
+			r.Object(f.obj, fmt.Sprintf("%s writes the drop-in %s whose [[registry]] %s has the prefix of a table MCO renders from the mirror objects: c/image lets the drop-in replace MCO's table, so its mirrors and flags are lost; express the mirrors as ImageDigestMirrorSet/ImageTagMirrorSet instead",
+				where, f.file, strings.Join(clash, ", ")), f.path...)
 		}
 	}
 }
@@ -202,33 +208,31 @@ func installerFiles(set lint.Set) []registriesFile {
 	return out
 }
 
-func checkInstallerRegistriesConf(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		for _, f := range installerFiles(set) {
-			if f.conf == nil {
-				continue
-			}
-			var problems []string
-			for _, reg := range f.conf.Registries {
-				if reg.MirrorByDigestOnly {
-					continue
-				}
-				for _, m := range reg.Mirrors {
-					switch m.PullFromMirror {
-					case "":
-						problems = append(problems, fmt.Sprintf("%s -> %s mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept", reg.Scope(), m.Location))
-					case registries.PullFromMirrorAll:
-						problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"all\": the installer drops this mirror silently", reg.Scope(), m.Location))
-					case registries.PullFromMirrorTagOnly:
-						problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"tag-only\": it becomes an ImageTagMirrorSet only after the installation, the install-time registries.conf is digest-only", reg.Scope(), m.Location))
-					}
-				}
-			}
-			if len(problems) == 0 {
-				continue
-			}
-			r.Object(f.obj, fmt.Sprintf("%s %s (%s) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): %s; keep this file digest-only and apply an ImageTagMirrorSet on day 2 (4.13+; a MachineConfig before) for tag pulls",
-				f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")), f.path...)
+func checkInstallerRegistriesConf(set lint.Set, r *lint.Reporter) {
+	for _, f := range installerFiles(set) {
+		if f.conf == nil {
+			continue
 		}
+		var problems []string
+		for _, reg := range f.conf.Registries {
+			if reg.MirrorByDigestOnly {
+				continue
+			}
+			for _, m := range reg.Mirrors {
+				switch m.PullFromMirror {
+				case "":
+					problems = append(problems, fmt.Sprintf("%s -> %s mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept", reg.Scope(), m.Location))
+				case registries.PullFromMirrorAll:
+					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"all\": the installer drops this mirror silently", reg.Scope(), m.Location))
+				case registries.PullFromMirrorTagOnly:
+					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"tag-only\": it becomes an ImageTagMirrorSet only after the installation, the install-time registries.conf is digest-only", reg.Scope(), m.Location))
+				}
+			}
+		}
+		if len(problems) == 0 {
+			continue
+		}
+		r.Object(f.obj, fmt.Sprintf("%s %s (%s) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): %s; keep this file digest-only and apply an ImageTagMirrorSet on day 2 (4.13+; a MachineConfig before) for tag pulls",
+			f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")), f.path...)
 	}
 }

@@ -118,7 +118,12 @@ type mirrorObjects struct {
 
 // readMirrorObjects reads the set's mirror objects (manifests.ReadMirrors) leniently: a field the
 // API does not know is left to the API server; what the platform does with the rest is still checked.
+// Computed once per set: shared by the rules, never changed.
 func readMirrorObjects(set lint.Set) *mirrorObjects {
+	return lint.Fact(set, factMirrorObjects, func() *mirrorObjects { return newMirrorObjects(set) })
+}
+
+func newMirrorObjects(set lint.Set) *mirrorObjects {
 	m := &mirrorObjects{set: set, minor: int(set.Minor)}
 	ms := manifests.ReadMirrors(set.Objects)
 	for _, x := range ms.DigestSets {

@@ -55,45 +55,43 @@ func tagCoverage(prefix string, digestOnly []string, what string) string {
 	return fmt.Sprintf("%s has only digest-only mirrors %v for %s", prefix, digestOnly, what)
 }
 
-func checkTagPulls(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		refs := imageRefs(set.Objects)
-		var siteImages []string
-		if set.Site != nil && set.Site.Site.Mirroring != nil {
-			siteImages = set.Site.Site.Mirroring.Images
+func checkTagPulls(set lint.Set, r *lint.Reporter) {
+	refs := imageRefs(set.Objects)
+	var siteImages []string
+	if set.Site != nil && set.Site.Site.Mirroring != nil {
+		siteImages = set.Site.Site.Mirroring.Images
+	}
+	if len(refs) == 0 && len(siteImages) == 0 {
+		return
+	}
+	a := analyze(set)
+	message := func(ref string) string {
+		prefix, digestOnly, why := a.tagPullFailure(ref, set.Disconnected)
+		if prefix == "" {
+			return ""
 		}
-		if len(refs) == 0 && len(siteImages) == 0 {
+		fix := "add a tag mirror (ImageTagMirrorSet)"
+		if a.legacy() {
+			fix = "mirror tags with a registries.conf MachineConfig (no ImageTagMirrorSet before 4.13; a site renders one for a source that serves tags)"
+		}
+		return fmt.Sprintf("%s is pulled by tag, but %s and %s: the pull fails (ImagePullBackOff); %s",
+			ref, tagCoverage(prefix, digestOnly, "it"), why, fix)
+	}
+	for _, ref := range refs {
+		if !ref.byTag() {
 			continue
 		}
-		a := analyze(set)
-		message := func(ref string) string {
-			prefix, digestOnly, why := a.tagPullFailure(ref, set.Disconnected)
-			if prefix == "" {
-				return ""
-			}
-			fix := "add a tag mirror (ImageTagMirrorSet)"
-			if a.legacy() {
-				fix = "mirror tags with a registries.conf MachineConfig (no ImageTagMirrorSet before 4.13; a site renders one for a source that serves tags)"
-			}
-			return fmt.Sprintf("%s is pulled by tag, but %s and %s: the pull fails (ImagePullBackOff); %s",
-				ref, tagCoverage(prefix, digestOnly, "it"), why, fix)
+		if msg := message(ref.ref); msg != "" {
+			r.Object(ref.obj, msg, ref.path...)
 		}
-		for _, ref := range refs {
-			if !ref.byTag() {
-				continue
-			}
-			if msg := message(ref.ref); msg != "" {
-				r.Object(ref.obj, msg, ref.path...)
-			}
+	}
+	for i, ref := range siteImages {
+		if strings.Contains(ref, "@") {
+			continue
 		}
-		for i, ref := range siteImages {
-			if strings.Contains(ref, "@") {
-				continue
-			}
-			if msg := message(ref); msg != "" {
-				s := set.Site.Site
-				r.At(s.Name, s.Positions.Of(fmt.Sprintf("mirroring.images[%d]", i)), "mirroring.images: "+msg)
-			}
+		if msg := message(ref); msg != "" {
+			s := set.Site.Site
+			r.At(s.Name, s.Positions.Of(fmt.Sprintf("mirroring.images[%d]", i)), "mirroring.images: "+msg)
 		}
 	}
 }

@@ -18,37 +18,35 @@ import (
 // ---------------------------------------------------------------------------------------------
 // MIR003: shadowing.
 
-func checkShadowing(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		a := analyze(set)
-		if a.toml == nil {
+func checkShadowing(set lint.Set, r *lint.Reporter) {
+	a := analyze(set)
+	if a.toml == nil {
+		return
+	}
+	bySource := map[string][]*mirrorEntry{}
+	var sources []string
+	for _, e := range a.accepted {
+		if !a.effective(e) || !e.realMirrors() || strings.HasPrefix(e.source, "*.") {
 			continue
 		}
-		bySource := map[string][]*mirrorEntry{}
-		var sources []string
-		for _, e := range a.accepted {
-			if !a.effective(e) || !e.realMirrors() || strings.HasPrefix(e.source, "*.") {
+		if bySource[e.source] == nil {
+			sources = append(sources, e.source)
+		}
+		bySource[e.source] = append(bySource[e.source], e)
+	}
+	sort.Strings(sources)
+	for _, source := range sources {
+		has := map[bool]bool{}
+		for _, e := range bySource[source] {
+			has[e.digest()] = true
+		}
+		for _, digest := range []bool{true, false} {
+			if has[digest] || !hasMirroredAncestor(source, digest, a.accepted) {
 				continue
 			}
-			if bySource[e.source] == nil {
-				sources = append(sources, e.source)
-			}
-			bySource[e.source] = append(bySource[e.source], e)
-		}
-		sort.Strings(sources)
-		for _, source := range sources {
-			has := map[bool]bool{}
-			for _, e := range bySource[source] {
-				has[e.digest()] = true
-			}
-			for _, digest := range []bool{true, false} {
-				if has[digest] || !hasMirroredAncestor(source, digest, a.accepted) {
-					continue
-				}
-				if msg := a.shadowMessage(source, digest); msg != "" {
-					for _, e := range bySource[source] {
-						r.Object(e.obj, e.where("source")+": "+msg, e.path("source")...)
-					}
+			if msg := a.shadowMessage(source, digest); msg != "" {
+				for _, e := range bySource[source] {
+					r.Object(e.obj, e.where("source")+": "+msg, e.path("source")...)
 				}
 			}
 		}
@@ -170,36 +168,34 @@ func dockerHubName(location string) (string, bool) {
 	return strings.TrimSuffix(named.Name(), "/"+probeRepository), true
 }
 
-func checkDotlessHosts(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		m := readMirrorObjects(set)
-		for _, e := range m.entries {
-			if !strings.HasPrefix(e.source, "*.") {
-				if name, ok := dockerHubName(e.source); ok {
-					r.Object(e.obj, fmt.Sprintf("%s %q: c/image reads it as the Docker Hub repository %s, so no image reference ever matches this source; use the registry's fully qualified host name or add its port",
-						e.where("source"), e.source, name), e.path("source")...)
-				}
-			}
-			for j, mirror := range e.mirrors {
-				if name, ok := dockerHubName(mirror); ok {
-					r.Object(e.obj, fmt.Sprintf("%s %q: c/image reads it as the Docker Hub repository %s and pulls %s/... from docker.io instead of the mirror; use the mirror's fully qualified host name or add its port (mirrorhost.example.com/ns, mirrorhost:5000/ns)",
-						e.where("mirrors", strconv.Itoa(j)), mirror, name, name), e.path("mirrors", strconv.Itoa(j))...)
-				}
+func checkDotlessHosts(set lint.Set, r *lint.Reporter) {
+	m := readMirrorObjects(set)
+	for _, e := range m.entries {
+		if !strings.HasPrefix(e.source, "*.") {
+			if name, ok := dockerHubName(e.source); ok {
+				r.Object(e.obj, fmt.Sprintf("%s %q: c/image reads it as the Docker Hub repository %s, so no image reference ever matches this source; use the registry's fully qualified host name or add its port",
+					e.where("source"), e.source, name), e.path("source")...)
 			}
 		}
-		if m.imageObj == nil {
-			continue
+		for j, mirror := range e.mirrors {
+			if name, ok := dockerHubName(mirror); ok {
+				r.Object(e.obj, fmt.Sprintf("%s %q: c/image reads it as the Docker Hub repository %s and pulls %s/... from docker.io instead of the mirror; use the mirror's fully qualified host name or add its port (mirrorhost.example.com/ns, mirrorhost:5000/ns)",
+					e.where("mirrors", strconv.Itoa(j)), mirror, name, name), e.path("mirrors", strconv.Itoa(j))...)
+			}
 		}
-		for _, list := range registrySourceLists {
-			for i, scope := range *registrySourceList(&m.imageSpec.Spec.RegistrySources, list) {
-				if strings.HasPrefix(scope, "*.") {
-					continue
-				}
-				if name, ok := dockerHubName(scope); ok {
-					path := []string{"spec", "registrySources", list, strconv.Itoa(i)}
-					r.Object(m.imageObj, fmt.Sprintf("%s %s %q: c/image reads it as the Docker Hub repository %s, so it never matches the registry meant; use the fully qualified host name or add its port",
-						m.imageObj.ID(), userPath(path), scope, name), path...)
-				}
+	}
+	if m.imageObj == nil {
+		return
+	}
+	for _, list := range registrySourceLists {
+		for i, scope := range *registrySourceList(&m.imageSpec.Spec.RegistrySources, list) {
+			if strings.HasPrefix(scope, "*.") {
+				continue
+			}
+			if name, ok := dockerHubName(scope); ok {
+				path := []string{"spec", "registrySources", list, strconv.Itoa(i)}
+				r.Object(m.imageObj, fmt.Sprintf("%s %s %q: c/image reads it as the Docker Hub repository %s, so it never matches the registry meant; use the fully qualified host name or add its port",
+					m.imageObj.ID(), userPath(path), scope, name), path...)
 			}
 		}
 	}
@@ -208,20 +204,18 @@ func checkDotlessHosts(in *lint.Input, r *lint.Reporter) {
 // ---------------------------------------------------------------------------------------------
 // MIR008: wildcard sources with mirrors.
 
-func checkWildcardMirrors(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		a := analyze(set)
-		for _, e := range a.entries {
-			if !strings.HasPrefix(e.source, "*.") || !e.realMirrors() || !a.effective(e) {
-				continue
-			}
-			msg := fmt.Sprintf("%s %q has mirrors: c/image replaces the whole matched host with the mirror location, so different registries under %s collide on one mirror path and host:port references cannot be rewritten",
-				e.where("source"), e.source, e.source)
-			if demo := a.wildcardDemo(e); demo != "" {
-				msg += " (" + demo + ")"
-			}
-			r.Object(e.obj, msg+"; mirror each registry host as its own source, with its own mirror path", e.path("source")...)
+func checkWildcardMirrors(set lint.Set, r *lint.Reporter) {
+	a := analyze(set)
+	for _, e := range a.entries {
+		if !strings.HasPrefix(e.source, "*.") || !e.realMirrors() || !a.effective(e) {
+			continue
 		}
+		msg := fmt.Sprintf("%s %q has mirrors: c/image replaces the whole matched host with the mirror location, so different registries under %s collide on one mirror path and host:port references cannot be rewritten",
+			e.where("source"), e.source, e.source)
+		if demo := a.wildcardDemo(e); demo != "" {
+			msg += " (" + demo + ")"
+		}
+		r.Object(e.obj, msg+"; mirror each registry host as its own source, with its own mirror path", e.path("source")...)
 	}
 }
 
@@ -321,22 +315,20 @@ func inClusterService(host string, nets []serviceCIDR) string {
 	return ""
 }
 
-func checkServiceMirrors(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		m := readMirrorObjects(set)
-		if len(m.entries) == 0 {
-			continue
-		}
-		nets := serviceCIDRs(set)
-		for _, e := range m.entries {
-			for j, mirror := range e.mirrors {
-				why := inClusterService(locationHost(mirror), nets)
-				if why == "" {
-					continue
-				}
-				r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster",
-					e.where("mirrors", strconv.Itoa(j)), mirror, why), e.path("mirrors", strconv.Itoa(j))...)
+func checkServiceMirrors(set lint.Set, r *lint.Reporter) {
+	m := readMirrorObjects(set)
+	if len(m.entries) == 0 {
+		return
+	}
+	nets := serviceCIDRs(set)
+	for _, e := range m.entries {
+		for j, mirror := range e.mirrors {
+			why := inClusterService(locationHost(mirror), nets)
+			if why == "" {
+				continue
 			}
+			r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster",
+				e.where("mirrors", strconv.Itoa(j)), mirror, why), e.path("mirrors", strconv.Itoa(j))...)
 		}
 	}
 }

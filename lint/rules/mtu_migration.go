@@ -39,40 +39,38 @@ func (ns *netSet) appliedFor(to *int) (int, string, bool) {
 	return 0, "", false
 }
 
-func checkMTUMigration(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			continue // the network generator refuses a migration CNO would reject, at the site's fields
+func checkMTUMigration(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		return // the network generator refuses a migration CNO would reject, at the site's fields
+	}
+	ns := readNetSet(set)
+	for _, o := range ns.operators {
+		mig := o.mtuMigration()
+		if mig == nil {
+			continue
 		}
-		ns := readNetSet(set)
-		for _, o := range ns.operators {
-			mig := o.mtuMigration()
-			if mig == nil {
-				continue
-			}
-			t := o.networkType()
-			if t == "" {
-				t = ns.networkType()
-			}
-			if !platform.KnownNetworkType(t) {
-				continue
-			}
-			state := platform.NetworkState{NetworkType: t, AnyIPv6: ns.anyIPv6(), IPsecFull: t == platform.OVNKubernetes && ns.ipsecFull()}
-			applied, appliedWhere, known := ns.appliedFor(mig.NetworkTo)
-			switch {
-			case known:
-				state.AppliedMTU = applied
-			case mig.NetworkFrom != nil:
-				state.AppliedMTU = *mig.NetworkFrom // unknown: assume network.from is right
-			}
-			var ce *platform.MTUChangeError
-			if !errors.As(platform.ValidateMTUChange(state, mig), &ce) || ce.Gate != platform.GateCNOChangeSafe {
-				continue // negative values (the API's), or the CEL clash (MTU011)
-			}
-			for _, reason := range ce.Reasons {
-				path, fix := migrationFix(reason.Kind, state, mig, applied, appliedWhere)
-				r.Object(o.obj, fmt.Sprintf("CNO rejects this MTU migration: %q; %s", reason.Message, fix), path...)
-			}
+		t := o.networkType()
+		if t == "" {
+			t = ns.networkType()
+		}
+		if !platform.KnownNetworkType(t) {
+			continue
+		}
+		state := platform.NetworkState{NetworkType: t, AnyIPv6: ns.anyIPv6(), IPsecFull: t == platform.OVNKubernetes && ns.ipsecFull()}
+		applied, appliedWhere, known := ns.appliedFor(mig.NetworkTo)
+		switch {
+		case known:
+			state.AppliedMTU = applied
+		case mig.NetworkFrom != nil:
+			state.AppliedMTU = *mig.NetworkFrom // unknown: assume network.from is right
+		}
+		var ce *platform.MTUChangeError
+		if !errors.As(platform.ValidateMTUChange(state, mig), &ce) || ce.Gate != platform.GateCNOChangeSafe {
+			continue // negative values (the API's), or the CEL clash (MTU011)
+		}
+		for _, reason := range ce.Reasons {
+			path, fix := migrationFix(reason.Kind, state, mig, applied, appliedWhere)
+			r.Object(o.obj, fmt.Sprintf("CNO rejects this MTU migration: %q; %s", reason.Message, fix), path...)
 		}
 	}
 }
@@ -118,43 +116,41 @@ func ipv6Note(anyIPv6 bool) string {
 
 // ---------------------------------------------------------------- MTU005
 
-func checkMTUWithoutMigration(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			continue // the network generator checks its phase 2 against phase 1
+func checkMTUWithoutMigration(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		return // the network generator checks its phase 2 against phase 1
+	}
+	ns := readNetSet(set)
+	var phase1 []*operatorNetworkDoc
+	for _, o := range ns.operators {
+		if m := o.mtuMigration(); m != nil && m.NetworkFrom != nil && m.NetworkTo != nil && m.MachineTo != nil {
+			phase1 = append(phase1, o)
 		}
-		ns := readNetSet(set)
-		var phase1 []*operatorNetworkDoc
-		for _, o := range ns.operators {
-			if m := o.mtuMigration(); m != nil && m.NetworkFrom != nil && m.NetworkTo != nil && m.MachineTo != nil {
-				phase1 = append(phase1, o)
-			}
+	}
+	applied, appliedConfig, appliedKnown := ns.appliedMTU()
+	for _, o := range ns.operators {
+		t := o.networkType()
+		if t == "" {
+			t = ns.networkType()
 		}
-		applied, appliedConfig, appliedKnown := ns.appliedMTU()
-		for _, o := range ns.operators {
-			t := o.networkType()
-			if t == "" {
-				t = ns.networkType()
+		if !platform.KnownNetworkType(t) {
+			continue
+		}
+		mtu, path := o.mtu()
+		switch {
+		case o.finalizesMigration() && len(phase1) > 0:
+			if mtu == nil && ns.typeMigration() {
+				continue // the cleanup of a network type migration
 			}
-			if !platform.KnownNetworkType(t) {
+			checkPhase2(ns, o, t, mtu, path, phase1, r)
+		case o.finalizesMigration() || !o.migrationKey:
+			if mtu == nil || !appliedKnown || *mtu == applied || ns.typeMigration() || migratesTo(phase1, *mtu) {
 				continue
 			}
-			mtu, path := o.mtu()
-			switch {
-			case o.finalizesMigration() && len(phase1) > 0:
-				if mtu == nil && ns.typeMigration() {
-					continue // the cleanup of a network type migration
-				}
-				checkPhase2(ns, o, t, mtu, path, phase1, r)
-			case o.finalizesMigration() || !o.migrationKey:
-				if mtu == nil || !appliedKnown || *mtu == applied || ns.typeMigration() || migratesTo(phase1, *mtu) {
-					continue
-				}
-				err := platform.ValidateMTUChange(platform.NetworkState{NetworkType: t, AppliedMTU: applied, AnyIPv6: ns.anyIPv6(), CurrentConfigMTU: mtu}, nil)
-				if errors.Is(err, platform.ErrMTUChangedWithoutMigration) {
-					r.Object(o.obj, fmt.Sprintf("%s %d differs from the applied MTU %d (Network.config status.clusterNetworkMTU in %s): CNO rejects it with %q; change the MTU with a migration (spec.migration.mtu, then phase 2) or set it back to %d",
-						path[len(path)-2]+".mtu", *mtu, applied, posString(appliedConfig.obj.PosOf("status", "clusterNetworkMTU")), err.Error(), applied), path...)
-				}
+			err := platform.ValidateMTUChange(platform.NetworkState{NetworkType: t, AppliedMTU: applied, AnyIPv6: ns.anyIPv6(), CurrentConfigMTU: mtu}, nil)
+			if errors.Is(err, platform.ErrMTUChangedWithoutMigration) {
+				r.Object(o.obj, fmt.Sprintf("%s %d differs from the applied MTU %d (Network.config status.clusterNetworkMTU in %s): CNO rejects it with %q; change the MTU with a migration (spec.migration.mtu, then phase 2) or set it back to %d",
+					path[len(path)-2]+".mtu", *mtu, applied, posString(appliedConfig.obj.PosOf("status", "clusterNetworkMTU")), err.Error(), applied), path...)
 			}
 		}
 	}
@@ -205,24 +201,22 @@ func checkPhase2(ns *netSet, o *operatorNetworkDoc, t string, mtu *int, path []s
 
 // ---------------------------------------------------------------- MTU006
 
-func checkMTUNoOp(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			continue // a site renders a migration only when mtu.current differs from the target
+func checkMTUNoOp(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		return // a site renders a migration only when mtu.current differs from the target
+	}
+	for _, o := range readNetSet(set).operators {
+		m := o.mtuMigration()
+		if m == nil || m.NetworkFrom == nil || m.NetworkTo == nil || *m.NetworkFrom != *m.NetworkTo {
+			continue
 		}
-		for _, o := range readNetSet(set).operators {
-			m := o.mtuMigration()
-			if m == nil || m.NetworkFrom == nil || m.NetworkTo == nil || *m.NetworkFrom != *m.NetworkTo {
-				continue
-			}
-			if m.MachineFrom != nil && m.MachineTo != nil && *m.MachineFrom != *m.MachineTo {
-				continue // it changes the machine MTU
-			}
-			msg := fmt.Sprintf("this MTU migration moves the cluster MTU from %d to %d, which changes nothing: both phases still roll every MachineConfigPool (a reboot per node each); remove the migration or set network.to to the MTU you want", *m.NetworkFrom, *m.NetworkTo)
-			if m.MachineFrom == nil && m.MachineTo != nil {
-				msg += fmt.Sprintf(" (if it is meant to change only the uplinks to machine.to %d, write machine.from)", *m.MachineTo)
-			}
-			r.Object(o.obj, msg, "spec", "migration", "mtu", "network", "to")
+		if m.MachineFrom != nil && m.MachineTo != nil && *m.MachineFrom != *m.MachineTo {
+			continue // it changes the machine MTU
 		}
+		msg := fmt.Sprintf("this MTU migration moves the cluster MTU from %d to %d, which changes nothing: both phases still roll every MachineConfigPool (a reboot per node each); remove the migration or set network.to to the MTU you want", *m.NetworkFrom, *m.NetworkTo)
+		if m.MachineFrom == nil && m.MachineTo != nil {
+			msg += fmt.Sprintf(" (if it is meant to change only the uplinks to machine.to %d, write machine.from)", *m.MachineTo)
+		}
+		r.Object(o.obj, msg, "spec", "migration", "mtu", "network", "to")
 	}
 }

@@ -13,16 +13,14 @@ import (
 
 // ---------------------------------------------------------------- MTU001
 
-func checkClusterMTU(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			checkSiteMTU(set, r)
-			continue
-		}
-		ns := readNetSet(set)
-		reported := checkInstallMTU(ns, r)
-		checkKeyfileMTU(ns, reported, r)
+func checkClusterMTU(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		checkSiteMTU(set, r)
+		return
 	}
+	ns := readNetSet(set)
+	reported := checkInstallMTU(ns, r)
+	checkKeyfileMTU(ns, reported, r)
 }
 
 // checkSiteMTU: a site's wanted cluster MTU against every link of its plan
@@ -112,41 +110,39 @@ func edgeMessage(mtu int, netType string, ipsecExtra, limit int) string {
 
 // ---------------------------------------------------------------- MTU002
 
-func checkIPv6Floor(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			checkSiteIPv6Floor(set.Site.Site, r)
+func checkIPv6Floor(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		checkSiteIPv6Floor(set.Site.Site, r)
+		return
+	}
+	ns := readNetSet(set)
+	if !ns.anyIPv6() || ns.networkType() != platform.OVNKubernetes {
+		return // OpenShift SDN has no IPv6
+	}
+	for _, v := range ns.specMTUs() {
+		if v.value < platform.MinMTUIPv4 || v.value >= platform.MinMTUIPv6 {
+			continue // MTU003's, or fine
+		}
+		if msg := cnoInvalidMTU(v.netType, v.value, true); msg != "" {
+			r.Object(v.obj, fmt.Sprintf("%s %d is below %d, the minimum when a clusterNetwork is IPv6: CNO rejects it with %q; use at least %d (nodes need MTU >= %d)",
+				v.what, v.value, platform.MinMTUIPv6, msg, platform.MinMTUIPv6, platform.MinMTUIPv6+platform.Overhead(v.netType, v.ipsec)), v.path...)
+		}
+	}
+	for _, ic := range ns.installs {
+		i := ic.EdgePool()
+		if i < 0 || ic.Networking.ClusterNetworkMTU != 0 {
 			continue
 		}
-		ns := readNetSet(set)
-		if !ns.anyIPv6() || ns.networkType() != platform.OVNKubernetes {
-			continue // OpenShift SDN has no IPv6
+		if mtu, ok := platform.EdgePoolClusterMTU(ic.NetworkType()); ok && mtu < platform.MinMTUIPv6 {
+			r.Object(ic.Obj, fmt.Sprintf("the installer sets cluster MTU %d for the AWS edge pool (the %d-byte Local/Wavelength Zone path minus %d), below the IPv6 minimum %d: an IPv6 or dual-stack cluster cannot have an edge pool; remove the pool or keep the cluster network IPv4-only",
+				mtu, platform.AWSEdgeZoneToRegionMTU, platform.Overhead(ic.NetworkType(), false), platform.MinMTUIPv6), "compute", fmt.Sprint(i), "name")
 		}
-		for _, v := range ns.specMTUs() {
-			if v.value < platform.MinMTUIPv4 || v.value >= platform.MinMTUIPv6 {
-				continue // MTU003's, or fine
-			}
-			if msg := cnoInvalidMTU(v.netType, v.value, true); msg != "" {
-				r.Object(v.obj, fmt.Sprintf("%s %d is below %d, the minimum when a clusterNetwork is IPv6: CNO rejects it with %q; use at least %d (nodes need MTU >= %d)",
-					v.what, v.value, platform.MinMTUIPv6, msg, platform.MinMTUIPv6, platform.MinMTUIPv6+platform.Overhead(v.netType, v.ipsec)), v.path...)
-			}
-		}
-		for _, ic := range ns.installs {
-			i := ic.EdgePool()
-			if i < 0 || ic.Networking.ClusterNetworkMTU != 0 {
-				continue
-			}
-			if mtu, ok := platform.EdgePoolClusterMTU(ic.NetworkType()); ok && mtu < platform.MinMTUIPv6 {
-				r.Object(ic.Obj, fmt.Sprintf("the installer sets cluster MTU %d for the AWS edge pool (the %d-byte Local/Wavelength Zone path minus %d), below the IPv6 minimum %d: an IPv6 or dual-stack cluster cannot have an edge pool; remove the pool or keep the cluster network IPv4-only",
-					mtu, platform.AWSEdgeZoneToRegionMTU, platform.Overhead(ic.NetworkType(), false), platform.MinMTUIPv6), "compute", fmt.Sprint(i), "name")
-			}
-		}
-		over := platform.Overhead(platform.OVNKubernetes, ns.ipsecFull())
-		for _, k := range ns.knownKeyfiles() {
-			if k.mtu-over < platform.MinMTUIPv6 {
-				r.Object(k.obj, fmt.Sprintf("%s sets MTU %d, which leaves %d after %d bytes of %s overhead, below the IPv6 minimum %d: every node needs MTU >= %d",
-					k, k.mtu, k.mtu-over, over, overheadLabel(platform.OVNKubernetes, ns.ipsecFull()), platform.MinMTUIPv6, platform.MinMTUIPv6+over), k.path...)
-			}
+	}
+	over := platform.Overhead(platform.OVNKubernetes, ns.ipsecFull())
+	for _, k := range ns.knownKeyfiles() {
+		if k.mtu-over < platform.MinMTUIPv6 {
+			r.Object(k.obj, fmt.Sprintf("%s sets MTU %d, which leaves %d after %d bytes of %s overhead, below the IPv6 minimum %d: every node needs MTU >= %d",
+				k, k.mtu, k.mtu-over, over, overheadLabel(platform.OVNKubernetes, ns.ipsecFull()), platform.MinMTUIPv6, platform.MinMTUIPv6+over), k.path...)
 		}
 	}
 }
@@ -173,20 +169,18 @@ func checkSiteIPv6Floor(s *site.Site, r *lint.Reporter) {
 
 // ---------------------------------------------------------------- MTU003
 
-func checkMTURange(in *lint.Input, r *lint.Reporter) {
-	for _, set := range in.Sets() {
-		if set.Site != nil {
-			continue // the schema bounds every site MTU
+func checkMTURange(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		return // the schema bounds every site MTU
+	}
+	ns := readNetSet(set)
+	for _, v := range ns.specMTUs() {
+		if !platform.KnownNetworkType(v.netType) {
+			continue
 		}
-		ns := readNetSet(set)
-		for _, v := range ns.specMTUs() {
-			if !platform.KnownNetworkType(v.netType) {
-				continue
-			}
-			if msg := cnoInvalidMTU(v.netType, v.value, false); msg != "" {
-				r.Object(v.obj, fmt.Sprintf("%s %d is outside %d-%d: CNO rejects it with %q and applies nothing; use the smallest link MTU minus the %s overhead %d",
-					v.what, v.value, platform.MinMTUIPv4, platform.MaxMTU, msg, overheadLabel(v.netType, v.ipsec), platform.Overhead(v.netType, v.ipsec)), v.path...)
-			}
+		if msg := cnoInvalidMTU(v.netType, v.value, false); msg != "" {
+			r.Object(v.obj, fmt.Sprintf("%s %d is outside %d-%d: CNO rejects it with %q and applies nothing; use the smallest link MTU minus the %s overhead %d",
+				v.what, v.value, platform.MinMTUIPv4, platform.MaxMTU, msg, overheadLabel(v.netType, v.ipsec), platform.Overhead(v.netType, v.ipsec)), v.path...)
 		}
 	}
 }

@@ -201,9 +201,14 @@ func (k mtuKeyfile) String() string {
 
 // readNetSet decodes the network objects of a set. Objects that do not
 // decode are skipped: the schema rules report them.
+// Computed once per set: shared by the rules, never changed.
 func readNetSet(set lint.Set) *netSet {
+	return lint.Fact(set, factNetSet, func() *netSet { return newNetSet(set) })
+}
+
+func newNetSet(set lint.Set) *netSet {
 	ns := &netSet{set: set, installs: manifests.InstallConfigs(set.Objects)}
-	for _, mc := range manifests.MachineConfigs(set.Objects) {
+	for _, mc := range machineConfigs(set) {
 		ns.keyfiles = append(ns.keyfiles, mtuKeyfiles(mc)...)
 	}
 	for _, ic := range ns.installs {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -53,20 +54,21 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 				if err != nil {
 					return usageError(e, "lint", "--fail-on: "+err.Error())
 				}
-				in := &lint.Input{}
+				linter, err := lint.New(lint.Options{Enable: *enable, Disable: *disable})
+				if err != nil {
+					return usageError(e, "lint", err.Error())
+				}
+				var minor platform.OCPMinor
 				if *version != "" {
 					m, err := platform.ParseOCPMinor(*version)
 					if err != nil {
 						return usageError(e, "lint", fmt.Sprintf("--ocp-version %q: %v", *version, err))
 					}
-					in.Minor = m
+					minor = m
 				}
-				if !lintInput(e, args, in) {
+				res, ok := lintPaths(e, linter, args, minor)
+				if !ok {
 					return ExitFailure
-				}
-				res, err := lint.Run(in, lint.Options{Enable: *enable, Disable: *disable})
-				if err != nil {
-					return usageError(e, "lint", err.Error())
 				}
 				report.ToolVersion = Version()
 				var b bytes.Buffer
@@ -109,9 +111,11 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 	})
 }
 
-// lintInput reads every PATH into the lint input: sites are loaded and
-// rendered, plain files read as manifests.
-func lintInput(e env, paths []string, in *lint.Input) bool {
+// lintPaths lints every PATH: each site is loaded, rendered and linted on
+// the render workers, and only its findings are kept (memory does not grow
+// with the fleet); the plain files are read as manifests and linted as one
+// set, targeting minor when it is not 0.
+func lintPaths(e env, linter *lint.Linter, paths []string, minor platform.OCPMinor) (lint.Result, bool) {
 	var sitePaths, manifestFiles []string
 	var diags diag.List
 	for _, p := range paths {
@@ -121,26 +125,36 @@ func lintInput(e env, paths []string, in *lint.Input) bool {
 		diags = append(diags, d...)
 	}
 	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags}) {
-		return false
+		return lint.Result{}, false
 	}
+	var parts []lint.Result
 	if len(sitePaths) > 0 {
-		outs, ok := renderAll(e, sitePaths, generators.Options{})
-		if !ok {
-			return false
-		}
-		for _, o := range outs {
+		bySite := map[int]lint.Result{}
+		var mu sync.Mutex
+		run, err := eachSite(sitePaths, generators.Options{}, func(i int, o *generators.Output) error {
 			objs, origin, err := o.Objects()
 			if err != nil {
-				fmt.Fprintf(e.stderr, "siteforge lint: %v\n", err)
-				return false
+				return err
 			}
-			in.Sites = append(in.Sites, &lint.Site{Site: o.Site, Objects: objs, Origin: origin})
+			res := linter.Check(lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin}))
+			mu.Lock()
+			bySite[i] = res
+			mu.Unlock()
+			return nil
+		})
+		if !finish(e, run, err) {
+			return lint.Result{}, false
+		}
+		for _, i := range sortedIndexes(bySite) {
+			parts = append(parts, bySite[i])
 		}
 	}
 	objs, d := manifests.ReadPaths(manifestFiles)
 	if printDiagnostics(e.stderr, load.Result{Diagnostics: d}) {
-		return false
+		return lint.Result{}, false
 	}
-	in.Objects = objs
-	return true
+	if len(objs) > 0 {
+		parts = append(parts, linter.Check(lint.ManifestSet(objs, minor)))
+	}
+	return lint.Merge(parts...), true
 }

@@ -24,3 +24,18 @@ func BenchmarkRenderFleet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLintFleet: `siteforge lint FLEET` in process, for the same
+// 500-site fleet: every site rendered, read back and linted on the workers.
+func BenchmarkLintFleet(b *testing.B) {
+	dir := b.TempDir()
+	fleet := filepath.Join(dir, "fleet")
+	if err := fleetgen.Write(fleet, 500); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if code := Main([]string{"lint", fleet}, nil, io.Discard, io.Discard); code != ExitOK && code != ExitFindings {
+			b.Fatalf("lint exited %d", code)
+		}
+	}
+}
