@@ -170,9 +170,9 @@ func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s: ", SafeLine(d.Pos.String()), severity)
 	if d.Path != "" {
-		fmt.Fprintf(&b, "%s: ", Clean(truncate(d.Path, MaxMessageBytes)))
+		fmt.Fprintf(&b, "%s: ", cleanText(d.Path))
 	}
-	b.WriteString(Clean(truncate(d.Message, MaxMessageBytes)))
+	b.WriteString(cleanText(d.Message))
 	b.WriteByte('\n')
 	gutter := ""
 	if p.shown == nil {
@@ -202,7 +202,7 @@ func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 		if gutter == "" {
 			gutter = " "
 		}
-		fmt.Fprintf(&b, "%s = hint: %s\n", gutter, Clean(truncate(d.Hint, MaxMessageBytes)))
+		fmt.Fprintf(&b, "%s = hint: %s\n", gutter, cleanText(d.Hint))
 	}
 	return b.String()
 }

@@ -84,7 +84,10 @@ func FuzzFormat(f *testing.F) {
 		p := &Printer{Source: func(string) ([]byte, bool) { return src, true }}
 		out := p.FormatSeverity(Diagnostic{Pos: Position{File: file, Line: line, Col: col}, Message: msg, Hint: msg, Path: msg}, "error")
 		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-			if len(l) > 4*MaxMessageBytes+8*MaxSnippetBytes+len(file)*4+64 {
+			// a position, then a path and a message of at most
+			// MaxMessageBytes each (plus "… (N more bytes)"); or a
+			// snippet line
+			if len(l) > 2*(MaxMessageBytes+32)+4*MaxSnippetBytes+len(file)*4+64 {
 				t.Fatalf("a %d-byte line", len(l))
 			}
 			if strings.HasPrefix(l, "::") {
@@ -97,4 +100,25 @@ func FuzzFormat(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMessageBoundAfterEscaping: escaping can make a byte four; the bound
+// is on what is printed, and an escape is never cut (fuzz crasher
+// 2af4bd75c2d60d12: 5 KiB lines from 1 KiB of control bytes).
+func TestMessageBoundAfterEscaping(t *testing.T) {
+	msg := strings.Repeat("\x1a", 2000)
+	got := cleanText(msg)
+	body, suffix, ok := strings.Cut(got, "…")
+	if !ok || suffix != " (1744 more bytes)" {
+		t.Fatalf("no or wrong cut mark: %q", got[max(0, len(got)-40):])
+	}
+	if len(body) > MaxMessageBytes || len(body)%4 != 0 || !strings.HasSuffix(body, `\x1a`) {
+		t.Errorf("printed %d bytes, ending %q: want whole escapes within %d", len(body), body[len(body)-6:], MaxMessageBytes)
+	}
+	if got := cleanText("plain"); got != "plain" {
+		t.Errorf("clean short text changed: %q", got)
+	}
+	if got := cleanText(strings.Repeat("a", MaxMessageBytes+5)); !strings.HasSuffix(got, "… (5 more bytes)") {
+		t.Errorf("long clean text: %q", got[len(got)-30:])
+	}
 }

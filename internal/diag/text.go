@@ -33,20 +33,25 @@ func Clean(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case (r >= 0x80 && r <= 0x9f) || isBidi(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
+		piece, size := cleanRune(s, i)
+		b.WriteString(piece)
 		i += size
 	}
 	return b.String()
+}
+
+// cleanRune is the rune of s at i as Clean prints it, and its size in s.
+func cleanRune(s string, i int) (string, int) {
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return fmt.Sprintf(`\x%02x`, s[i]), 1
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf(`\x%02x`, r), size
+	case (r >= 0x80 && r <= 0x9f) || isBidi(r):
+		return fmt.Sprintf(`\u%04x`, r), size
+	}
+	return s[i : i+size], size
 }
 
 func isClean(s string) bool {
@@ -77,16 +82,24 @@ func lineStart(s string) string {
 // path).
 func SafeLine(s string) string { return lineStart(Clean(s)) }
 
-// truncate cuts s to max bytes at a rune boundary, marking the cut.
-func truncate(s string, max int) string {
-	if len(s) <= max {
+// cleanText is a message, path or hint as printed: Clean, at most
+// MaxMessageBytes of it (escaping can quadruple a byte, so the bound is on
+// what is printed), cut between runes and never inside an escape.
+func cleanText(s string) string {
+	if len(s) <= MaxMessageBytes && isClean(s) {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		piece, size := cleanRune(s, i)
+		if b.Len()+len(piece) > MaxMessageBytes {
+			fmt.Fprintf(&b, "… (%d more bytes)", len(s)-i)
+			break
+		}
+		b.WriteString(piece)
+		i += size
 	}
-	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+	return b.String()
 }
 
 // Showable reports whether a file may be quoted in a snippet: a site or a
