@@ -58,15 +58,12 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 				if err != nil {
 					return usageError(e, "lint", err.Error())
 				}
-				var minor platform.OCPMinor
 				if *version != "" {
-					m, err := platform.ParseOCPMinor(*version)
-					if err != nil {
+					if _, err := platform.ParseOCPMinor(*version); err != nil {
 						return usageError(e, "lint", fmt.Sprintf("--ocp-version %q: %v", *version, err))
 					}
-					minor = m
 				}
-				res, ok := lintPaths(e, linter, args, minor)
+				res, ok := lintPaths(e, linter, args, *version)
 				if !ok {
 					return ExitFailure
 				}
@@ -114,8 +111,9 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 // lintPaths lints every PATH: each site is loaded, rendered and linted on
 // the render workers, and only its findings are kept (memory does not grow
 // with the fleet); the plain files are read as manifests and linted as one
-// set, targeting minor when it is not 0.
-func lintPaths(e env, linter *lint.Linter, paths []string, minor platform.OCPMinor) (lint.Result, bool) {
+// set, targeting the OpenShift version given (--ocp-version, checked; "":
+// unknown).
+func lintPaths(e env, linter *lint.Linter, paths []string, version string) (lint.Result, bool) {
 	var sitePaths, manifestFiles []string
 	var diags diag.List
 	for _, p := range paths {
@@ -154,6 +152,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, minor platform.OCPMin
 		return lint.Result{}, false
 	}
 	if len(objs) > 0 {
+		minor, _ := platform.ParseOCPMinor(version) // 0 for ""
 		parts = append(parts, linter.Check(lint.ManifestSet(objs, minor)))
 	}
 	return lint.Merge(parts...), true
