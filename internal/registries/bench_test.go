@@ -29,16 +29,45 @@ func BenchmarkRender(b *testing.B) {
 }
 
 // BenchmarkResolve: one pull resolved through containers/image.
+// BenchmarkResolve: one reference under a registries.conf c/image has not
+// seen (the scratch file written, loaded, asked).
 func BenchmarkResolve(b *testing.B) {
-	c, err := Render(Input{DigestMirrorSets: []configv1.ImageDigestMirrorSet{idms("cache", dm("registry.redhat.io", "quay.example.com:8443/registry-redhat-io"))}})
-	if err != nil {
-		b.Fatal(err)
+	toml := benchConf(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		forgetAnswers()
+		if _, err := Resolve(toml, "registry.redhat.io/redhat/redhat-operator-index:v4.16"); err != nil {
+			b.Fatal(err)
+		}
 	}
-	toml, _ := c.TOML()
+}
+
+// BenchmarkResolveRemembered: the same question again (another site of a
+// fleet with the same file).
+func BenchmarkResolveRemembered(b *testing.B) {
+	toml := benchConf(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Resolve(toml, "registry.redhat.io/redhat/redhat-operator-index:v4.16"); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+func benchConf(b *testing.B) []byte {
+	c, err := Render(Input{DigestMirrorSets: []configv1.ImageDigestMirrorSet{idms("cache", dm("registry.redhat.io", "quay.example.com:8443/registry-redhat-io"))}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	toml, err := c.TOML()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return toml
+}
+
+func forgetAnswers() {
+	answers.Lock()
+	answers.m = nil
+	answers.Unlock()
 }
