@@ -186,14 +186,33 @@ func (l *Linter) Check(set Set) Result {
 	}
 
 	var res Result
-	for _, rule := range l.selected {
-		if rule.Check == nil {
-			continue // an engine rule
+	// The engine's own findings on the set: duplicate objects, and the
+	// site's render warnings (at the site's positions already).
+	var engine []Finding
+	if isSelected(l.selected, RuleDuplicateObject) {
+		engine = append(engine, duplicateFindings(set)...)
+	}
+	if s := set.Site; s != nil && isSelected(l.selected, RuleRenderWarning) {
+		for _, w := range s.Warnings {
+			engine = append(engine, InputFinding(RuleRenderWarning, siteName, w))
 		}
-		rep := &Reporter{rule: rule}
-		rule.Check(set, rep)
-		for _, f := range rep.findings {
-			f.Rule, f.Name, f.Severity = rule.ID, rule.Name, rule.Severity
+	}
+	for _, rule := range append([]*Rule{nil}, l.selected...) {
+		var found []Finding
+		if rule == nil {
+			found = engine
+		} else {
+			if rule.Check == nil {
+				continue // an engine rule
+			}
+			rep := &Reporter{rule: rule}
+			rule.Check(set, rep)
+			found = rep.findings
+		}
+		for _, f := range found {
+			if rule != nil {
+				f.Rule, f.Name, f.Severity = rule.ID, rule.Name, rule.Severity
+			}
 			if rendered[f.Pos.File] {
 				mapToSite(set.Site, &f)
 			}
@@ -310,9 +329,12 @@ func collectSuppressions(set Set) []*suppression {
 			}
 			out = append(out, &suppression{rule: fs.Rule, reason: fs.Reason, site: s.Site.Name, pos: fs.Pos, at: at})
 		}
-		return out
 	}
-	for _, o := range set.Objects {
+	plain := set.Objects
+	if s := set.Site; s != nil {
+		plain = s.Extra // the rendered objects carry no annotations of the user's
+	}
+	for _, o := range plain {
 		ann := annotations(o)
 		for k, v := range ann {
 			if strings.HasPrefix(k, IgnoreAnnotationPrefix) {

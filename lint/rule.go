@@ -61,6 +61,7 @@ var Families = map[string]string{
 	"EGR": "EgressIP",
 	"MCF": "MachineConfigs, pools, remote workers, node tuning",
 	"LNT": "the linter itself: suppressions",
+	"INP": "inputs: files that cannot be read, templates, duplicate objects, sites that do not load",
 }
 
 var ruleIDPattern = regexp.MustCompile(`^([A-Z]{3})[0-9]{3}$`)
@@ -170,6 +171,13 @@ type Site struct {
 	// Origin maps a rendered object (by File) to the site position it came
 	// from.
 	Origin map[string]diag.Position
+	// Extra are plain manifests of the same cluster, linted with the
+	// site's objects (`siteforge lint SITE extra.yaml`, SiteLint's other
+	// objects); their findings stay at their own lines.
+	Extra []*manifests.Object
+	// Warnings are the site's render warnings: findings of INP005, so the
+	// site's suppressions and severity settings apply to them.
+	Warnings diag.List
 }
 
 // Input is what rules look at.
@@ -202,13 +210,22 @@ type Set struct {
 	ReleaseImage, ReleaseImageFrom string
 	// Disconnected is true for a site declared disconnected.
 	Disconnected bool
+	// Duplicates are objects defined more than once in the set; Objects
+	// holds one of identical copies and every copy that differs (INP004
+	// reports those).
+	Duplicates []manifests.Duplicate
 
 	facts *facts // shared by the copies of one set
 }
 
 // SiteSet is the set of a site and its rendered objects.
 func SiteSet(s *Site) Set {
-	set := Set{Site: s, Objects: s.Objects, Disconnected: s.Site.Cluster.Connectivity == site.ConnectivityDisconnected, facts: &facts{}}
+	objs := s.Objects
+	if len(s.Extra) > 0 {
+		objs = append(append([]*manifests.Object{}, s.Objects...), s.Extra...)
+	}
+	objs, dups := manifests.Dedup(objs)
+	set := Set{Site: s, Objects: objs, Duplicates: dups, Disconnected: s.Site.Cluster.Connectivity == site.ConnectivityDisconnected, facts: &facts{}}
 	if m, err := s.Site.Minor(); err == nil {
 		set.Minor, set.MinorFrom = m, "the site's cluster.version"
 	}
@@ -221,7 +238,8 @@ func SiteSet(s *Site) Set {
 // ManifestSet is the set of plain manifests given together; minor is the
 // --ocp-version (0: from a ClusterVersion among them, if any).
 func ManifestSet(objs []*manifests.Object, minor platform.OCPMinor) Set {
-	set := Set{Objects: objs, Minor: minor, MinorFrom: "--ocp-version", facts: &facts{}}
+	objs, dups := manifests.Dedup(objs)
+	set := Set{Objects: objs, Duplicates: dups, Minor: minor, MinorFrom: "--ocp-version", facts: &facts{}}
 	rel := manifests.ClusterVersionRelease(objs)
 	if set.Minor == 0 {
 		set.Minor, set.MinorFrom = rel.Minor, rel.MinorFrom
@@ -275,10 +293,22 @@ func (s Set) MinorOrLatest() (platform.OCPMinor, string) {
 	return platform.LatestMinor, "the latest OpenShift release (no version known: pass --ocp-version)"
 }
 
-// Sets returns every site's set, then the plain manifests' (when any).
-// The sets are computed once per Input.
+// Sets returns every site's set, then the plain manifests' (when any). With
+// exactly one site, the plain manifests are the same cluster: they are
+// linted with the site's objects (Site.Extra). The sets are computed once
+// per Input.
 func (in *Input) Sets() []Set {
 	if in.sets != nil || (len(in.Sites) == 0 && len(in.Objects) == 0) {
+		return in.sets
+	}
+	if len(in.Sites) == 1 && len(in.Objects) > 0 {
+		s := *in.Sites[0]
+		s.Extra = append(append([]*manifests.Object{}, s.Extra...), in.Objects...)
+		set := SiteSet(&s)
+		if set.Minor == 0 && in.Minor > 0 {
+			set.Minor, set.MinorFrom = in.Minor, "--ocp-version"
+		}
+		in.sets = []Set{set}
 		return in.sets
 	}
 	for _, s := range in.Sites {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -29,6 +30,35 @@ func DeclaresSite(file string) bool {
 	return bytes.Contains(data, []byte(schema.APIVersion))
 }
 
+// schemaDefinition starts the #Site definition in the schema siteforge
+// exports (`siteforge schema > siteforge.cue`); a site never defines it.
+var schemaDefinition = regexp.MustCompile(`(?m)^#Site:\s*\{`)
+
+// IsSchemaExport reports whether a CUE file is the siteforge schema itself
+// (exported for `cue vet`), not a site input.
+func IsSchemaExport(file string) bool {
+	if !strings.EqualFold(filepath.Ext(file), ".cue") {
+		return false
+	}
+	data, err := fsread.File(file, MaxFileSize)
+	return err == nil && schemaDefinition.Match(data)
+}
+
+// fnConfigKind matches the kinds of siteforge's kustomize function configs.
+var fnConfigKind = regexp.MustCompile(`(?m)^kind:\s*["']?(SiteRender|SiteLint)["']?\s*(#.*)?$`)
+
+// IsFnConfig reports whether a YAML or JSON file declaring the site API
+// version is a kustomize function config (kind SiteRender or SiteLint, the
+// KRM function's own input), not a site.
+func IsFnConfig(file string) bool {
+	data, err := fsread.File(file, MaxFileSize)
+	if err != nil {
+		return false
+	}
+	return fnConfigKind.Match(data) || bytes.Contains(data, []byte(`"kind":"SiteRender"`)) || bytes.Contains(data, []byte(`"kind":"SiteLint"`)) ||
+		bytes.Contains(data, []byte(`"kind": "SiteRender"`)) || bytes.Contains(data, []byte(`"kind": "SiteLint"`))
+}
+
 // Classify splits a path a user names into site inputs (for Discover) and
 // manifest files. A file is a site when it is CUE or declares the site API
 // version, else a manifest. A folder is walked: a fleet is a site input (its
@@ -44,6 +74,9 @@ func Classify(root string) (sites, files []string, diags diag.List) {
 		return nil, nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read: " + describeErr(err)}}
 	}
 	if !fi.IsDir() {
+		if IsSchemaExport(root) || IsSiteFile(root) && DeclaresSite(root) && IsFnConfig(root) {
+			return nil, nil, nil
+		}
 		if IsSiteFile(root) && DeclaresSite(root) {
 			return []string{root}, nil, nil
 		}
@@ -58,7 +91,7 @@ func Classify(root string) (sites, files []string, diags diag.List) {
 		fleet := IsFleet(dir)
 		cueSite := false
 		for _, e := range entries {
-			if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".cue") {
+			if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".cue") && !IsSchemaExport(filepath.Join(dir, e.Name())) {
 				cueSite = true
 			}
 		}
@@ -80,6 +113,8 @@ func Classify(root string) (sites, files []string, diags diag.List) {
 			case fleet || cueSite:
 				// the site's own files are site inputs; nothing else here
 				// is read
+			case IsSchemaExport(p), IsSiteFile(p) && DeclaresSite(p) && IsFnConfig(p):
+				// not a site, not a manifest
 			case IsSiteFile(p) && DeclaresSite(p):
 				sites = append(sites, p)
 			case IsSiteFile(p):

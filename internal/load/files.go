@@ -190,6 +190,12 @@ func siteFilesIn(dir string) ([]string, error) {
 			continue
 		}
 		full := filepath.Join(dir, name)
+		// An exported schema (`siteforge schema > siteforge.cue`, for cue
+		// vet) and a kustomize function config (SiteRender, SiteLint) are
+		// kept next to sites, but are not site inputs.
+		if IsSchemaExport(full) || DeclaresSite(full) && IsFnConfig(full) {
+			continue
+		}
 		// A FIFO, device or socket named like a site file is listed: reading
 		// it reports it, instead of the site silently missing a file.
 		if !e.IsDir() && !isDir(full) {

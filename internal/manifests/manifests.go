@@ -33,8 +33,11 @@ const (
 
 // Object is one document of a stream.
 type Object struct {
-	File                              string
-	Index                             int // 0-based document index in the file
+	File  string
+	Index int // 0-based document index in the file
+	// Item is the 1-based index of the object in a List document; 0 when
+	// the document is the object.
+	Item                              int
 	APIVersion, Kind, Namespace, Name string
 	// Raw is the document alone, as YAML.
 	Raw []byte
@@ -200,22 +203,77 @@ func ReadFile(name string) ([]*Object, diag.List) {
 }
 
 // ReadBytes splits a YAML (or JSON) stream into objects. Documents without
-// apiVersion and kind are skipped; empty documents are skipped.
+// apiVersion and kind are skipped; empty documents are skipped; a List is
+// unwrapped into its items. Template files and templated objects are
+// skipped without a problem (Scan reports them).
 func ReadBytes(name string, data []byte) ([]*Object, diag.List) {
+	objs, problems := Scan(name, data)
+	var diags diag.List
+	for _, p := range problems {
+		if p.Kind != ProblemTemplate {
+			diags = append(diags, p.Diagnostic)
+		}
+	}
+	return objs, diags
+}
+
+// ProblemKind says why (part of) a file was not read.
+type ProblemKind int
+
+const (
+	// ProblemSyntax: the file is not valid YAML or JSON, or not text.
+	ProblemSyntax ProblemKind = iota + 1
+	// ProblemTemplate: a template (Jinja, Helm or Go template, a shell
+	// heredoc), or an object holding a template placeholder that parses
+	// as YAML; what it describes is known only once it is rendered.
+	ProblemTemplate
+	// ProblemUnreadable: the file cannot be read (not a regular file,
+	// too large, permissions).
+	ProblemUnreadable
+)
+
+// Problem is a part of a file that was not read, and why.
+type Problem struct {
+	Kind ProblemKind
+	diag.Diagnostic
+}
+
+// Scan splits a YAML (or JSON) stream into objects and says what it could
+// not read. Documents without apiVersion and kind are skipped; a List
+// (`oc get -o yaml`: kind List or <Kind>List with items) is unwrapped into
+// its items. A file that does not parse is a ProblemSyntax, or a
+// ProblemTemplate when it is a template (template markers, a template file
+// extension, a shell heredoc); then none of its objects is kept. An object
+// holding a template placeholder that happens to parse as YAML
+// (`replicas: {{ replicas }}` is a flow mapping) is left out, with a
+// ProblemTemplate at the placeholder.
+func Scan(name string, data []byte) ([]*Object, []Problem) {
+	syntax := func(d diag.Diagnostic) []Problem {
+		if t, ok := templateProblem(name, data); ok {
+			return []Problem{t}
+		}
+		return []Problem{{Kind: ProblemSyntax, Diagnostic: d}}
+	}
 	if len(data) > MaxFileSize {
-		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1},
-			Message: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for manifests", len(data), MaxFileSize)}}
+		return nil, []Problem{{Kind: ProblemUnreadable, Diagnostic: diag.Diagnostic{Pos: diag.Position{File: name, Line: 1, Col: 1},
+			Message: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit for manifests", len(data), MaxFileSize)}}}
 	}
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
-		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "not UTF-8 text"}}
+		return nil, []Problem{{Kind: ProblemSyntax, Diagnostic: diag.Diagnostic{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "not UTF-8 text"}}}
 	}
 	data = diag.LoneCRToLF(data)
+	if t, ok := templateFile(name, data); ok {
+		return nil, []Problem{t}
+	}
 	var ae *yamllimit.AliasError
 	if err := yamllimit.CheckAliases(data, MaxFileSize); errors.As(err, &ae) {
-		return nil, diag.List{{Pos: diag.Position{File: name, Line: ae.Line, Col: ae.Col}, Message: "syntax error: " + ae.Error()}}
+		return nil, syntax(diag.Diagnostic{Pos: diag.Position{File: name, Line: ae.Line, Col: ae.Col}, Message: "syntax error: " + ae.Error()})
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var objs []*Object
+	var (
+		objs     []*Object
+		problems []Problem
+	)
 	for i := 0; ; i++ {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -223,7 +281,11 @@ func ReadBytes(name string, data []byte) ([]*Object, diag.List) {
 			break
 		}
 		if err != nil {
-			return objs, diag.List{yamlError(name, err)}
+			p := syntax(yamlError(name, err))
+			if p[0].Kind == ProblemTemplate {
+				return nil, p
+			}
+			return objs, append(problems, p...)
 		}
 		if len(doc.Content) == 0 {
 			continue
@@ -233,27 +295,80 @@ func ReadBytes(name string, data []byte) ([]*Object, diag.List) {
 			continue
 		}
 		if d := depth(root, 0); d > MaxDepth {
-			return objs, diag.List{{Pos: nodePos(name, root), Message: fmt.Sprintf("document nests deeper than %d levels", MaxDepth)}}
+			return objs, append(problems, Problem{Kind: ProblemSyntax, Diagnostic: diag.Diagnostic{Pos: nodePos(name, root), Message: fmt.Sprintf("document nests deeper than %d levels", MaxDepth)}})
 		}
-		o := &Object{File: name, Index: i, Node: root}
-		o.APIVersion = scalar(root, "apiVersion")
-		o.Kind = scalar(root, "kind")
-		if o.Kind == "" && isInstallConfig(name, root) {
-			o.Kind = KindInstallConfig
-		}
-		if o.APIVersion == "" || o.Kind == "" {
+		if items := listItems(root); items != nil {
+			for j, item := range items {
+				if item.Kind != yaml.MappingNode {
+					continue
+				}
+				o, p, derr := object(name, i, j+1, item)
+				if derr != nil {
+					return objs, append(problems, Problem{Kind: ProblemSyntax, Diagnostic: *derr})
+				}
+				problems = append(problems, p...)
+				if o != nil {
+					objs = append(objs, o)
+				}
+			}
 			continue
 		}
-		o.Name = scalar(child(root, "metadata"), "name")
-		o.Namespace = scalar(child(root, "metadata"), "namespace")
-		raw, err := yaml.Marshal(root)
-		if err != nil {
-			return objs, diag.List{{Pos: nodePos(name, root), Message: "cannot re-encode document: " + err.Error()}}
+		o, p, derr := object(name, i, 0, root)
+		if derr != nil {
+			return objs, append(problems, Problem{Kind: ProblemSyntax, Diagnostic: *derr})
 		}
-		o.Raw = raw
-		objs = append(objs, o)
+		problems = append(problems, p...)
+		if o != nil {
+			objs = append(objs, o)
+		}
 	}
-	return objs, nil
+	return objs, problems
+}
+
+// object makes the Object of one mapping node (a document, or an item of a
+// List), nil when it has no apiVersion and kind or holds a template
+// placeholder (then with the problem).
+func object(name string, doc, item int, root *yaml.Node) (*Object, []Problem, *diag.Diagnostic) {
+	o := &Object{File: name, Index: doc, Item: item, Node: root}
+	o.APIVersion = scalar(root, "apiVersion")
+	o.Kind = scalar(root, "kind")
+	if o.Kind == "" && item == 0 && isInstallConfig(name, root) {
+		o.Kind = KindInstallConfig
+	}
+	if o.APIVersion == "" || o.Kind == "" {
+		return nil, nil, nil
+	}
+	o.Name = scalar(child(root, "metadata"), "name")
+	o.Namespace = scalar(child(root, "metadata"), "namespace")
+	if at := placeholder(root); at != nil {
+		return nil, []Problem{{Kind: ProblemTemplate, Diagnostic: diag.Diagnostic{Pos: nodePos(name, at),
+			Message: fmt.Sprintf("%s holds a template placeholder that parses as YAML; it is not linted", o.ID()),
+			Hint:    "lint the rendered output of the template"}}}, nil
+	}
+	raw, err := yaml.Marshal(root)
+	if err != nil {
+		return nil, nil, &diag.Diagnostic{Pos: nodePos(name, root), Message: "cannot re-encode document: " + err.Error()}
+	}
+	o.Raw = raw
+	return o, nil, nil
+}
+
+// listItems returns the items of a List document (apiVersion v1, kind List,
+// or any <Kind>List holding an items sequence, as kubectl and oc print
+// them), nil for any other document.
+func listItems(root *yaml.Node) []*yaml.Node {
+	kind := scalar(root, "kind")
+	if kind == "" || !strings.HasSuffix(kind, "List") {
+		return nil
+	}
+	items := child(root, "items")
+	if items == nil || items.Kind != yaml.SequenceNode || scalar(root, "apiVersion") == "" {
+		return nil
+	}
+	if items.Content == nil {
+		return []*yaml.Node{}
+	}
+	return items.Content
 }
 
 // KindInstallConfig is the kind siteforge gives an install-config.yaml

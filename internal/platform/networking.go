@@ -223,6 +223,15 @@ const (
 	NetworkTypeMigrationCondition  = "NetworkTypeMigrationInProgress"              // CNO names.NetworkTypeMigrationInProgress (Network.config status condition)
 )
 
+// InstallManifestDirs are the folders the installer reads day-0 manifests
+// from, next to install-config.yaml: `openshift-install create manifests`
+// writes <dir>/manifests and <dir>/openshift, and the installer applies
+// what they hold at installation (openshift/installer
+// pkg/asset/manifests/openshift.go and operators.go; docs "Installing a
+// cluster with customizations": "Modify the manifests in the
+// <installation_directory>/manifests directory").
+var InstallManifestDirs = []string{"manifests", "openshift"}
+
 // InstallerNetworkManifestName is the file name the installer docs give the
 // operator Network manifest (docs "Installing a cluster with network
 // customizations": <installation_directory>/manifests/cluster-network-03-config.yml;

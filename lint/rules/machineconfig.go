@@ -166,6 +166,9 @@ func checkNodeInTwoPools(set lint.Set, r *lint.Reporter) {
 	for j := 1; j < len(custom); j++ {
 		for i := 0; i < j; i++ {
 			a, b := custom[i], custom[j]
+			if a.obj.Name == b.obj.Name {
+				continue // one pool defined twice (INP004), not two pools
+			}
 			var why string
 			switch {
 			case len(plainNodes) > 0:

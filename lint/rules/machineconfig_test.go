@@ -67,6 +67,12 @@ func init() {
 			want: []string{"(nodes n0 match both)"}},
 		ruleCase{rule: "MCF002", name: "pools on their own labels", files: map[string]string{
 			"a.yaml": mcfPoolYAML("infra", mcfInherits("infra")...), "b.yaml": mcfPoolYAML("gpu", mcfInherits("gpu")...)}},
+		// One pool in two files, the copies differing (a real repository kept
+		// router.yaml and router-mcp.yaml): one pool, not two pools that
+		// overlap (the copy is INP004's).
+		ruleCase{rule: "MCF002", name: "one pool defined twice", files: map[string]string{
+			"a.yaml": mcfPoolYAML("infra", mcfInherits("infra")...),
+			"b.yaml": mcfPoolYAML("infra", append(mcfInherits("infra")[:4], "  matchLabels:", `    node-role.kubernetes.io/infra: ""`, "    gpu: \"true\"")...)}},
 
 		ruleCase{rule: "MCF003", name: "custom pool of masters", files: map[string]string{
 			"mcp.yaml": mcfPoolYAML("master-tuned", "machineConfigSelector:", "  matchExpressions:",

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -148,15 +148,26 @@ func lintFiles(t *testing.T, files map[string]string, enable ...string) lint.Res
 		}
 	}
 	t.Chdir(dir)
-	objs, diags := manifests.ReadPaths([]string{"."})
-	if len(diags) > 0 {
-		t.Fatalf("fixture does not read: %v", diags)
+	// Read as lint reads a repository (discover), all objects as one set;
+	// what was not read is an input finding.
+	found := discover.Paths([]string{"."}, discover.Options{})
+	objs := found.Loose
+	for _, c := range found.Clusters {
+		objs = append(objs, c.Objects...)
 	}
-	res, err := lint.Run(&lint.Input{Objects: objs}, lint.Options{Enable: enable})
+	l, err := lint.New(lint.Options{Enable: enable})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res
+	var inputs []lint.Finding
+	for _, p := range found.Problems {
+		inputs = append(inputs, lint.ProblemFinding(p))
+	}
+	parts := []lint.Result{l.Inputs(inputs)}
+	if len(objs) > 0 {
+		parts = append(parts, l.Check(lint.ManifestSet(objs, 0)))
+	}
+	return lint.Merge(parts...)
 }
 
 func TestRuleCases(t *testing.T) {
@@ -200,4 +211,8 @@ func TestEveryRuleHasCases(t *testing.T) {
 }
 
 // engineRuleCases are the engine's own rules, tested in lint/engine_test.go.
-var engineRuleCases = []string{lint.RuleUnusedSuppression, lint.RuleReasonlessSuppression, lint.RuleUnknownRule}
+// The input rules of sites (INP002 a site that does not load, INP005 a
+// render warning) and INP006 (a FIFO, a missing path) are tested through the
+// CLI: cmd/siteforge/internal/cli TestLintInputFindings.
+var engineRuleCases = []string{lint.RuleUnusedSuppression, lint.RuleReasonlessSuppression, lint.RuleUnknownRule,
+	lint.RuleSiteLoad, lint.RuleRenderWarning, lint.RuleUnreadableFile}

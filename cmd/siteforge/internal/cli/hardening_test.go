@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -200,13 +201,28 @@ func TestNonRegularInputs(t *testing.T) {
 		{[]string{"render", "-o", "out", "zero"}, "not a regular file: it is a character device"},
 		{[]string{"vet", "fifo"}, "fifo/site.yaml: error: cannot read: not a regular file: it is a named pipe (FIFO)"},
 		{[]string{"render", "--stdout", "fifo"}, "a named pipe (FIFO)"},
-		{[]string{"lint", "gitops"}, "gitops/zero.yaml: error: cannot read: not a regular file: it is a character device"},
-		{[]string{"lint", "gitops2"}, "gitops2/fifo.yaml: error: cannot read: not a regular file: it is a named pipe (FIFO)"},
 		{[]string{"mirrors", "preview", "gitops2"}, "a named pipe (FIFO)"},
 	} {
 		r := mainIn(t, dir, tc.args...)
 		if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, want 2 and %q\n%s", tc.args, r.code, tc.want, r.stderr)
+		}
+		if r.took > 10*time.Second {
+			t.Errorf("%v took %v", tc.args, r.took)
+		}
+	}
+	// lint: a file that is not regular is a finding (INP006), and the run
+	// goes on; it is never read.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"lint", "gitops"}, "gitops/zero.yaml:1:1: error: cannot read: not a regular file: it is a character device [INP006]"},
+		{[]string{"lint", "gitops2"}, "gitops2/fifo.yaml:1:1: error: cannot read: not a regular file: it is a named pipe (FIFO) [INP006]"},
+	} {
+		r := mainIn(t, dir, tc.args...)
+		if r.code != ExitFindings || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%v: exit %d, want 1 and %q\n%s%s", tc.args, r.code, tc.want, r.stdout, r.stderr)
 		}
 		if r.took > 10*time.Second {
 			t.Errorf("%v took %v", tc.args, r.took)
@@ -315,7 +331,6 @@ func TestSnippetsBounded(t *testing.T) {
 	}{
 		{[]string{"vet", "long"}, `field "pad" is not allowed`, ""},
 		{[]string{"vet", "huge.json"}, "larger than the 4194304-byte limit", "zzzz"},
-		{[]string{"lint", "huge.json"}, "limit for manifests", "zzzz"},
 		{[]string{"vet", "auth/config.json"}, `field "auths" is not allowed`, "dXNlcjpzM2NyM3Q"},
 		{[]string{"vet", "key"}, `field "extra" is not allowed`, "c2VjcmV0"},
 	} {
@@ -336,11 +351,22 @@ func TestSnippetsBounded(t *testing.T) {
 			}
 		}
 	}
+	// lint: the huge file is a finding (INP006, refused by size), no
+	// line of it printed.
+	r := mainIn(t, dir, "lint", "--format", "json", "huge.json")
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "limit for manifests") || !strings.Contains(r.stdout, `"rule": "INP006"`) {
+		t.Errorf("lint huge.json: exit %d, want 1 and an INP006 finding\n%.3000s%.3000s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout+r.stderr, "zzzz") || len(r.stdout)+len(r.stderr) > 8192 {
+		t.Errorf("lint huge.json echoes the file (%d bytes of output)", len(r.stdout)+len(r.stderr))
+	}
 }
 
 // Defect 11: a file name holding a newline and a forged workflow command,
 // or terminal escapes, never reaches stdout or stderr raw, whatever the
 // format (before: input diagnostics printed file names as they are).
+var ownAnnotation = regexp.MustCompile(`^::(error|warning|notice) file=repo2?/[^,:]*,line=[0-9]+,col=[0-9]+,endLine=[0-9]+,endColumn=[0-9]+,title=INP001 unparsable-file::syntax error`)
+
 func TestWorkflowCommandInjection(t *testing.T) {
 	dir := t.TempDir()
 	evil := "x\n::error file=forged.yaml,line=1::owned\x1b[2J.yaml"
@@ -363,6 +389,13 @@ func TestWorkflowCommandInjection(t *testing.T) {
 		}
 		for _, out := range []string{r.stdout, r.stderr} {
 			for _, line := range strings.Split(out, "\n") {
+				// The github format's own annotation of the broken file
+				// is a workflow command, with the file name escaped in
+				// its property (a forged one would start
+				// "::error file=forged.yaml" or "::warning x.yaml").
+				if out == r.stdout && len(args) > 2 && args[2] == "github" && ownAnnotation.MatchString(line) {
+					continue
+				}
 				if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "##[") {
 					t.Errorf("%q: forged workflow command %q", args, line)
 				}

@@ -3,13 +3,14 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -24,10 +25,23 @@ func init() {
 		args:    "PATH... [--format text|json|sarif|github] [--fail-on error|warning|info]",
 		summary: "check sites and plain manifests for mistakes that break clusters",
 		help: `PATH may be a site (as for vet: the site and its rendered objects are checked)
-or a GitOps folder of plain files, walked recursively: Kubernetes YAML/JSON
-streams, install-config.yaml, agent-config.yaml. Site files found while walking
-(YAML/JSON declaring siteforge.dev/v1alpha1, folders of .cue files) are linted
-as sites. Checks run across the whole set.
+or a GitOps repository, walked recursively and read as it is kept:
+  - sites: folders of .cue files, YAML/JSON declaring siteforge.dev/v1alpha1,
+    fleets (a folder with sites/): each site is its own cluster;
+  - plain manifests: YAML/JSON streams (kind List unwrapped), install-config,
+    agent-config, registries.conf, files without an extension that hold
+    objects. Each kustomization root, each rendered site folder and each
+    folder holding a .siteforge-cluster file is its own cluster; the other
+    manifests are one cluster (the site's, when there is exactly one site).
+    A rendered site folder whose site is linted too is skipped: its findings
+    are reported once, at the site's line;
+  - kustomize function configs (SiteRender, SiteLint) and an exported schema
+    (siteforge schema > x.cue) are not linted; hidden entries are skipped.
+Cross-object rules run within one cluster. A file that does not parse, a
+template (Jinja, Helm, Go template, heredoc), a site that does not load, a
+render warning or an object defined twice is a finding (INP rules) and the
+run goes on. Keep paths out with .siteforgeignore files (gitignore syntax,
+relative to their folder) or --exclude.
 
 Suppress a finding with a reason: in a CUE site, an attribute on the field
 (it covers everything under it): field: value @lint(ignore="MTU010",
@@ -42,6 +56,7 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 			enable := fs.StringArray("enable", nil, "run only these rules (ID or name; repeatable, comma-separated)")
 			disable := fs.StringArray("disable", nil, "skip these rules (ID or name; repeatable, comma-separated)")
 			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests without one")
+			exclude := fs.StringArray("exclude", nil, "gitignore pattern of paths not to lint, relative to each PATH (repeatable; also read from .siteforgeignore files)")
 			return func(e env, args []string) int {
 				if len(args) == 0 {
 					return usageError(e, "lint", "no PATH given")
@@ -63,10 +78,9 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 						return usageError(e, "lint", fmt.Sprintf("--ocp-version %q: %v", *version, err))
 					}
 				}
-				res, ok := lintPaths(e, linter, args, *version)
-				if !ok {
-					return ExitFailure
-				}
+				res, ok := lintPaths(e, linter, args, *version, *exclude)
+				// The report is printed whatever happened: a CI step
+				// uploading SARIF or reading JSON gets the problems.
 				report.ToolVersion = Version()
 				var b bytes.Buffer
 				if err := write(&b, res); err != nil {
@@ -74,6 +88,9 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 					return ExitFailure
 				}
 				_, _ = e.stdout.Write(b.Bytes())
+				if !ok {
+					return ExitFailure
+				}
 				if res.Fails(threshold) {
 					return ExitFindings
 				}
@@ -108,52 +125,78 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
 	})
 }
 
-// lintPaths lints every PATH: each site is loaded, rendered and linted on
-// the render workers, and only its findings are kept (memory does not grow
-// with the fleet); the plain files are read as manifests and linted as one
-// set, targeting the OpenShift version given (--ocp-version, checked; "":
-// unknown).
-func lintPaths(e env, linter *lint.Linter, paths []string, version string) (lint.Result, bool) {
-	var sitePaths, manifestFiles []string
-	var diags diag.List
+// lintPaths lints every PATH, walked as a GitOps repository is kept
+// (internal/discover): each site is loaded, rendered and linted on the
+// render workers, and only its findings are kept (memory does not grow with
+// the fleet); the plain manifests are linted by cluster: each rendered site
+// folder (skipped when its site is linted too, so a finding is reported
+// once, at the site's line), each kustomization root or marked folder, and
+// the rest together, which is the site's own cluster when there is exactly
+// one site. Files that cannot be read, templates, sites that do not load and
+// render warnings are findings (INP rules): the run goes on. ok is false
+// when the run could not be done (a PATH that does not exist, an internal
+// error); the findings are still returned, for the report.
+func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclude []string) (lint.Result, bool) {
+	ok := true
 	for _, p := range paths {
-		s, m, d := load.Classify(p)
-		sitePaths = append(sitePaths, s...)
-		manifestFiles = append(manifestFiles, m...)
-		diags = append(diags, d...)
+		if _, err := os.Stat(p); err != nil {
+			ok = false // reported by the walk, as INP006
+		}
 	}
-	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags}) {
-		return lint.Result{}, false
+	found := discover.Paths(paths, discover.Options{Exclude: exclude})
+	minor, _ := platform.ParseOCPMinor(version) // 0 for ""
+	var inputs []lint.Finding
+	for _, p := range found.Problems {
+		inputs = append(inputs, lint.ProblemFinding(p))
 	}
-	var parts []lint.Result
-	if len(sitePaths) > 0 {
+	parts := []lint.Result{}
+	linted := map[string]bool{} // names of the sites linted
+	if len(found.Sites) > 0 {
+		units, diags := load.Discover(found.Sites)
+		var extra []*manifests.Object
+		if len(units) == 1 {
+			extra, found.Loose = found.Loose, nil // one cluster: the site and the files beside it
+		}
 		bySite := map[int]lint.Result{}
 		var mu sync.Mutex
-		run, err := eachSite(sitePaths, generators.Options{}, func(i int, o *generators.Output) error {
+		run, err := eachUnit(units, diags, &generators.Options{}, func(i int, o *generators.Output) error {
 			objs, origin, err := o.Objects()
 			if err != nil {
 				return err
 			}
-			res := linter.Check(lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin}))
+			set := lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin, Extra: extra, Warnings: o.Warnings})
+			if set.Minor == 0 && minor > 0 {
+				set.Minor, set.MinorFrom = minor, "--ocp-version"
+			}
+			res := linter.Check(set)
 			mu.Lock()
 			bySite[i] = res
+			linted[o.Site.Name] = true
 			mu.Unlock()
 			return nil
 		})
-		if !finish(e, run, err) {
-			return lint.Result{}, false
+		if err != nil {
+			fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
+			ok = false
+		}
+		for _, d := range run.Diagnostics {
+			inputs = append(inputs, lint.InputFinding(lint.RuleSiteLoad, "", d))
 		}
 		for _, i := range sortedIndexes(bySite) {
 			parts = append(parts, bySite[i])
 		}
 	}
-	objs, d := manifests.ReadPaths(manifestFiles)
-	if printDiagnostics(e.stderr, load.Result{Diagnostics: d}) {
-		return lint.Result{}, false
+	if len(found.Loose) > 0 {
+		parts = append(parts, linter.Check(lint.ManifestSet(found.Loose, minor)))
 	}
-	if len(objs) > 0 {
-		minor, _ := platform.ParseOCPMinor(version) // 0 for ""
-		parts = append(parts, linter.Check(lint.ManifestSet(objs, minor)))
+	for _, c := range found.Clusters {
+		if c.RenderedSite != "" && linted[c.RenderedSite] {
+			continue // the site's own findings cover its rendered copy
+		}
+		if len(c.Objects) > 0 {
+			parts = append(parts, linter.Check(lint.ManifestSet(c.Objects, minor)))
+		}
 	}
-	return lint.Merge(parts...), true
+	parts = append(parts, linter.Inputs(inputs))
+	return lint.Merge(parts...), ok
 }

@@ -30,7 +30,7 @@ func lintAtOnce(t *testing.T, sites, plain []string) lint.Result {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.Sites = append(in.Sites, &lint.Site{Site: o.Site, Objects: objs, Origin: origin})
+		in.Sites = append(in.Sites, &lint.Site{Site: o.Site, Objects: objs, Origin: origin, Warnings: o.Warnings})
 	}
 	objs, d := manifests.ReadPaths(plain)
 	if len(d) > 0 {
@@ -87,7 +87,7 @@ func TestConcurrentLintMatchesOneRun(t *testing.T) {
 	for _, procs := range []int{1, 4} {
 		prev := runtime.GOMAXPROCS(procs)
 		var stderr bytes.Buffer
-		got, ok := lintPaths(env{stdout: &bytes.Buffer{}, stderr: &stderr}, linter, append(append([]string(nil), sites...), plain), "")
+		got, ok := lintPaths(env{stdout: &bytes.Buffer{}, stderr: &stderr}, linter, append(append([]string(nil), sites...), plain), "", nil)
 		runtime.GOMAXPROCS(prev)
 		if !ok {
 			t.Fatalf("GOMAXPROCS %d: lint failed: %s", procs, stderr.String())

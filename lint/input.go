@@ -1,0 +1,113 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
+)
+
+// The input rules: what the linter could not read, or read twice. Their
+// findings come from reading the inputs (the CLI, the KRM function) and
+// from the engine (duplicates, render warnings), not from a check, so a
+// repository with one broken file is still linted and every output format
+// carries the problem.
+const (
+	RuleUnparsableFile  = "INP001"
+	RuleSiteLoad        = "INP002"
+	RuleTemplate        = "INP003"
+	RuleDuplicateObject = "INP004"
+	RuleRenderWarning   = "INP005"
+	RuleUnreadableFile  = "INP006"
+)
+
+func init() {
+	for _, r := range []*Rule{
+		{ID: RuleUnparsableFile, Name: "unparsable-file", Severity: Error,
+			Summary:   "a YAML or JSON file does not parse",
+			Rationale: "A file that is not valid YAML or JSON is refused by every client that applies it (kubectl, kustomize, Argo CD: \"error converting YAML to JSON\"), and nothing in it can be checked. It is reported at the parser's position; the other files are still linted.",
+			Fix:       "Fix the syntax at the position given. If the file is a template, give it a template extension (.j2, .tmpl) or keep it out of the linted paths (.siteforgeignore, --exclude)."},
+		{ID: RuleSiteLoad, Name: "site-does-not-load", Severity: Error,
+			Summary:   "a site description does not load (syntax, schema or a semantic check)",
+			Rationale: "A site that does not unify with the siteforge schema cannot be rendered: `siteforge vet` and `render` refuse it with the same message. lint reports it as a finding and goes on with the other sites and files.",
+			Fix:       "Fix the site at the position given; `siteforge vet SITE` shows the same problem with a snippet."},
+		{ID: RuleTemplate, Name: "template-not-linted", Severity: Info,
+			Summary:   "a template (Jinja, Helm, Go template, shell heredoc) is not linted",
+			Rationale: "What a template describes is known only once it is rendered (helm template, ansible, kcli, kube-compare). Linting its text would report the placeholders, not the cluster: the file (or the object holding a placeholder that parses as YAML, such as `replicas: {{ replicas }}`) is skipped, and said so, instead of being dropped silently or failing the run.",
+			Fix:       "Lint the rendered output (`helm template CHART > out.yaml`, then `siteforge lint out.yaml`), or keep the templates out of the linted paths (.siteforgeignore, --exclude) to silence this."},
+		{ID: RuleDuplicateObject, Name: "duplicate-object", Severity: Warning,
+			Summary:   "the same object (API group, kind, namespace, name) is defined twice with different content",
+			Rationale: "The API server holds one object per group, kind, namespace and name: applying two definitions keeps whichever is applied last, kustomize refuses the build (\"may not add resource with an already registered id\") and Argo CD reports RepeatedResourceWarning. Identical copies are read once; copies that differ leave the cluster's state to the order of application, and every rule sees both. A day-0 install manifest (in the manifests/ or openshift/ folder the installer reads next to install-config.yaml) and the day-2 object that later changes it are not reported.",
+			Fix:       "Keep one definition of the object and delete (or rename) the other copy."},
+		{ID: RuleRenderWarning, Name: "render-warning", Severity: Warning,
+			Summary:   "rendering the site warned about something",
+			Rationale: "A warning from a generator (a value the platform accepts but that is likely a mistake, a step left to the user) is part of what the site does; lint reports it with the site's findings so every output format carries it and --fail-on warning fails on it.",
+			Fix:       "Follow the warning's text, or suppress it in the site with a reason: lint: suppress: [{rule: \"INP005\", reason: \"...\"}]."},
+		{ID: RuleUnreadableFile, Name: "unreadable-file", Severity: Error,
+			Summary:   "a file or path cannot be read",
+			Rationale: "siteforge reads only regular files, each up to a size limit (docs/limits.md); a FIFO, device, socket, a file too large or without permission is not read. A path that does not exist is reported too, so a typo in a pre-commit or CI configuration does not pass silently.",
+			Fix:       "Fix the path, or keep the file out of the linted paths (.siteforgeignore, --exclude)."},
+	} {
+		r.Since = "v1alpha1"
+		registry[r.ID] = r
+	}
+}
+
+// InputFinding is a finding of an input rule at a diagnostic (its hint
+// joined to the message).
+func InputFinding(rule, site string, d diag.Diagnostic) Finding {
+	r := registry[rule]
+	msg := d.Message
+	if d.Path != "" {
+		msg = d.Path + ": " + msg
+	}
+	if d.Hint != "" {
+		msg += " (" + d.Hint + ")"
+	}
+	pos := d.Pos
+	if pos.Line == 0 {
+		pos.Line, pos.Col = 1, 1
+	}
+	return Finding{Rule: r.ID, Name: r.Name, Severity: r.Severity, Message: msg, Pos: pos, Site: site}
+}
+
+// ProblemFinding is the finding of a manifest that was not read.
+func ProblemFinding(p manifests.Problem) Finding {
+	rule := RuleUnparsableFile
+	switch p.Kind {
+	case manifests.ProblemTemplate:
+		rule = RuleTemplate
+	case manifests.ProblemUnreadable:
+		rule = RuleUnreadableFile
+	}
+	return InputFinding(rule, "", p.Diagnostic)
+}
+
+// Inputs keeps the input findings of the selected rules (--enable,
+// --disable), as a Result to Merge with the sets'.
+func (l *Linter) Inputs(fs []Finding) Result {
+	var res Result
+	for _, f := range fs {
+		if isSelected(l.selected, f.Rule) {
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	return res
+}
+
+// duplicateFindings are the set's INP004 findings: a copy that differs
+// from the first definition.
+func duplicateFindings(set Set) []Finding {
+	r := registry[RuleDuplicateObject]
+	var out []Finding
+	for _, d := range set.Duplicates {
+		if d.Identical || manifests.IsInstallManifest(d.Obj, set.Objects) || manifests.IsInstallManifest(d.First, set.Objects) {
+			continue // a day-0 manifest and the day-2 object that changes it
+		}
+		out = append(out, Finding{Rule: r.ID, Name: r.Name, Severity: r.Severity,
+			Message: fmt.Sprintf("%s is defined again here, differently from %s (the API server keeps one: whichever is applied last)", d.Obj.ID(), d.First.Pos()),
+			Pos:     d.Obj.Pos(),
+			Resource: &ResourceRef{APIVersion: d.Obj.APIVersion, Kind: d.Obj.Kind, Namespace: d.Obj.Namespace, Name: d.Obj.Name}})
+	}
+	return out
+}
