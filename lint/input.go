@@ -105,8 +105,8 @@ func duplicateFindings(set Set) []Finding {
 			continue // a day-0 manifest and the day-2 object that changes it
 		}
 		out = append(out, Finding{Rule: r.ID, Name: r.Name, Severity: r.Severity,
-			Message: fmt.Sprintf("%s is defined again here, differently from %s (the API server keeps one: whichever is applied last)", d.Obj.ID(), d.First.Pos()),
-			Pos:     d.Obj.Pos(),
+			Message:  fmt.Sprintf("%s is defined again here, differently from %s (the API server keeps one: whichever is applied last)", d.Obj.ID(), d.First.Pos()),
+			Pos:      d.Obj.Pos(),
 			Resource: &ResourceRef{APIVersion: d.Obj.APIVersion, Kind: d.Obj.Kind, Namespace: d.Obj.Namespace, Name: d.Obj.Name}})
 	}
 	return out

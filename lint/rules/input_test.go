@@ -53,7 +53,7 @@ func init() {
 			"appset.yaml": "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: sites\nspec:\n  template:\n    metadata:\n      name: '{{name}}'\n",
 			"rule.yaml":   "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata:\n  name: r\nspec:\n  groups:\n  - name: g\n    rules:\n    - alert: A\n      annotations:\n        description: Pod {{ $labels.pod }} is down\n"}},
 		ruleCase{rule: "INP003", name: "Helm chart", files: map[string]string{
-			"charts/app/Chart.yaml":            "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+			"charts/app/Chart.yaml":             "apiVersion: v2\nname: app\nversion: 0.1.0\n",
 			"charts/app/templates/ingress.yaml": "apiVersion: operator.openshift.io/v1\nkind: IngressController\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  domain: Bad_Domain\n"},
 			want: []string{"charts/app/Chart.yaml:1:1: info: Helm chart app: its templates are not linted"}},
 
