@@ -203,6 +203,9 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 			}
 			continue
 		}
+		if isKustomization(name) {
+			continue // the build's configuration, not an object of the cluster
+		}
 		switch kindOf(p) {
 		case kindSite:
 			w.res.Sites = append(w.res.Sites, p)
@@ -224,6 +227,15 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }
+
+func isKustomization(name string) bool {
+	for _, k := range kustomizationFiles {
+		if name == k {
+			return true
+		}
+	}
+	return false
+}
 
 // clusterRoot is the cluster a folder roots, nil when it roots none.
 func clusterRoot(dir string, names map[string]bool) *Cluster {
