@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/platform"
@@ -18,16 +19,31 @@ type InstallConfig struct {
 	} `json:"metadata"`
 	// Sections are the platform sections by key (aws, baremetal, none,
 	// ...); the installer accepts exactly one.
-	Sections   map[string]json.RawMessage `json:"platform"`
+	Sections map[string]json.RawMessage `json:"platform"`
+	// Networking is networking as the installer sees it after its
+	// conversion of the deprecated fields (ConvertNetworking below): rules
+	// read these, and InstallNetworkPaths says where each was written.
 	Networking struct {
 		NetworkType       string      `json:"networkType"`
 		ClusterNetworkMTU int         `json:"clusterNetworkMTU"`
 		ClusterNetwork    []CIDREntry `json:"clusterNetwork"`
 		ServiceNetwork    []string    `json:"serviceNetwork"`
 		MachineNetwork    []CIDREntry `json:"machineNetwork"`
+
+		// The deprecated spellings the installer still reads
+		// (openshift/installer pkg/types/installconfig.go Networking:
+		// DeprecatedType "type", DeprecatedClusterNetworks
+		// "clusterNetworks", DeprecatedMachineCIDR "machineCIDR",
+		// DeprecatedServiceCIDR "serviceCIDR").
+		DeprecatedType            string      `json:"type"`
+		DeprecatedClusterNetworks []CIDREntry `json:"clusterNetworks"`
+		DeprecatedMachineCIDR     string      `json:"machineCIDR"`
+		DeprecatedServiceCIDR     string      `json:"serviceCIDR"`
 	} `json:"networking"`
-	Compute      []InstallPool `json:"compute"`
-	ControlPlane *InstallPool  `json:"controlPlane"`
+	// Paths says which field each converted networking value was read from.
+	Paths        InstallNetworkPaths `json:"-"`
+	Compute      []InstallPool       `json:"compute"`
+	ControlPlane *InstallPool        `json:"controlPlane"`
 
 	// Platform is the platform key in lower case (the site schema's
 	// spelling); "" unless the file names exactly one.
@@ -60,6 +76,7 @@ func InstallConfigs(objs []*Object) []*InstallConfig {
 		if o.DecodeLoose(ic) != nil {
 			continue
 		}
+		ic.convertNetworking()
 		if len(ic.Sections) == 1 {
 			for key, raw := range ic.Sections {
 				ic.Platform = strings.ToLower(key)
@@ -77,6 +94,70 @@ func InstallConfigs(objs []*Object) []*InstallConfig {
 		out = append(out, ic)
 	}
 	return out
+}
+
+// InstallNetworkPaths are the networking keys (under "networking") the
+// converted values come from: the current names, or the deprecated ones the
+// installer's conversion took them from.
+type InstallNetworkPaths struct {
+	NetworkType, ClusterNetwork, ServiceNetwork, MachineNetwork string
+}
+
+// convertNetworking applies the installer's conversion of the deprecated
+// networking fields (openshift/installer pkg/types/conversion/installconfig.go
+// convertNetworking, test TestConvertInstallConfig "old networking" / "new
+// networking"): a deprecated field is used only when its replacement is
+// empty, so the new field wins when both are written; and networkType is
+// recognised regardless of case for OpenShiftSDN and OVNKubernetes.
+func (ic *InstallConfig) convertNetworking() {
+	n := &ic.Networking
+	ic.Paths = InstallNetworkPaths{NetworkType: "networkType", ClusterNetwork: "clusterNetwork", ServiceNetwork: "serviceNetwork", MachineNetwork: "machineNetwork"}
+	if len(n.ClusterNetwork) == 0 && len(n.DeprecatedClusterNetworks) > 0 {
+		n.ClusterNetwork, ic.Paths.ClusterNetwork = n.DeprecatedClusterNetworks, "clusterNetworks"
+	}
+	if len(n.MachineNetwork) == 0 && n.DeprecatedMachineCIDR != "" {
+		n.MachineNetwork, ic.Paths.MachineNetwork = []CIDREntry{{CIDR: n.DeprecatedMachineCIDR}}, "machineCIDR"
+	}
+	if len(n.ServiceNetwork) == 0 && n.DeprecatedServiceCIDR != "" {
+		n.ServiceNetwork, ic.Paths.ServiceNetwork = []string{n.DeprecatedServiceCIDR}, "serviceCIDR"
+	}
+	if n.NetworkType == "" && n.DeprecatedType != "" {
+		n.NetworkType, ic.Paths.NetworkType = n.DeprecatedType, "type"
+	}
+	for _, t := range []string{platform.OpenShiftSDN, platform.OVNKubernetes} {
+		if strings.EqualFold(n.NetworkType, t) {
+			n.NetworkType = t
+		}
+	}
+}
+
+// NetworkTypePath is the field path of the network type as written.
+func (ic *InstallConfig) NetworkTypePath() []string {
+	return []string{"networking", ic.Paths.NetworkType}
+}
+
+// ClusterNetworkPath is the field path of clusterNetwork entry i's cidr as
+// written.
+func (ic *InstallConfig) ClusterNetworkPath(i int) []string {
+	return []string{"networking", ic.Paths.ClusterNetwork, strconv.Itoa(i), "cidr"}
+}
+
+// ServiceNetworkPath is the field path of serviceNetwork entry i as written
+// (serviceCIDR is a single value).
+func (ic *InstallConfig) ServiceNetworkPath(i int) []string {
+	if ic.Paths.ServiceNetwork == "serviceCIDR" {
+		return []string{"networking", "serviceCIDR"}
+	}
+	return []string{"networking", ic.Paths.ServiceNetwork, strconv.Itoa(i)}
+}
+
+// MachineNetworkPath is the field path of machineNetwork entry i's cidr as
+// written (machineCIDR is a single value).
+func (ic *InstallConfig) MachineNetworkPath(i int) []string {
+	if ic.Paths.MachineNetwork == "machineCIDR" {
+		return []string{"networking", "machineCIDR"}
+	}
+	return []string{"networking", ic.Paths.MachineNetwork, strconv.Itoa(i), "cidr"}
 }
 
 func nonEmpty(s string) []string {

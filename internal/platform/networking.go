@@ -302,3 +302,95 @@ const (
 // InstallerDefaultNetworkType is the network type of an install-config
 // that names none.
 const InstallerDefaultNetworkType = OVNKubernetes // installer pkg/types/defaults (OVNKubernetes since 4.12)
+
+// ---------------------------------------------------------------- live SDN -> OVN-Kubernetes migration (CNO ValidateLiveMigration)
+
+// EgressRouterAnnotation marks an OpenShift SDN egress router pod (a macvlan
+// interface on the node's network). CNO refuses a live migration while any
+// pod of the cluster carries the key, whatever its value (CNO
+// pkg/network/cluster_config.go ValidateLiveMigration, via
+// pkg/client/list_pager.go ListAllPodsWithAnnotationKey).
+const EgressRouterAnnotation = "pod.network.openshift.io/assign-macvlan" // api network/v1 AssignMacvlanAnnotation
+
+// LiveMigrationTargetSupported reports whether CNO accepts networkType as the
+// target (Network.config spec.networkType) of a live migration: only
+// OVNKubernetes and OpenShiftSDN ("network type live migration is only
+// supported for OVNKubernetes and OpenShiftSDN CNI"; CNO
+// pkg/network/cluster_config.go ValidateLiveMigration, release-4.15 to
+// release-4.18, test TestValidClusterConfigLiveMigration "error when trying
+// to migrate to an unsupported cni").
+func LiveMigrationTargetSupported(networkType string) bool {
+	return networkType == OVNKubernetes || networkType == OpenShiftSDN
+}
+
+// OVN-Kubernetes' default masquerade subnets before MasqueradeSubnetWidenedSince.
+const (
+	OVNMasqueradeSubnetV4Before417 = "169.254.169.0/29" // CNO release-4.15/release-4.16 pkg/network/ovn_kubernetes.go defaultV4MasqueradeSubnet
+	OVNMasqueradeSubnetV6Before417 = "fd69::/125"       // CNO release-4.15/release-4.16 pkg/network/ovn_kubernetes.go defaultV6MasqueradeSubnet
+)
+
+// MasqueradeSubnetWidenedSince is the first release whose CNO default
+// masquerade subnets are OVNMasqueradeSubnetV4/V6 (169.254.0.0/17,
+// fd69::/112); before it they are 169.254.169.0/29 and fd69::/125 (CNO
+// release-4.17 pkg/network/ovn_kubernetes.go defaultV4MasqueradeSubnet,
+// commit "Change the masquerade subnet default value for new clusters").
+const MasqueradeSubnetWidenedSince OCPMinor = 17
+
+// OVNDefaultMasqueradeSubnets are CNO's default masquerade subnets on
+// release minor: what GetMasqueradeSubnet returns when the operator config
+// sets none, and so what the live migration validation and a new install
+// of that release use.
+func OVNDefaultMasqueradeSubnets(minor OCPMinor) (v4, v6 string) {
+	if minor < MasqueradeSubnetWidenedSince {
+		return OVNMasqueradeSubnetV4Before417, OVNMasqueradeSubnetV6Before417
+	}
+	return OVNMasqueradeSubnetV4, OVNMasqueradeSubnetV6
+}
+
+// SDNLastMinor is the last release a cluster can run OpenShift SDN on (it is
+// removed in SDNRemovedSince). A live migration from OpenShift SDN therefore
+// runs on it or earlier: the live-migration checks use its defaults when
+// the release is unknown.
+const SDNLastMinor = SDNRemovedSince - 1
+
+// ---------------------------------------------------------------- install-config networking.clusterNetworkMTU (installer)
+
+// The installer's own bounds for install-config networking.clusterNetworkMTU
+// (openshift/installer pkg/types/validation/installconfig.go
+// validateNetworkingClusterNetworkMTU; tests "networking clusterNetworkMTU -
+// ..." in installconfig_test.go). CNO's 576..65536 applies after it.
+const (
+	InstallerClusterMTUPlatform = "aws"                                   // validateNetworkingClusterNetworkMTU: c.Platform.Name() != aws.Name is refused
+	InstallerClusterMTUMax      = AWSInVPCMTU                             // validateNetworkingClusterNetworkMTU higherLimitMTUVPC 9001
+	InstallerClusterMTUMin      = 1000                                    // validateNetworkingClusterNetworkMTU lowerLimitMTUVPC (OCPBUGS-11098)
+	InstallerClusterMTUMaxOVN   = InstallerClusterMTUMax - GeneveOverhead // validateNetworkingClusterNetworkMTU limitOVNKubernetes = 9001 - minOverheadOVN 100
+	installerMTUNotAWS          = "cluster network MTU is allowed only in AWS deployments"
+	installerMTUAboveMax        = "cluster network MTU exceeds the maximum value of %d"
+	installerMTUBelowMin        = "cluster network MTU is lower than the minimum value of %d"
+	installerMTUNetworkType     = "cluster network MTU is not valid with network plugin %s"
+	installerMTUAboveOVNMax     = "cluster network MTU exceeds the maximum value with the network plugin %s of %d"
+)
+
+// InstallerClusterMTUError is the installer's verdict on
+// networking.clusterNetworkMTU: its exact message, or "" when it accepts the
+// value. platformKey is the install-config platform key in lower case,
+// networkType the converted and defaulted networking.networkType. The
+// checks run in the installer's order and the first failure is the only one
+// reported; 0 (unset) is always accepted.
+func InstallerClusterMTUError(platformKey, networkType string, mtu int) string {
+	switch {
+	case mtu == 0:
+		return ""
+	case platformKey != InstallerClusterMTUPlatform:
+		return installerMTUNotAWS
+	case mtu > InstallerClusterMTUMax:
+		return fmt.Sprintf(installerMTUAboveMax, InstallerClusterMTUMax)
+	case mtu < InstallerClusterMTUMin:
+		return fmt.Sprintf(installerMTUBelowMin, InstallerClusterMTUMin)
+	case networkType != OVNKubernetes:
+		return fmt.Sprintf(installerMTUNetworkType, networkType)
+	case mtu > InstallerClusterMTUMaxOVN:
+		return fmt.Sprintf(installerMTUAboveOVNMax, networkType, InstallerClusterMTUMaxOVN)
+	}
+	return ""
+}

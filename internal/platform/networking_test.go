@@ -50,3 +50,56 @@ func TestParseOCPMinor(t *testing.T) {
 		t.Error("version gates out of order")
 	}
 }
+
+// TestInstallerClusterMTUError follows openshift/installer
+// pkg/types/validation/installconfig_test.go, cases "networking
+// clusterNetworkMTU - ..." (validInstallConfig is AWS with OVNKubernetes).
+func TestInstallerClusterMTUError(t *testing.T) {
+	for _, tc := range []struct {
+		name, platform, networkType string
+		mtu                         int
+		want                        string
+	}{
+		{"unset", "baremetal", OpenShiftSDN, 0, ""},
+		{"valid high limit ovn", "aws", OVNKubernetes, 8901, ""},
+		{"valid low limit", "aws", OVNKubernetes, 1000, ""},
+		{"edge value", "aws", OVNKubernetes, 1200, ""},
+		{"invalid value lower", "aws", OVNKubernetes, 999, "cluster network MTU is lower than the minimum value of 1000"},
+		{"invalid value ovn", "aws", OVNKubernetes, 8951, "cluster network MTU exceeds the maximum value with the network plugin OVNKubernetes of 8901"},
+		{"one above ovn", "aws", OVNKubernetes, 8902, "cluster network MTU exceeds the maximum value with the network plugin OVNKubernetes of 8901"},
+		{"invalid jumbo value", "aws", OVNKubernetes, 9002, "cluster network MTU exceeds the maximum value of 9001"},
+		{"invalid for non-aws", "none", OVNKubernetes, 8901, "cluster network MTU is allowed only in AWS deployments"},
+		{"unsupported network type", "aws", OpenShiftSDN, 8000, "cluster network MTU is not valid with network plugin OpenShiftSDN"},
+		// the order of the checks: the platform first, then the VPC range,
+		// then the network type
+		{"non-aws and out of range", "gcp", OVNKubernetes, 99999, "cluster network MTU is allowed only in AWS deployments"},
+		{"SDN and too low", "aws", OpenShiftSDN, 500, "cluster network MTU is lower than the minimum value of 1000"},
+	} {
+		if got := InstallerClusterMTUError(tc.platform, tc.networkType, tc.mtu); got != tc.want {
+			t.Errorf("%s: InstallerClusterMTUError(%s, %s, %d) = %q, want %q", tc.name, tc.platform, tc.networkType, tc.mtu, got, tc.want)
+		}
+	}
+}
+
+// TestOVNDefaultMasqueradeSubnets: CNO release-4.16 defaultV4MasqueradeSubnet
+// 169.254.169.0/29 (fd69::/125), release-4.17 169.254.0.0/17 (fd69::/112).
+func TestOVNDefaultMasqueradeSubnets(t *testing.T) {
+	for minor, want := range map[OCPMinor][2]string{
+		15:          {"169.254.169.0/29", "fd69::/125"},
+		16:          {"169.254.169.0/29", "fd69::/125"},
+		17:          {"169.254.0.0/17", "fd69::/112"},
+		LatestMinor: {"169.254.0.0/17", "fd69::/112"},
+	} {
+		if v4, v6 := OVNDefaultMasqueradeSubnets(minor); v4 != want[0] || v6 != want[1] {
+			t.Errorf("OVNDefaultMasqueradeSubnets(%s) = %s, %s; want %s, %s", minor, v4, v6, want[0], want[1])
+		}
+	}
+	if SDNLastMinor.String() != "4.16" {
+		t.Errorf("SDNLastMinor = %s", SDNLastMinor)
+	}
+	for nt, want := range map[string]bool{OVNKubernetes: true, OpenShiftSDN: true, "None": false, "Calico": false, "": false} {
+		if LiveMigrationTargetSupported(nt) != want {
+			t.Errorf("LiveMigrationTargetSupported(%q) = %v", nt, !want)
+		}
+	}
+}

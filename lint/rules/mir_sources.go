@@ -289,7 +289,7 @@ func serviceCIDRs(set lint.Set) []serviceCIDR {
 		}
 	}
 	for _, ic := range manifests.InstallConfigs(set.Objects) {
-		add(ic.Networking.ServiceNetwork, "install-config networking.serviceNetwork")
+		add(ic.Networking.ServiceNetwork, "install-config networking."+ic.Paths.ServiceNetwork)
 	}
 	if len(out) == 0 {
 		add([]string{platform.InstallerDefaultServiceNetwork}, "the default service network")

@@ -143,5 +143,21 @@ func init() {
 			Fix:   "Run the MTU migration to its end first, then the network type migration (the offline migration to OVN-Kubernetes sets the MTU itself).",
 			Check: checkTypeAndMTUMigration,
 		},
+		{
+			ID:       "MTU012",
+			Name:     "install-config-cluster-mtu-refused",
+			Severity: lint.Error,
+			Summary:  "install-config networking.clusterNetworkMTU that the installer refuses",
+			Rationale: "networking.clusterNetworkMTU is the installer's own field and the installer checks it before CNO sees it: it is " +
+				"allowed only on platform aws, must lie in 1000..9001 (9001 is the AWS in-VPC MTU; below 1000 performance collapses, " +
+				"OCPBUGS-11098), is valid only with networkType OVNKubernetes, and with OVN-Kubernetes is at most 8901 (9001 minus the " +
+				"100-byte Geneve overhead). The first failing check is the installer's error and `openshift-install` stops " +
+				"(openshift/installer pkg/types/validation/installconfig.go validateNetworkingClusterNetworkMTU). CNO's own range " +
+				"576..65536 (MTU003) applies after it.",
+			Fix: "On AWS with OVN-Kubernetes use a value in 1000..8901 (1200 with a Local Zone / Wavelength Zone edge pool). On " +
+				"other platforms remove it and set the MTU in the operator Network manifest (manifests/cluster-network-03-config.yml, " +
+				"ovnKubernetesConfig.mtu).",
+			Check: checkInstallerClusterMTU,
+		},
 	})
 }

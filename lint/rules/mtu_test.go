@@ -353,6 +353,36 @@ func init() {
       machine: {to: 1500}
 `,
 		}},
+
+		// MTU012: openshift/installer pkg/types/validation/installconfig_test.go,
+		// cases "networking clusterNetworkMTU - ..." (validInstallConfig is AWS).
+		ruleCase{rule: "MTU012", name: "installer: invalid for non-aws", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + "  clusterNetworkMTU: 8901\n",
+		}, want: []string{`install-config.yaml:16:22: error: networking.clusterNetworkMTU 8901: the installer refuses it ("cluster network MTU is allowed only in AWS deployments"); remove it and set the MTU in the operator Network manifest`}},
+		ruleCase{rule: "MTU012", name: "installer: unsupported network type", files: map[string]string{
+			"install-config.yaml": strings.Replace(installConfigAWS, "OVNKubernetes", "OpenShiftSDN", 1) + "  clusterNetworkMTU: 8000\n",
+		}, want: []string{`install-config.yaml:10:22: error: networking.clusterNetworkMTU 8000: the installer refuses it ("cluster network MTU is not valid with network plugin OpenShiftSDN")`}},
+		ruleCase{rule: "MTU012", name: "installer: invalid value lower", files: map[string]string{
+			"install-config.yaml": installConfigAWS + "  clusterNetworkMTU: 999\n",
+		}, want: []string{`install-config.yaml:10:22: error: networking.clusterNetworkMTU 999: the installer refuses it ("cluster network MTU is lower than the minimum value of 1000"); use 1000..8901 with OVNKubernetes`}},
+		ruleCase{rule: "MTU012", name: "installer: invalid jumbo value", files: map[string]string{
+			"install-config.yaml": installConfigAWS + "  clusterNetworkMTU: 9002\n",
+		}, want: []string{`install-config.yaml:10:22: error: networking.clusterNetworkMTU 9002: the installer refuses it ("cluster network MTU exceeds the maximum value of 9001")`}},
+		ruleCase{rule: "MTU012", name: "installer: one above the OVN-Kubernetes limit", files: map[string]string{
+			"install-config.yaml": installConfigAWS + "  clusterNetworkMTU: 8902\n",
+		}, want: []string{`install-config.yaml:10:22: error: networking.clusterNetworkMTU 8902: the installer refuses it ("cluster network MTU exceeds the maximum value with the network plugin OVNKubernetes of 8901")`}},
+		ruleCase{rule: "MTU012", name: "installer: valid high limit ovn", files: map[string]string{
+			"install-config.yaml": installConfigAWS + "  clusterNetworkMTU: 8901\n",
+		}},
+		ruleCase{rule: "MTU012", name: "installer: edge pool value", files: map[string]string{
+			"install-config.yaml": installConfigAWS + "  clusterNetworkMTU: 1200\n",
+		}},
+		ruleCase{rule: "MTU012", name: "installer: network type defaulted to OVNKubernetes", files: map[string]string{
+			"install-config.yaml": strings.Replace(installConfigAWS, "  networkType: OVNKubernetes\n", "", 1) + "  clusterNetworkMTU: 1200\n",
+		}},
+		ruleCase{rule: "MTU012", name: "installer: deprecated type OpenShiftSDN", files: map[string]string{
+			"install-config.yaml": strings.Replace(installConfigAWS, "networkType: OVNKubernetes", "type: openshiftsdn", 1) + "  clusterNetworkMTU: 8000\n",
+		}, want: []string{`install-config.yaml:10:22: error: networking.clusterNetworkMTU 8000: the installer refuses it ("cluster network MTU is not valid with network plugin OpenShiftSDN")`}},
 	)
 }
 

@@ -43,12 +43,20 @@ func init() {
 			Severity: lint.Error,
 			Summary:  "a live SDN to OVN-Kubernetes migration that CNO refuses to start",
 			Rationale: "The limited live migration is started by the annotation network.openshift.io/network-type-migration on Network.config " +
-				"`cluster` together with spec.networkType OVNKubernetes (CNO from 4.15, documented from 4.16). CNO refuses it on OpenShift SDN in " +
-				"Multitenant mode and when the cluster or service network overlaps OVN-Kubernetes' internal subnets (join 100.64.0.0/16, transit " +
-				"switch 100.88.0.0/16, masquerade 169.254.0.0/17 by default); it is also blocked on HyperShift and with egress router pods " +
-				"(docs \"Limited live migration to the OVN-Kubernetes network plugin\").",
+				"`cluster` together with a spec.networkType that differs from status.networkType (CNO from 4.15, documented from 4.16). " +
+				"CNO validates it only then, and not while NetworkTypeMigrationInProgress is True. It refuses a target other than " +
+				"OVNKubernetes or OpenShiftSDN. Leaving OpenShift SDN (status.networkType OpenShiftSDN; a manifest without status that asks " +
+				"for OVNKubernetes is taken as that), it refuses SDN Multitenant mode, a cluster or service network that overlaps an " +
+				"OVN-Kubernetes internal subnet or internal subnets that overlap each other (join 100.64.0.0/16, transit switch " +
+				"100.88.0.0/16, masquerade 169.254.169.0/29 up to 4.16 and 169.254.0.0/17 from 4.17, unless the operator config moves them; " +
+				"an unknown release is judged as 4.16, the last with OpenShift SDN), and any pod annotated " +
+				"pod.network.openshift.io/assign-macvlan (egress router pods; siteforge also reports workload pod templates, whose pods carry " +
+				"the annotation). CNO reports the first blocker; siteforge reports all it can see (openshift/cluster-network-operator " +
+				"pkg/network/cluster_config.go ValidateLiveMigration and validateOVNKubernetesCIDROverlap, pkg/network/ovn_kubernetes.go " +
+				"defaultV4MasqueradeSubnet; docs \"Limited live migration to the OVN-Kubernetes network plugin\"). HyperShift clusters are " +
+				"refused too, which plain manifests do not show.",
 			Fix: "Switch the SDN to NetworkPolicy mode (or use the offline migration), move the overlapping network or OVN-Kubernetes' internal " +
-				"subnets first, and upgrade to 4.16 before starting a live migration.",
+				"subnets first, remove egress router pods, target OVNKubernetes, and upgrade to 4.16 before starting a live migration.",
 			Check: checkLiveMigration,
 		},
 		{

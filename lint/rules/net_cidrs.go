@@ -38,11 +38,22 @@ type ovnSubnet struct {
 	custom bool
 }
 
-// ovnSubnets returns OVN-Kubernetes' internal subnets for the set: the
-// defaults, replaced by what an operator config of the set sets.
-func ovnSubnets(operators []*operatorNetworkDoc) []ovnSubnet {
-	v4 := []string{platform.OVNJoinSubnetV4, platform.OVNTransitSubnetV4, platform.OVNMasqueradeSubnetV4}
-	v6 := []string{platform.OVNJoinSubnetV6, platform.OVNTransitSubnetV6, platform.OVNMasqueradeSubnetV6}
+// ovnSubnets returns OVN-Kubernetes' internal subnets for the set on release
+// minor: CNO's defaults of that release (the masquerade subnet is gated, see
+// platform.OVNDefaultMasqueradeSubnets), replaced by what an operator config
+// of the set sets, as CNO's GetInternalSubnets, GetTransitSwitchSubnets and
+// GetMasqueradeSubnet pick them (ipv4.internalJoinSubnet over the older
+// v4InternalSubnet).
+//
+// liveMigration: reproduce GetMasqueradeSubnet as ValidateLiveMigration
+// calls it (CNO release-4.15 to release-4.18 pkg/network/ovn_kubernetes.go):
+// a gatewayConfig.ipv6.internalMasqueradeSubnet is assigned to the IPv4
+// result, so that check compares the IPv6 value in the IPv4 slot and keeps
+// the default IPv6 masquerade subnet.
+func ovnSubnets(operators []*operatorNetworkDoc, minor platform.OCPMinor, liveMigration bool) []ovnSubnet {
+	masq4, masq6 := platform.OVNDefaultMasqueradeSubnets(minor)
+	v4 := []string{platform.OVNJoinSubnetV4, platform.OVNTransitSubnetV4, masq4}
+	v6 := []string{platform.OVNJoinSubnetV6, platform.OVNTransitSubnetV6, masq6}
 	custom4, custom6 := make([]bool, 3), make([]bool, 3)
 	set := func(vals []string, custom []bool, i int, v string) {
 		if v != "" {
@@ -66,17 +77,21 @@ func ovnSubnets(operators []*operatorNetworkDoc) []ovnSubnet {
 		}
 		if gw := ovn.GatewayConfig; gw != nil {
 			set(v4, custom4, 2, gw.IPv4.InternalMasqueradeSubnet)
-			set(v6, custom6, 2, gw.IPv6.InternalMasqueradeSubnet)
+			if liveMigration {
+				set(v4, custom4, 2, gw.IPv6.InternalMasqueradeSubnet)
+			} else {
+				set(v6, custom6, 2, gw.IPv6.InternalMasqueradeSubnet)
+			}
 		}
 	}
 	var out []ovnSubnet
-	for i, d := range platform.OVNInternalSubnets {
-		for _, s := range []struct {
-			cidr   string
-			custom bool
-		}{{v4[i], custom4[i]}, {v6[i], custom6[i]}} {
-			if p, err := netip.ParsePrefix(s.cidr); err == nil {
-				out = append(out, ovnSubnet{name: d.Name, pfx: p.Masked(), custom: s.custom})
+	for _, fam := range []struct {
+		vals   []string
+		custom []bool
+	}{{v4, custom4}, {v6, custom6}} {
+		for i, d := range platform.OVNInternalSubnets {
+			if p, err := netip.ParsePrefix(fam.vals[i]); err == nil {
+				out = append(out, ovnSubnet{name: d.Name, pfx: p.Masked(), custom: fam.custom[i]})
 			}
 		}
 	}
@@ -108,6 +123,30 @@ func objectCIDRs(o *manifests.Object, cluster []manifests.CIDREntry, service []s
 	}
 	for i, c := range machine {
 		add("machineNetwork", c.CIDR, "machineNetwork", strconv.Itoa(i), "cidr")
+	}
+	return out
+}
+
+// installCIDRs lists the address blocks of an install-config as the
+// installer reads them (the reader converts the deprecated clusterNetworks,
+// serviceCIDR and machineCIDR), each at the field it was written in.
+func installCIDRs(ic *manifests.InstallConfig, machine bool) []namedCIDR {
+	var out []namedCIDR
+	add := func(kind, cidr string, path []string) {
+		if p, err := netip.ParsePrefix(cidr); err == nil {
+			out = append(out, namedCIDR{kind: kind, cidr: cidr, pfx: p.Masked(), obj: ic.Obj, path: path})
+		}
+	}
+	for i, c := range ic.Networking.ClusterNetwork {
+		add("clusterNetwork", c.CIDR, ic.ClusterNetworkPath(i))
+	}
+	for i, c := range ic.Networking.ServiceNetwork {
+		add("serviceNetwork", c, ic.ServiceNetworkPath(i))
+	}
+	if machine {
+		for i, c := range ic.Networking.MachineNetwork {
+			add("machineNetwork", c.CIDR, ic.MachineNetworkPath(i))
+		}
 	}
 	return out
 }

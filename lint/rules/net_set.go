@@ -43,15 +43,58 @@ type networkConfigDoc struct {
 		ServiceNetwork []string              `json:"serviceNetwork"`
 	} `json:"spec"`
 	Status struct {
-		ClusterNetworkMTU int `json:"clusterNetworkMTU"`
+		ClusterNetworkMTU int    `json:"clusterNetworkMTU"`
+		NetworkType       string `json:"networkType"`
+		Conditions        []struct {
+			Type   string `json:"type"`
+			Status string `json:"status"`
+		} `json:"conditions"`
 	} `json:"status"`
 }
 
-// liveMigration reports whether the object starts a live network type
-// migration.
+// liveMigration reports whether the object carries the live network type
+// migration annotation.
 func (c *networkConfigDoc) liveMigration() bool {
 	_, ok := c.Metadata.Annotations[platform.NetworkTypeMigrationAnnotation]
 	return ok
+}
+
+// liveMigrationValidated reports whether CNO validates a live migration for
+// the object: the annotation is set, spec.networkType names a target that
+// differs from status.networkType, and no migration is in progress
+// (NetworkTypeMigrationInProgress True). CNO validates nothing otherwise
+// ("If the migration is completed or is already progressing do not run the
+// validation"; CNO pkg/network/cluster_config.go ValidateLiveMigration, and
+// pkg/controller/operconfig/cluster.go, which calls it only when
+// spec.networkType != status.networkType). A manifest without status (the
+// usual GitOps case) is judged as a requested migration.
+func (c *networkConfigDoc) liveMigrationValidated() bool {
+	if !c.liveMigration() || c.Spec.NetworkType == "" || c.Spec.NetworkType == c.Status.NetworkType {
+		return false
+	}
+	for _, cond := range c.Status.Conditions {
+		if cond.Type == platform.NetworkTypeMigrationCondition && cond.Status == "True" {
+			return false
+		}
+	}
+	return true
+}
+
+// liveMigrationSource is the network type a live migration leaves:
+// status.networkType when the object records it, else the other of the two
+// types CNO migrates between (a manifest without status that asks for
+// OVNKubernetes is the documented SDN -> OVN-Kubernetes migration; one that
+// asks for OpenShiftSDN is its rollback).
+func (c *networkConfigDoc) liveMigrationSource() string {
+	switch {
+	case c.Status.NetworkType != "":
+		return c.Status.NetworkType
+	case c.Spec.NetworkType == platform.OVNKubernetes:
+		return platform.OpenShiftSDN
+	case c.Spec.NetworkType == platform.OpenShiftSDN:
+		return platform.OVNKubernetes
+	}
+	return ""
 }
 
 // operatorNetworkDoc is operator.openshift.io/v1 Network: a full object or
@@ -264,8 +307,9 @@ func newNetSet(set lint.Set) *netSet {
 }
 
 // networkType is the set's network type: the operator config's, else the
-// install-config's, else Network.config's (outside a live migration, whose
-// spec.networkType is the target); OVN-Kubernetes when nothing says.
+// install-config's, else Network.config's (outside a requested live
+// migration, whose spec.networkType is the target); OVN-Kubernetes when
+// nothing says.
 func (ns *netSet) networkType() string {
 	for _, o := range ns.operators {
 		if t := o.networkType(); t != "" {
@@ -278,7 +322,7 @@ func (ns *netSet) networkType() string {
 		}
 	}
 	for _, c := range ns.configs {
-		if c.Spec.NetworkType != "" && !c.liveMigration() {
+		if c.Spec.NetworkType != "" && !c.liveMigrationValidated() {
 			return c.Spec.NetworkType
 		}
 	}

@@ -49,6 +49,72 @@ spec:
       mode: %MODE%
 `
 
+// cnoLiveMigrationConfig is the Network.config of CNO's
+// TestValidClusterConfigLiveMigration (openshift/cluster-network-operator
+// pkg/network/cluster_config_test.go, release-4.16: ClusterConfig with
+// NetworkType OVNKubernetes, the migration annotation and status.networkType
+// OpenShiftSDN). %TYPE% is spec.networkType, %STATUS% the status block.
+const cnoLiveMigrationConfig = `apiVersion: config.openshift.io/v1
+kind: Network
+metadata:
+  name: cluster
+  annotations:
+    network.openshift.io/network-type-migration: ""
+spec:
+  networkType: %TYPE%
+  clusterNetwork:
+  - cidr: 10.0.0.0/22
+    hostPrefix: 24
+  - cidr: 10.2.0.0/22
+    hostPrefix: 23
+  serviceNetwork:
+  - %SERVICE%
+status:
+%STATUS%
+`
+
+// cnoMigration fills cnoLiveMigrationConfig.
+func cnoMigration(networkType, service, status string) string {
+	return strings.NewReplacer("%TYPE%", networkType, "%SERVICE%", service, "%STATUS%", status).Replace(cnoLiveMigrationConfig)
+}
+
+const (
+	statusSDN        = "  networkType: OpenShiftSDN"
+	statusOVN        = "  networkType: OVNKubernetes"
+	statusInProgress = "  networkType: OpenShiftSDN\n  conditions:\n  - type: NetworkTypeMigrationInProgress\n    status: \"True\""
+)
+
+// egressRouterPod is CNO's test pod: any value of the annotation counts
+// (ListAllPodsWithAnnotationKey checks the key only).
+const egressRouterPod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: egress-router
+  namespace: egress
+  annotations:
+    pod.network.openshift.io/assign-macvlan: "true"
+spec:
+  containers:
+  - name: router
+    image: registry.redhat.io/openshift4/ose-egress-router@sha256:0000000000000000000000000000000000000000000000000000000000000000
+`
+
+const egressRouterDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: egress-router
+  namespace: egress
+spec:
+  template:
+    metadata:
+      annotations:
+        pod.network.openshift.io/assign-macvlan: ""
+    spec:
+      containers:
+      - name: router
+        image: registry.redhat.io/openshift4/ose-egress-router@sha256:0000000000000000000000000000000000000000000000000000000000000000
+`
+
 func init() {
 	ruleCases = append(ruleCases,
 		// NET001: overlaps
@@ -93,6 +159,63 @@ func init() {
 			"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1),
 			"network.yaml":        strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1),
 		}},
+		// From CNO TestValidClusterConfigLiveMigration (release-4.16):
+		ruleCase{rule: "NET003", name: "CNO: migrate to an unsupported cni", files: map[string]string{
+			"network-config.yaml": cnoMigration("None", "192.168.0.0/20", statusSDN),
+		}, want: []string{`network-config.yaml:8:16: error: spec.networkType None: CNO refuses the live migration started by network.openshift.io/network-type-migration in network-config.yaml:6:5 ("network type live migration is only supported for OVNKubernetes and OpenShiftSDN CNI")`}},
+		ruleCase{rule: "NET003", name: "CNO: no error when standalone cluster and migration label applied", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "192.168.0.0/20", statusSDN),
+			"network.yaml":        strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1),
+		}},
+		ruleCase{rule: "NET003", name: "CNO: cluster network overlaps v4InternalSubnet", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "192.168.0.0/20", statusSDN),
+			"network.yaml":        operatorNetwork + "  defaultNetwork:\n    type: OpenShiftSDN\n    ovnKubernetesConfig:\n      v4InternalSubnet: 10.2.2.0/24\n",
+		}, want: []string{"network-config.yaml:12:11: error: clusterNetwork 10.2.0.0/22 overlaps OVN-Kubernetes' internal join subnet 10.2.2.0/24 (set in the operator config): the live migration started by"}},
+		ruleCase{rule: "NET003", name: "CNO: service network overlaps internalTransitSwitchSubnet", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "192.168.0.0/20", statusSDN),
+			"network.yaml":        operatorNetwork + "  defaultNetwork:\n    type: OpenShiftSDN\n    ovnKubernetesConfig:\n      ipv4:\n        internalTransitSwitchSubnet: 192.0.0.0/8\n",
+		}, want: []string{"network-config.yaml:15:5: error: serviceNetwork 192.168.0.0/20 overlaps OVN-Kubernetes' internal transit switch subnet 192.0.0.0/8 (set in the operator config)"}},
+		ruleCase{rule: "NET003", name: "CNO: service network overlaps the default v6 transit switch subnet", files: map[string]string{
+			"network-config.yaml": strings.Replace(cnoMigration("OVNKubernetes", "fd97::/48", statusSDN),
+				"  - cidr: 10.0.0.0/22\n    hostPrefix: 24\n  - cidr: 10.2.0.0/22\n    hostPrefix: 23\n", "  - cidr: fd00:1234::/48\n    hostPrefix: 64\n", 1),
+		}, want: []string{"network-config.yaml:13:5: error: serviceNetwork fd97::/48 overlaps OVN-Kubernetes' internal transit switch subnet fd97::/64"}},
+		ruleCase{rule: "NET003", name: "CNO: egress router pod", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "192.168.0.0/20", statusSDN),
+			"pod.yaml":            egressRouterPod,
+		}, want: []string{`pod.yaml:7:46: error: Pod egress-router carries pod.network.openshift.io/assign-macvlan: it is an egress router pod, and CNO refuses the live migration`}},
+		ruleCase{rule: "NET003", name: "egress router deployment", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "192.168.0.0/20", statusSDN),
+			"deploy.yaml":         egressRouterDeployment,
+		}, want: []string{`deploy.yaml:10:50: error: the pod template of Deployment egress-router carries pod.network.openshift.io/assign-macvlan`}},
+		// internal subnets against each other (the pairwise loop of
+		// validateOVNKubernetesCIDROverlap)
+		ruleCase{rule: "NET003", name: "join subnet moved onto the transit switch subnet", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "192.168.0.0/20", statusSDN),
+			"network.yaml":        operatorNetwork + "  defaultNetwork:\n    type: OpenShiftSDN\n    ovnKubernetesConfig:\n      ipv4:\n        internalJoinSubnet: 100.88.0.0/24\n",
+		}, want: []string{"network.yaml:10:29: error: OVN-Kubernetes' internal join subnet 100.88.0.0/24 (set in the operator config) overlaps OVN-Kubernetes' internal transit switch subnet 100.88.0.0/16: the live migration started by"}},
+		// CNO validates nothing when spec.networkType == status.networkType
+		// ("If the migration is completed or is already progressing do not
+		// run the validation"), nor while NetworkTypeMigrationInProgress is
+		// True, and checks the SDN blockers only when leaving OpenShift SDN.
+		ruleCase{rule: "NET003", name: "CNO: spec equals status, blockers present", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "100.88.0.0/16", statusOVN),
+			"pod.yaml":            egressRouterPod,
+		}},
+		ruleCase{rule: "NET003", name: "CNO: migration in progress, blockers present", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "100.88.0.0/16", statusInProgress),
+			"pod.yaml":            egressRouterPod,
+		}},
+		ruleCase{rule: "NET003", name: "rollback to OpenShift SDN, SDN blockers not checked", files: map[string]string{
+			"network-config.yaml": cnoMigration("OpenShiftSDN", "100.88.0.0/16", statusOVN),
+			"network.yaml":        strings.Replace(sdnOperatorConfig, "%MODE%", "Multitenant", 1),
+			"pod.yaml":            egressRouterPod,
+		}},
+		ruleCase{rule: "NET003", name: "unknown release: the 4.16 masquerade subnet", files: map[string]string{
+			"network-config.yaml": cnoMigration("OVNKubernetes", "169.254.100.0/24", statusSDN),
+		}},
+		ruleCase{rule: "NET003", name: "egress router pod without a migration", files: map[string]string{
+			"pod.yaml": egressRouterPod,
+		}},
 
 		// NET004: genevePort
 		ruleCase{rule: "NET004", name: "genevePort 4789", files: map[string]string{
@@ -104,12 +227,27 @@ func init() {
 	)
 
 	siteCases = append(siteCases,
-		siteCase{rule: "NET001", name: "service network on the OVN masquerade subnet", site: siteYAML("4.16", "baremetal", "install", `network:
+		// CNO's default masquerade subnet is 169.254.169.0/29 up to
+		// release-4.16 and 169.254.0.0/17 from release-4.17
+		// (pkg/network/ovn_kubernetes.go defaultV4MasqueradeSubnet).
+		siteCase{rule: "NET001", name: "service network on the OVN masquerade subnet", site: siteYAML("4.17", "baremetal", "install", `network:
   machineNetwork: [10.0.0.0/24]
   serviceNetwork: [169.254.0.0/16]
 pools:
   master: {uplinkInterface: eno1, uplinkMTU: 1500, count: 3}
 `), want: []string{"site.yaml:12:20: error: serviceNetwork 169.254.0.0/16 overlaps OVN-Kubernetes' internal masquerade subnet 169.254.0.0/17"}},
+		siteCase{rule: "NET001", name: "service network on the 4.16 masquerade subnet", site: siteYAML("4.16", "baremetal", "install", `network:
+  machineNetwork: [10.0.0.0/24]
+  serviceNetwork: [169.254.0.0/16]
+pools:
+  master: {uplinkInterface: eno1, uplinkMTU: 1500, count: 3}
+`), want: []string{"site.yaml:12:20: error: serviceNetwork 169.254.0.0/16 overlaps OVN-Kubernetes' internal masquerade subnet 169.254.169.0/29"}},
+		siteCase{rule: "NET001", name: "service network beside the 4.16 masquerade subnet", site: siteYAML("4.16", "baremetal", "install", `network:
+  machineNetwork: [10.0.0.0/24]
+  serviceNetwork: [169.254.100.0/24]
+pools:
+  master: {uplinkInterface: eno1, uplinkMTU: 1500, count: 3}
+`)},
 		siteCase{rule: "NET001", name: "pool subnet inside the cluster network", site: siteYAML("4.16", "baremetal", "install", `network:
   machineNetwork: [10.0.0.0/8]
 pools:
@@ -157,6 +295,20 @@ var versionCases = []versionCase{
 	{rule: "NET003", name: "live migration on 4.14", minor: 14, files: map[string]string{"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1)},
 		want: []string{"network-config.yaml:6:50: error: the live migration needs OpenShift 4.15 or later (documented from 4.16), this is 4.14"}},
 	{rule: "NET003", name: "live migration on 4.16", minor: 16, files: map[string]string{"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1)}},
+	// the masquerade subnet ValidateLiveMigration checks: CNO release-4.16
+	// defaultV4MasqueradeSubnet 169.254.169.0/29, release-4.17 169.254.0.0/17
+	{rule: "NET003", name: "service network on the 4.16 masquerade subnet", minor: 16, files: map[string]string{"network-config.yaml": cnoMigration("OVNKubernetes", "169.254.169.0/28", statusSDN)},
+		want: []string{"network-config.yaml:15:5: error: serviceNetwork 169.254.169.0/28 overlaps OVN-Kubernetes' internal masquerade subnet 169.254.169.0/29: the live migration started by"}},
+	{rule: "NET003", name: "service network beside the 4.16 masquerade subnet", minor: 16, files: map[string]string{"network-config.yaml": cnoMigration("OVNKubernetes", "169.254.100.0/24", statusSDN)}},
+	{rule: "NET003", name: "service network inside the 4.17 masquerade subnet", minor: 17, files: map[string]string{"network-config.yaml": cnoMigration("OVNKubernetes", "169.254.100.0/24", statusSDN)},
+		want: []string{"network-config.yaml:15:5: error: serviceNetwork 169.254.100.0/24 overlaps OVN-Kubernetes' internal masquerade subnet 169.254.0.0/17: the live migration started by"}},
+	// GetMasqueradeSubnet (release-4.15 to release-4.18) assigns
+	// gatewayConfig.ipv6.internalMasqueradeSubnet to its IPv4 result, so
+	// ValidateLiveMigration compares it with the default IPv6 one.
+	{rule: "NET003", name: "CNO: IPv6 masquerade subnet in the IPv4 slot", minor: 16, files: map[string]string{
+		"network-config.yaml": cnoMigration("OVNKubernetes", "192.168.0.0/20", statusSDN),
+		"network.yaml":        operatorNetwork + "  defaultNetwork:\n    type: OpenShiftSDN\n    ovnKubernetesConfig:\n      gatewayConfig:\n        ipv6:\n          internalMasqueradeSubnet: fd69::/112\n",
+	}, want: []string{"network.yaml:11:37: error: OVN-Kubernetes' internal masquerade subnet fd69::/112 (set in the operator config) overlaps OVN-Kubernetes' internal masquerade subnet fd69::/125"}},
 }
 
 func TestVersionRuleCases(t *testing.T) {
@@ -179,5 +331,89 @@ func TestVersionRuleCases(t *testing.T) {
 			}
 			checkFindings(t, res, tc.want)
 		})
+	}
+}
+
+// TestDeprecatedInstallConfigNetworking: an install-config written with the
+// deprecated networking fields gets the same findings as one written with
+// their replacements, at the deprecated field (openshift/installer
+// pkg/types/conversion/installconfig.go convertNetworking, test
+// TestConvertInstallConfig "old networking").
+func TestDeprecatedInstallConfigNetworking(t *testing.T) {
+	const head = "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: old\nplatform:\n  baremetal: {}\nnetworking:\n"
+	rules := []string{"NET001", "NET002", "NET003", "MTU002", "MTU003", "MTU012"}
+	for _, tc := range []struct {
+		name          string
+		current, old  string
+		wantAtOldKeys []string // positions of the deprecated fields' findings
+	}{
+		{"OpenShift SDN on 4.15",
+			"  networkType: OpenShiftSDN\n",
+			"  type: OpenShiftSDN\n",
+			[]string{"install-config.yaml:8:9: error: type OpenShiftSDN cannot be installed on OpenShift 4.15"}},
+		{"machine network on the join subnet, service network inside the cluster network",
+			"  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  serviceNetwork:\n  - 10.130.0.0/16\n  machineNetwork:\n  - cidr: 100.64.10.0/24\n",
+			"  clusterNetworks:\n  - cidr: 10.128.0.0/14\n    hostSubnetLength: 9\n  serviceCIDR: 10.130.0.0/16\n  machineCIDR: 100.64.10.0/24\n",
+			[]string{
+				"install-config.yaml:11:16: error: serviceNetwork 10.130.0.0/16 overlaps clusterNetwork 10.128.0.0/14",
+				"install-config.yaml:12:16: error: machineNetwork 100.64.10.0/24 overlaps OVN-Kubernetes' internal join subnet 100.64.0.0/16",
+			}},
+		{"IPv6 cluster network with clusterNetworkMTU 1200",
+			"  clusterNetwork:\n  - cidr: fd01::/48\n    hostPrefix: 64\n  serviceNetwork:\n  - fd02::/112\n  clusterNetworkMTU: 1200\n",
+			"  clusterNetworks:\n  - cidr: fd01::/48\n    hostPrefix: 64\n  serviceCIDR: fd02::/112\n  clusterNetworkMTU: 1200\n",
+			[]string{
+				"install-config.yaml:12:22: error: install-config networking.clusterNetworkMTU 1200 is below 1280",
+				"install-config.yaml:12:22: error: networking.clusterNetworkMTU 1200: the installer refuses it",
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(networking string) []lint.Finding {
+				t.Helper()
+				objs, d := manifests.ReadBytes("install-config.yaml", []byte(head+networking))
+				if len(d) > 0 {
+					t.Fatal(d)
+				}
+				res, err := lint.Run(&lint.Input{Objects: objs, Minor: 15}, lint.Options{Enable: rules})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Findings
+			}
+			cur, old := run(tc.current), run(tc.old)
+			if len(old) == 0 {
+				t.Fatal("the deprecated fields got no finding")
+			}
+			// the same findings, told with the field as written
+			norm := strings.NewReplacer("type OpenShiftSDN", "networkType OpenShiftSDN")
+			summary := func(fs []lint.Finding) []string {
+				var out []string
+				for _, f := range fs {
+					out = append(out, f.Rule+" "+norm.Replace(f.Message))
+				}
+				return out
+			}
+			if c, o := summary(cur), summary(old); strings.Join(c, "\n") != strings.Join(o, "\n") {
+				t.Errorf("findings differ:\ncurrent fields:\n  %s\ndeprecated fields:\n  %s", strings.Join(c, "\n  "), strings.Join(o, "\n  "))
+			}
+			checkFindingsAt(t, old, tc.wantAtOldKeys)
+		})
+	}
+}
+
+// checkFindingsAt compares findings with "file:line:col: severity: message"
+// prefixes, in order.
+func checkFindingsAt(t *testing.T, fs []lint.Finding, want []string) {
+	t.Helper()
+	if len(fs) != len(want) {
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.Pos.String()+": "+f.Severity.String()+": "+f.Message)
+		}
+		t.Fatalf("got %d findings, want %d:\n  %s", len(fs), len(want), strings.Join(got, "\n  "))
+	}
+	for i, f := range fs {
+		if got := f.Pos.String() + ": " + f.Severity.String() + ": " + f.Message; !strings.HasPrefix(got, want[i]) {
+			t.Errorf("finding %d:\n  %s\nwant prefix\n  %s", i, got, want[i])
+		}
 	}
 }
