@@ -186,7 +186,7 @@ func init() {
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.201"),
 			"node.yaml": egrNode("w0", "10.10.0.21", "openstack:///0b1c", true,
 				`cloud.network.openshift.io/egress-ipconfig: '[{"interface":"p","ifaddr":{"ipv4":"10.10.0.0/24"},"capacity":{"ip":1}}]'`)},
-			want: []string{"a.yaml:6:14: error: 2 egress IPs do not fit on the assignable nodes: w0 ip 1 (as reported in cloud.network.openshift.io/egress-ipconfig)"}},
+			want: []string{"a.yaml:6:14: error: 2 egress IPs do not fit on the assignable nodes: their capacities (cloud.network.openshift.io/egress-ipconfig) are w0 (ip 1)"}},
 		ruleCase{rule: "EGR007", name: "OpenStack node with room", files: map[string]string{
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.201"),
 			"node.yaml": egrNode("w0", "10.10.0.21", "openstack:///0b1c", true,
@@ -198,7 +198,7 @@ func init() {
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.201"),
 			"node.yaml": egrNode("w0", "10.10.0.21", "aws:///us-east-1a/i-0abc", true,
 				cloudConfig(`{"ipv4":"10.10.0.0/24","ipv6":"fd00::/64"}`, `{"ipv4":1,"ipv6":15}`))},
-			want: []string{"a.yaml:6:14: error: 2 egress IPs do not fit on the assignable nodes: w0 ipv4 1, ipv6 15 (as reported in cloud.network.openshift.io/egress-ipconfig); " +
+			want: []string{"a.yaml:6:14: error: 2 egress IPs do not fit on the assignable nodes: their capacities (cloud.network.openshift.io/egress-ipconfig) are w0 (ipv4 1, ipv6 15); " +
 				"each limit holds on its own, ipv4 and ipv6 per family and ip for both together (OVN-K assignEgressIPs); 1 fit"}},
 		ruleCase{rule: "EGR007", name: "AWS node with room for one address of each family", files: map[string]string{
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "fd00::200"),

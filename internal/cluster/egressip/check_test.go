@@ -198,7 +198,24 @@ func TestCloudCapacityPerFamily(t *testing.T) {
 		}
 	}
 	ps := Check(host(platform.EgressCapacity{IPv4: 1, IPv6: 15, IP: u}), objs("10.0.128.10", "10.0.128.11"))
-	if len(ps) != 1 || !strings.Contains(ps[0].Message, "n ipv4 1, ipv6 15 (as reported in cloud.network.openshift.io/egress-ipconfig)") || !strings.Contains(ps[0].Message, "; 1 fit") {
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "their capacities (cloud.network.openshift.io/egress-ipconfig) are n (ipv4 1, ipv6 15)") || !strings.Contains(ps[0].Message, "; 1 fit") {
 		t.Errorf("message: %+v", ps)
+	}
+
+	// A node that reports nothing takes the platform's table (Azure: 256
+	// per NIC, the node's own address included); one that reports ip 0 is
+	// full.
+	full := platform.EgressCapacity{IPv4: u, IPv6: u, IP: 0}
+	az := Cluster{HostsKnown: true, PrimaryOnly: true, Platform: "azure", Hosts: HostSet{Hosts: []Host{
+		{Node: "full", Subnets: subnets, Primary: subnets, Capacity: &full},
+		{Node: "table", Subnets: subnets, Primary: subnets},
+	}}}
+	if got := kindsOf(Check(az, objs("10.0.128.10", "10.0.128.11"))); got != nil {
+		t.Errorf("azure, one full node and one by the table: %v", got)
+	}
+	az.Hosts.Hosts = az.Hosts.Hosts[:1]
+	ps = Check(az, objs("10.0.128.10"))
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "are full (ip 0)") {
+		t.Errorf("azure, one full node: %+v", ps)
 	}
 }

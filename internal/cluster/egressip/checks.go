@@ -458,15 +458,15 @@ func (c *checker) capacity(objs []parsed) {
 	}
 	var per []string
 	for j, h := range hosts {
-		from := "as reported in " + platform.EgressCloudCapacityAnnotation
+		from := ""
 		if h.Capacity == nil {
-			from = c.c.Platform + "'s limit"
+			from = ", " + c.c.Platform + "'s limit"
 		}
-		per = append(per, fmt.Sprintf("%s %s (%s)", h.label(), describeCapacity(caps[j]), from))
+		per = append(per, fmt.Sprintf("%s (%s%s)", h.label(), describeCapacity(caps[j]), from))
 	}
-	c.add(OverCapacity, -1, -1, fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: %s; each limit holds on its own, "+
+	c.add(OverCapacity, -1, -1, fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: their capacities (%s) are %s; each limit holds on its own, "+
 		"ipv4 and ipv6 per family and ip for both together (OVN-K assignEgressIPs); %d fit",
-		total, strings.Join(per, ", "), got), "label more nodes (egress.assignablePools) or use fewer egress IPs")
+		total, platform.EgressCloudCapacityAnnotation, strings.Join(per, ", "), got), "label more nodes (egress.assignablePools) or use fewer egress IPs")
 }
 
 // describeCapacity words a node's limits: "ipv4 14, ipv6 15", "ip 14".
