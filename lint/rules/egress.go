@@ -21,9 +21,10 @@ import (
 // `siteforge render` refuses them first, so these rules read plain
 // manifests. What they know about the cluster comes from the set: the
 // install-config (platform, networks, VIPs), the Network config, and Node
-// objects when the set holds them (a cluster export: addresses, the
-// egress-assignable label, the primary subnet and cloud capacity the nodes
-// report).
+// objects when the set holds them (a cluster export, read by
+// manifests.Nodes: the egress-assignable label, and the annotations OVN-K
+// reads: the primary subnet, the host-cidrs addresses and secondary host
+// networks, the cloud subnet and capacity).
 
 const (
 	egrSiteNote = " Sites: `siteforge render` applies the same checks to egress.egressIPs and refuses the site, so the rule reads plain manifests."
