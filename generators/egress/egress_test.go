@@ -195,6 +195,24 @@ func TestEgressIPRules(t *testing.T) {
 			s.Pools["remote"] = r
 			s.Egress.EgressIPs["a"] = eip("10.30.0.200")
 		}, ""},
+		// OVN-K (ovn-org/ovn-kubernetes go-controller/pkg/clustermanager/
+		// egressip_controller.go assignEgressIPs) considers only the nodes
+		// that have an address on a secondary host network when any node
+		// has: the workers, whose primary subnet holds 10.10.0.200-201, are
+		// not candidates once r0 has 10.10.0.0/24 as a secondary network.
+		{"fail: a secondary network narrows the nodes to those that have it", func(s *site.Site) {
+			r := s.Pools["remote"]
+			r.Nodes = r.Nodes[:1]
+			r.Subnets = []string{"10.20.0.0/24", "10.10.0.0/24"}
+			s.Pools["remote"] = r
+			s.Egress.EgressIPs["a"] = eip("10.10.0.200", "10.10.0.201")
+		}, `EgressIP "a" has 2 addresses but only 1 can be placed`},
+		{"pass: the same addresses on the workers' primary subnet", func(s *site.Site) {
+			r := s.Pools["remote"]
+			r.Nodes = r.Nodes[:1]
+			s.Pools["remote"] = r
+			s.Egress.EgressIPs["a"] = eip("10.10.0.200", "10.10.0.201")
+		}, ""},
 		{"fail: cloud, secondary subnet of the pool", func(s *site.Site) {
 			s.Cluster.Platform, s.Network.APIVIPs, s.Network.IngressVIPs = "azure", nil, nil
 			r := s.Pools["remote"]

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
 	"sort"
@@ -22,9 +21,10 @@ import (
 // `siteforge render` refuses them first, so these rules read plain
 // manifests. What they know about the cluster comes from the set: the
 // install-config (platform, networks, VIPs), the Network config, and Node
-// objects when the set holds them (a cluster export: addresses, the
-// egress-assignable label, the primary subnet and cloud capacity the nodes
-// report).
+// objects when the set holds them (a cluster export, read by
+// manifests.Nodes: the egress-assignable label, and the annotations OVN-K
+// reads: the primary subnet, the host-cidrs addresses and secondary host
+// networks, the cloud subnet and capacity).
 
 const (
 	egrSiteNote = " Sites: `siteforge render` applies the same checks to egress.egressIPs and refuses the site, so the rule reads plain manifests."
@@ -34,25 +34,34 @@ const (
 func init() {
 	egr := []*lint.Rule{
 		{ID: "EGR001", Name: "egress-ip-not-hostable", Severity: lint.Error,
-			Summary: "an egress IP is outside the primary subnet of every node that may host it",
-			Rationale: "On clouds (cloud-network-config-controller assigns the address to the node's primary NIC) and with OpenShift SDN, an egress IP is " +
-				"hostable only on a node whose primary interface subnet contains it (docs \"Configuring an egress IP address\"; OVN-K egressip controller); OVN-Kubernetes never assigns one " +
-				"outside, and the EgressIP stays unassigned. The subnets are the assignable Node objects' primary subnets " +
-				"(k8s.ovn.org/node-primary-ifaddr) when the set holds Nodes, else the install-config's networking.machineNetwork; without either the " +
-				"rule is skipped." + egrSetNote + egrSiteNote,
-			Fix: "Use a free address of an assignable node's primary subnet, or label nodes of the address's subnet k8s.ovn.org/egress-assignable."},
+			Summary: "no assignable node can host an egress IP: it is outside every network where the nodes may hold it",
+			Rationale: "OVN-Kubernetes assigns an egress IP only to a labelled node with a network holding it: on clouds the primary NIC subnet that " +
+				"cloud-network-config-controller reports in cloud.network.openshift.io/egress-ipconfig, and no other; off-cloud the subnet of " +
+				"k8s.ovn.org/node-primary-ifaddr or a secondary host network of k8s.ovn.org/host-cidrs; with OpenShift SDN the primary subnet " +
+				"(ovn-org/ovn-kubernetes go-controller/pkg/util/node_annotations.go GetNodeEIPConfig, GetEgressIPNetwork, " +
+				"GetSecondaryHostNetworkContainingIP). An address no assignable node can host is never assigned: OVN-K records event " +
+				"NoMatchingNodeFound (\"No matching nodes found, which can host any of the egress IPs\"), or UnassignedRequest when other " +
+				"addresses of the object are assigned, and leaves it out of the EgressIP's status (go-controller/pkg/clustermanager/" +
+				"egressip_controller.go assignEgressIPs). The networks come from the set's Node objects (their annotations); without Nodes, on " +
+				"clouds, from the install-config's networking.machineNetwork; off-cloud without k8s.ovn.org/host-cidrs see EGR002." + egrSetNote + egrSiteNote,
+			Fix: "Use a free address of an assignable node's network, or label nodes of the address's network k8s.ovn.org/egress-assignable."},
 		{ID: "EGR002", Name: "egress-ip-outside-known-subnets", Severity: lint.Warning,
-			Summary: "an egress IP is outside every machine network (off-cloud: only a secondary interface could host it)",
-			Rationale: "Off-cloud, OVN-Kubernetes hosts an egress IP on a node whose primary interface (br-ex) subnet contains it, or on a secondary " +
-				"interface whose subnet does (docs \"Configuring an egress IP address\"; OVN-K egressip controller). The install-config and Node objects describe primary subnets only, so an " +
-				"address outside all of them works only if assignable nodes have a secondary interface in its subnet; else it is never assigned. " +
-				"Without networking.machineNetwork or Node objects the rule is skipped." + egrSetNote + egrSiteNote,
+			Summary: "an egress IP is outside every known primary subnet, and the nodes' secondary host networks are unknown",
+			Rationale: "Off-cloud, OVN-Kubernetes hosts an egress IP on a node whose primary interface (br-ex) subnet contains it, or on one of the " +
+				"node's secondary host networks, listed in its k8s.ovn.org/host-cidrs annotation (ovn-org/ovn-kubernetes go-controller/pkg/util/" +
+				"node_annotations.go GetEgressIPNetwork, GetSecondaryHostNetworkContainingIP). When the set does not say the secondary networks " +
+				"(no Node objects, only install-config networking.machineNetwork, or assignable Nodes without k8s.ovn.org/host-cidrs), an address " +
+				"outside the primary subnets works only if assignable nodes have a secondary interface in its subnet; else it is never assigned. " +
+				"With the annotation on every assignable Node, EGR001 decides instead." + egrSetNote + egrSiteNote,
 			Fix: "Use an address of the machine network, or suppress with the secondary network that holds it as the reason."},
 		{ID: "EGR003", Name: "egress-ip-reserved-address", Severity: lint.Error,
-			Summary: "an egress IP is not an address, or is a node IP, a VIP, a subnet's network/broadcast address, or inside the cluster or service network",
-			Rationale: "OVN-Kubernetes rejects an egress IP that is not an IP (event InvalidEgressIP) or equals a node's address (EgressIPConflict); " +
-				"one equal to the API or ingress VIP breaks the VIP keepalived floats; one inside the cluster (pod) or service network is not a " +
-				"node-network address at all (docs \"Configuring an egress IP address\"; OVN-K egressip controller)." + egrSetNote + egrSiteNote,
+			Summary: "an egress IP is not an address, or is a node's address, a VIP, a subnet's network/broadcast address, or inside the cluster or service network",
+			Rationale: "OVN-Kubernetes rejects an egress IP that is not an IP (event InvalidEgressIP), and one equal to any address of any node, secondary " +
+				"interfaces included: it compares it with every entry of every node's k8s.ovn.org/host-cidrs, records event EgressIPConflict and " +
+				"assigns no further address of the object (ovn-org/ovn-kubernetes go-controller/pkg/clustermanager/egressip_controller.go " +
+				"isEgressIPAddrConflict, assignEgressIPs). Nodes without the annotation are compared by status.addresses. One equal to the API or " +
+				"ingress VIP breaks the VIP keepalived floats; one inside the cluster (pod) or service network is not a node-network address at " +
+				"all (docs \"Configuring an egress IP address\")." + egrSetNote + egrSiteNote,
 			Fix: "Use a free host address of the node subnet: not a node IP, a VIP, the network or broadcast address, nor a pod or service address."},
 		{ID: "EGR004", Name: "egress-ip-duplicate", Severity: lint.Error,
 			Summary: "the same egress IP is in two EgressIP objects, or twice in one",
@@ -73,11 +82,16 @@ func init() {
 				"Counted over the Node objects of the set (a cluster export); without Nodes the rule is skipped." + egrSiteNote,
 			Fix: "Label more nodes of the addresses' subnets k8s.ovn.org/egress-assignable, or use fewer addresses per object."},
 		{ID: "EGR007", Name: "egress-ip-over-cloud-capacity", Severity: lint.Error,
-			Summary: "the egress IPs do not fit in the cloud's per-node capacity",
-			Rationale: "On clouds each node can hold a limited number of extra addresses: Azure 256 per NIC (its own address included), GCP 100 alias " +
-				"ranges, OpenStack 10 allowed address pairs per port, AWS per instance type (cloud-network-config-controller pkg/cloudprovider). " +
-				"The nodes report what is left in cloud.network.openshift.io/egress-ipconfig; the platform's table is used where they do not " +
-				"(AWS only through the annotation). Counted over the Node objects of the set; without Nodes the rule is skipped." + egrSiteNote,
+			Summary: "the egress IPs do not fit in the nodes' cloud capacity (per family and in total)",
+			Rationale: "On clouds each node holds a limited number of egress IPs, in up to three limits that OVN-Kubernetes checks each on its own " +
+				"before it assigns an address to a node: ipv4 for its IPv4 egress IPs, ipv6 for its IPv6 ones, ip for all of them together, of " +
+				"every EgressIP object (ovn-org/ovn-kubernetes go-controller/pkg/clustermanager/egressip_controller.go assignEgressIPs, " +
+				"getIPFamilyAllocationCount). The node reports them in cloud.network.openshift.io/egress-ipconfig, a key absent being no limit " +
+				"(go-controller/pkg/util/node_annotations.go ParseCloudEgressIPConfig): AWS per family, from the instance type; Azure, GCP and " +
+				"OpenStack one ip total, 256 per NIC with the node's own address, 100 alias ranges, 10 allowed address pairs per port " +
+				"(cloud-network-config-controller pkg/cloudprovider), the table used for nodes that report nothing. Counted over the Node " +
+				"objects of the set; without Nodes the rule is skipped. An object with addresses of both families is counted as if it could " +
+				"put one of each on a node, so what the rule reports cannot fit." + egrSiteNote,
 			Fix: "Label more nodes k8s.ovn.org/egress-assignable, or use fewer egress IPs."},
 	}
 	checks := map[string]func(lint.Set, *lint.Reporter){}
@@ -91,7 +105,7 @@ func init() {
 func egrRuleOf(p egressip.Problem, c egressip.Cluster) string {
 	switch p.Kind {
 	case egressip.NotHostable:
-		if c.PrimaryOnly {
+		if c.PrimaryOnly || c.SecondaryKnown {
 			return "EGR001"
 		}
 		return "EGR002"
@@ -118,7 +132,7 @@ var egrFix = map[egressip.ProblemKind]string{
 	egressip.VIPAddress:       "use a free address of the node subnet",
 	egressip.ReservedNetwork:  "egress IPs are node-network addresses: use a free address of the node subnet",
 	egressip.NoAssignableNode: "label the nodes that may host egress IPs " + platform.EgressAssignableLabel + `=""` + " before creating the EgressIP",
-	egressip.NotHostable:      "use a free address of an assignable node's subnet",
+	egressip.NotHostable:      "use a free address of an assignable node's network, or label nodes of the address's network " + platform.EgressAssignableLabel,
 	egressip.NetworkAddress:   "use a host address of the subnet",
 	egressip.MixedFamilies:    "keep one address family per EgressIP on this release",
 	egressip.SplitDualStack:   "put the IPv4 and IPv6 addresses of a pair in one EgressIP (4.16 and later)",
@@ -175,16 +189,20 @@ type plainCluster struct {
 	minor                                 platform.OCPMinor
 }
 
-// plainNode is a Node object of the set.
+// plainNode is a Node object of the set (manifests.Nodes).
 type plainNode struct {
-	obj     *manifests.Object
-	name    string
-	labels  map[string]string
-	addrs   []string
-	primary []*net.IPNet // k8s.ovn.org/node-primary-ifaddr, else the machine network holding the address
-	// capacity is the egress IP capacity the node reports (0: not
-	// reported).
-	capacity int
+	*manifests.Node
+	obj    *manifests.Object
+	name   string
+	labels map[string]string
+	addrs  []string
+	// primary are the subnets of the node's primary interface:
+	// k8s.ovn.org/node-primary-ifaddr, else the egress-ipconfig ifaddr,
+	// else the machine network holding the node's address.
+	primary []*net.IPNet
+	// primaryGuessed says primary comes from the machine network, not
+	// from the node's annotations.
+	primaryGuessed bool
 }
 
 // plainClusterOf reads the set's install-config, Network config, Node
@@ -240,54 +258,16 @@ func plainClusterOf(set lint.Set) plainCluster {
 		c.networkType = platform.OVNKubernetes
 	}
 	machine := nodes.ParseCIDRs(c.machineNetworks)
-	for _, o := range set.Kind("v1", "Node") {
-		var doc struct {
-			Metadata struct {
-				Labels      map[string]string `json:"labels"`
-				Annotations map[string]string `json:"annotations"`
-			} `json:"metadata"`
-			Spec struct {
-				ProviderID string `json:"providerID"`
-			} `json:"spec"`
-			Status struct {
-				Addresses []struct {
-					Type    string `json:"type"`
-					Address string `json:"address"`
-				} `json:"addresses"`
-			} `json:"status"`
-		}
-		if o.DecodeLoose(&doc) != nil {
-			continue
-		}
-		n := plainNode{obj: o, name: o.Name, labels: doc.Metadata.Labels}
-		for _, a := range doc.Status.Addresses {
-			if a.Type == "InternalIP" || a.Type == "ExternalIP" {
-				n.addrs = append(n.addrs, a.Address)
-			}
-		}
-		var ifaddr struct{ IPv4, IPv6 string }
-		if json.Unmarshal([]byte(doc.Metadata.Annotations[platform.NodePrimaryIfAddrAnnotation]), &ifaddr) == nil {
-			for _, a := range []string{ifaddr.IPv4, ifaddr.IPv6} {
-				if _, sub, err := net.ParseCIDR(a); err == nil {
-					n.primary = append(n.primary, sub)
-				}
-			}
-		}
-		var cloud []struct {
-			IfAddr   struct{ IPv4, IPv6 string }  `json:"ifaddr"`
-			Capacity struct{ IPv4, IPv6, IP int } `json:"capacity"`
-		}
-		if json.Unmarshal([]byte(doc.Metadata.Annotations[platform.EgressCloudCapacityAnnotation]), &cloud) == nil && len(cloud) > 0 {
-			if n.primary == nil {
-				n.primary = nodes.ParseCIDRs(egrNonEmpty(cloud[0].IfAddr.IPv4, cloud[0].IfAddr.IPv6))
-			}
-			n.capacity = max(cloud[0].Capacity.IP, cloud[0].Capacity.IPv4+cloud[0].Capacity.IPv6)
+	for _, mn := range manifests.Nodes(set.Objects) {
+		n := plainNode{Node: mn, obj: mn.Obj, name: mn.Name, labels: mn.Labels, addrs: mn.Addresses, primary: mn.PrimarySubnets()}
+		if n.primary == nil && mn.Cloud != nil {
+			n.primary = mn.Cloud.Subnets
 		}
 		if n.primary == nil {
-			n.primary = nodes.Containing(machine, n.addrs...)
+			n.primary, n.primaryGuessed = nodes.Containing(machine, n.addrs...), true
 		}
 		if c.platform == "" {
-			c.platform = nodeProviderPlatform(doc.Spec.ProviderID)
+			c.platform = nodeProviderPlatform(mn.ProviderID)
 		}
 		c.nodes = append(c.nodes, n)
 	}
@@ -302,23 +282,30 @@ func nodeProviderPlatform(id string) string {
 	return platform.NodeProviderPlatforms[scheme]
 }
 
-func egrNonEmpty(xs ...string) []string {
-	var out []string
-	for _, x := range xs {
-		if x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // egressCluster is what the EgressIP rules know of the set's cluster.
+//
+// With Node objects, as OVN-Kubernetes reads them: an egress IP may not
+// equal any address of any node's k8s.ovn.org/host-cidrs (its
+// status.addresses where the annotation is absent); a labelled node hosts
+// egress IPs in, on a cloud, the subnet of cloud.network.openshift.io/
+// egress-ipconfig up to its capacity, and off-cloud its primary subnet
+// (k8s.ovn.org/node-primary-ifaddr) and its secondary host networks
+// (k8s.ovn.org/host-cidrs) without a limit (ovn-org/ovn-kubernetes
+// go-controller/pkg/util/node_annotations.go GetNodeEIPConfig,
+// GetEgressIPNetwork; clustermanager/egressip_controller.go
+// isEgressIPAddrConflict). Without Nodes, the install-config's machine
+// networks stand for the nodes' primary subnets.
 func (c plainCluster) egressCluster(objs []egressip.Object) egressip.Cluster {
+	hasCloudConfig := false
+	for _, n := range c.nodes {
+		hasCloudConfig = hasCloudConfig || n.HasCloudConfig
+	}
+	cloud := platform.EgressCloudNodes(c.platform, hasCloudConfig)
 	out := egressip.Cluster{
 		Platform: c.platform, Minor: c.minor,
 		ClusterNetworks: c.clusterNetworks, ServiceNetworks: c.serviceNetworks,
 		NodeIPs: map[string]string{}, VIPs: map[string]string{},
-		PrimaryOnly: platform.EgressPrimaryOnly(c.platform, c.networkType),
+		PrimaryOnly: cloud || platform.EgressPrimaryOnly(c.platform, c.networkType),
 	}
 	for _, v := range c.apiVIPs {
 		out.VIPs[egressip.Normalize(v)] = "the API VIP"
@@ -332,18 +319,45 @@ func (c plainCluster) egressCluster(objs []egressip.Object) egressip.Cluster {
 	}
 	if len(c.nodes) > 0 {
 		out.HostsKnown = true
+		out.SecondaryKnown = !out.PrimaryOnly
 		out.HostsName = "the assignable nodes (Node objects labelled " + platform.EgressAssignableLabel + ")"
 		for _, n := range c.nodes {
-			for _, a := range n.addrs {
-				out.NodeIPs[egressip.Normalize(a)] = "node " + n.name
+			if n.HasHostCIDRs {
+				for _, a := range n.HostAddresses() {
+					out.NodeIPs[a.String()] = "node " + n.name + " (" + platform.NodeHostCIDRsAnnotation + ")"
+				}
+			} else {
+				for _, a := range n.addrs {
+					out.NodeIPs[egressip.Normalize(a)] = "node " + n.name
+				}
 			}
+		}
+		for _, n := range c.nodes {
 			if _, ok := n.labels[platform.EgressAssignableLabel]; !ok {
 				continue
 			}
-			if len(n.primary) == 0 {
+			h := egressip.Host{Node: n.name, Primary: n.primary}
+			switch {
+			case cloud && n.Cloud != nil:
+				// The cloud's subnet and capacity, nothing else
+				// (util.ParseCloudEgressIPConfig).
+				h.Primary = n.Cloud.Subnets
+				capc := n.Cloud.Capacity
+				h.Capacity = &capc
+			case !out.PrimaryOnly && !n.primaryGuessed:
+				secondary, ok := n.SecondaryHostNetworks()
+				h.Subnets = append(append([]*net.IPNet(nil), h.Primary...), secondary...)
+				out.SecondaryKnown = out.SecondaryKnown && ok
+			default:
+				out.SecondaryKnown = false
+			}
+			if h.Subnets == nil {
+				h.Subnets = h.Primary
+			}
+			if len(h.Primary) == 0 {
 				out.HostsKnown = false // where the node can host addresses is unknown
 			}
-			out.Hosts.Hosts = append(out.Hosts.Hosts, egressip.Host{Node: n.name, Subnets: n.primary, Primary: n.primary, Capacity: n.capacity})
+			out.Hosts.Hosts = append(out.Hosts.Hosts, h)
 		}
 		return out
 	}

@@ -66,6 +66,21 @@ spec:
 
 func init() {
 	primary := func(cidr string) string { return `k8s.ovn.org/node-primary-ifaddr: '{"ipv4":"` + cidr + `"}'` }
+	hostCIDRs := func(cidrs ...string) string {
+		return `k8s.ovn.org/host-cidrs: '["` + strings.Join(cidrs, `","`) + `"]'`
+	}
+	// The bare-metal nodes of ovn-org/ovn-kubernetes go-controller/pkg/
+	// clustermanager/egressip_controller_test.go "should re-assign EgressIPs
+	// and perform proper egressIP allocation changes": node1 (labelled) has
+	// the secondary host networks 10.10.10.0/24 and 7.7.0.0/16, node2 (not
+	// labelled) also 5.5.0.0/16.
+	secondaryNodes := egrNode("node1", "192.168.126.202", "", true, primary("192.168.126.202/24"),
+		hostCIDRs("192.168.126.202/24", "10.10.10.3/24", "7.7.7.7/16")) + "---\n" +
+		egrNode("node2", "192.168.126.51", "", false, primary("192.168.126.51/24"),
+			hostCIDRs("192.168.126.51/24", "10.10.10.4/24", "7.7.7.8/16", "5.5.5.5/16"))
+	cloudConfig := func(ifaddr, capacity string) string {
+		return `cloud.network.openshift.io/egress-ipconfig: '[{"interface":"eni-1","ifaddr":` + ifaddr + `,"capacity":` + capacity + `}]'`
+	}
 	ruleCases = append(ruleCases,
 		ruleCase{rule: "EGR001", name: "AWS address outside the machine network", files: map[string]string{
 			"install-config.yaml": egrInstallConfig("aws"), "eip.yaml": egrEgressIP("a", "a", "192.168.1.10")},
@@ -73,10 +88,42 @@ func init() {
 		ruleCase{rule: "EGR001", name: "AWS address in the machine network", files: map[string]string{
 			"install-config.yaml": egrInstallConfig("aws"), "eip.yaml": egrEgressIP("a", "a", "10.10.0.200")}},
 		ruleCase{rule: "EGR001", name: "no install-config: the subnets are unknown", files: map[string]string{"eip.yaml": egrEgressIP("a", "a", "192.168.1.10")}},
+		// Upstream: 5.5.5.5/16 is a host network of node2 only, which is not
+		// labelled: OVN-K assigns 5.5.5.100 to no node (assignEgressIPs,
+		// event NoMatchingNodeFound).
+		ruleCase{rule: "EGR001", name: "bare metal: a network of an unlabelled node only", files: map[string]string{
+			"eip.yaml": egrEgressIP("a", "a", "5.5.5.100"), "nodes.yaml": secondaryNodes},
+			want: []string{"eip.yaml:6:15: error: 5.5.5.100 is outside every subnet of the assignable nodes (Node objects labelled k8s.ovn.org/egress-assignable): " +
+				"an egress IP must be inside the subnet of a node's primary interface or of one of its secondary host networks (k8s.ovn.org/host-cidrs); " +
+				"the assignable nodes can host addresses of 192.168.126.0/24, 10.10.10.0/24, 7.7.0.0/16. OVN-K assigns it to no node (event NoMatchingNodeFound"}},
+		// Upstream entries "Secondary host network" 10.10.10.100 and
+		// 7.7.8.100: assigned to node1 on its secondary host networks.
+		ruleCase{rule: "EGR001", name: "bare metal: secondary host networks of the labelled node", files: map[string]string{
+			"a.yaml": egrEgressIP("a", "a", "10.10.10.100"), "b.yaml": egrEgressIP("b", "b", "7.7.8.100"), "nodes.yaml": secondaryNodes}},
+		// On a cloud OVN-K looks at the egress-ipconfig subnet only, never at
+		// host-cidrs (util.GetEgressIPNetwork); the annotation alone says
+		// cloud here (no install-config, no providerID).
+		ruleCase{rule: "EGR001", name: "cloud: a secondary host network does not count", files: map[string]string{
+			"eip.yaml": egrEgressIP("a", "a", "10.10.10.100"),
+			"node.yaml": egrNode("w0", "10.0.128.7", "", true, primary("10.0.128.7/18"), hostCIDRs("10.0.128.7/18", "10.10.10.3/24"),
+				cloudConfig(`{"ipv4":"10.0.128.0/18"}`, `{"ipv4":14,"ipv6":15}`))},
+			want: []string{"eip.yaml:6:15: error: 10.10.10.100 is outside every subnet of the assignable nodes (Node objects labelled k8s.ovn.org/egress-assignable): " +
+				"an egress IP must be inside the subnet of a node's primary interface; the assignable nodes can host addresses of 10.0.128.0/18"}},
+		ruleCase{rule: "EGR001", name: "cloud: the egress-ipconfig subnet", files: map[string]string{
+			"eip.yaml": egrEgressIP("a", "a", "10.0.150.10"),
+			"node.yaml": egrNode("w0", "10.0.128.7", "", true, primary("10.0.128.7/18"), hostCIDRs("10.0.128.7/18", "10.10.10.3/24"),
+				cloudConfig(`{"ipv4":"10.0.128.0/18"}`, `{"ipv4":14,"ipv6":15}`))}},
 
 		ruleCase{rule: "EGR002", name: "bare-metal address outside the machine network", files: map[string]string{
 			"install-config.yaml": egrInstallConfig("baremetal"), "eip.yaml": egrEgressIP("a", "a", "10.30.0.5")},
 			want: []string{"eip.yaml:6:15: warning: 10.30.0.5 is outside every subnet of the machine networks (install-config networking.machineNetwork): an egress IP must be inside the subnet of a node's interface"}},
+		// A Node without k8s.ovn.org/host-cidrs: its secondary networks are
+		// unknown, so an address outside its primary subnet is a warning.
+		ruleCase{rule: "EGR002", name: "bare-metal Node without host-cidrs", files: map[string]string{
+			"eip.yaml": egrEgressIP("a", "a", "10.10.10.100"), "node.yaml": egrNode("w0", "10.10.0.21", "", true, primary("10.10.0.21/24"))},
+			want: []string{"eip.yaml:6:15: warning: 10.10.10.100 is outside every subnet of the assignable nodes"}},
+		ruleCase{rule: "EGR002", name: "bare-metal Nodes with host-cidrs: EGR001 decides", files: map[string]string{
+			"eip.yaml": egrEgressIP("a", "a", "5.5.5.100"), "nodes.yaml": secondaryNodes}},
 		ruleCase{rule: "EGR002", name: "bare-metal address in the machine network", files: map[string]string{
 			"install-config.yaml": egrInstallConfig("baremetal"), "eip.yaml": egrEgressIP("a", "a", "10.10.0.200")}},
 
@@ -88,6 +135,20 @@ func init() {
 				"eip.yaml:6:26: error: 10.10.0.21 is the address of node w0 (OVN-K EgressIPConflict)",
 				"eip.yaml:6:38: error: 172.30.0.10 is inside the service network 172.30.0.0/16",
 			}},
+		// Upstream "should not be able to allocate EgressIP equal to an
+		// address in host-cidrs annotation": node1's second host-cidrs
+		// address is the egress IP (isEgressIPAddrConflict).
+		ruleCase{rule: "EGR003", name: "a secondary address of a node's host-cidrs", files: map[string]string{
+			"eip.yaml": egrEgressIP("a", "a", "0:0:0:0:0:feff:c0a8:8e0a"),
+			"nodes.yaml": egrNode("node1", "0:0:0:0:0:fedf:c0a8:8e0b", "", true, `k8s.ovn.org/node-primary-ifaddr: '{"ipv4":"","ipv6":"0:0:0:0:0:fedf:c0a8:8e0b/64"}'`,
+				hostCIDRs("0:0:0:0:0:fedf:c0a8:8e0b/64", "0:0:0:0:0:feff:c0a8:8e0a/64")) + "---\n" +
+				egrNode("node2", "0:0:0:0:0:fedf:c0a8:8e0c", "", true, `k8s.ovn.org/node-primary-ifaddr: '{"ipv4":"","ipv6":"0:0:0:0:0:fedf:c0a8:8e0c/64"}'`,
+					hostCIDRs("0:0:0:0:0:fedf:c0a8:8e0c/64"))},
+			want: []string{"eip.yaml:6:15: error: ::feff:c0a8:8e0a is the address of node node1 (k8s.ovn.org/host-cidrs) (OVN-K EgressIPConflict)"}},
+		ruleCase{rule: "EGR003", name: "a free address next to the nodes' host-cidrs", files: map[string]string{
+			"eip.yaml": egrEgressIP("a", "a", "0:0:0:0:0:feff:c0a8:8e0d"),
+			"nodes.yaml": egrNode("node1", "0:0:0:0:0:fedf:c0a8:8e0b", "", true, `k8s.ovn.org/node-primary-ifaddr: '{"ipv4":"","ipv6":"0:0:0:0:0:fedf:c0a8:8e0b/64"}'`,
+				hostCIDRs("0:0:0:0:0:fedf:c0a8:8e0b/64", "0:0:0:0:0:feff:c0a8:8e0a/64"))}},
 		ruleCase{rule: "EGR003", name: "not an address", files: map[string]string{"eip.yaml": egrEgressIP("a", "a", "10.10.0.300")},
 			want: []string{`eip.yaml:6:15: error: "10.10.0.300" is not an IP address (OVN-K InvalidEgressIP)`}},
 		ruleCase{rule: "EGR003", name: "free addresses", files: map[string]string{
@@ -125,11 +186,24 @@ func init() {
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.201"),
 			"node.yaml": egrNode("w0", "10.10.0.21", "openstack:///0b1c", true,
 				`cloud.network.openshift.io/egress-ipconfig: '[{"interface":"p","ifaddr":{"ipv4":"10.10.0.0/24"},"capacity":{"ip":1}}]'`)},
-			want: []string{"a.yaml:6:14: error: 2 egress IPs do not fit on the assignable nodes: together they can take 1 more"}},
+			want: []string{"a.yaml:6:14: error: 2 egress IPs do not fit on the assignable nodes: their capacities (cloud.network.openshift.io/egress-ipconfig) are w0 (ip 1)"}},
 		ruleCase{rule: "EGR007", name: "OpenStack node with room", files: map[string]string{
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.201"),
 			"node.yaml": egrNode("w0", "10.10.0.21", "openstack:///0b1c", true,
 				`cloud.network.openshift.io/egress-ipconfig: '[{"interface":"p","ifaddr":{"ipv4":"10.10.0.0/24"},"capacity":{"ip":8}}]'`)}},
+		// OVN-K checks the ipv4 and ipv6 capacities each on its own
+		// (assignEgressIPs, getIPFamilyAllocationCount): room for 1 IPv4
+		// address is not made 16 by room for 15 IPv6 ones.
+		ruleCase{rule: "EGR007", name: "AWS node with room for one IPv4 address", files: map[string]string{
+			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.201"),
+			"node.yaml": egrNode("w0", "10.10.0.21", "aws:///us-east-1a/i-0abc", true,
+				cloudConfig(`{"ipv4":"10.10.0.0/24","ipv6":"fd00::/64"}`, `{"ipv4":1,"ipv6":15}`))},
+			want: []string{"a.yaml:6:14: error: 2 egress IPs do not fit on the assignable nodes: their capacities (cloud.network.openshift.io/egress-ipconfig) are w0 (ipv4 1, ipv6 15); " +
+				"each limit holds on its own, ipv4 and ipv6 per family and ip for both together (OVN-K assignEgressIPs); 1 fit"}},
+		ruleCase{rule: "EGR007", name: "AWS node with room for one address of each family", files: map[string]string{
+			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "fd00::200"),
+			"node.yaml": egrNode("w0", "10.10.0.21", "aws:///us-east-1a/i-0abc", true,
+				cloudConfig(`{"ipv4":"10.10.0.0/24","ipv6":"fd00::/64"}`, `{"ipv4":1,"ipv6":15}`))}},
 	)
 }
 

@@ -56,6 +56,13 @@ type Cluster struct {
 	// primary interface (clouds, OpenShift SDN); Hosts' subnets are then
 	// primary subnets only.
 	PrimaryOnly bool
+	// SecondaryKnown: off-cloud, Hosts' subnets hold every secondary host
+	// network of every host (read from their k8s.ovn.org/host-cidrs), so
+	// an address outside them is one no assignable node can host. False
+	// where only primary subnets are known (install-config machine
+	// networks, Nodes without the annotation): a secondary interface might
+	// still hold it.
+	SecondaryKnown bool
 }
 
 // ProblemKind says which rule a Problem breaks, so a lint can give each its
@@ -70,7 +77,7 @@ const (
 	VIPAddress                          // the API or ingress VIP
 	ReservedNetwork                     // inside the cluster or service network
 	NoAssignableNode                    // no node may host egress IPs (OVN-K NoMatchingNodeFound)
-	NotHostable                         // outside every subnet the assignable nodes can host
+	NotHostable                         // outside every subnet the assignable nodes can host (OVN-K NoMatchingNodeFound / UnassignedRequest)
 	NetworkAddress                      // a subnet's network or broadcast address
 	MixedFamilies                       // IPv4 and IPv6 in one object before platform.EgressDualStackObjectSince
 	SplitDualStack                      // a dual-stack pair split over two objects
@@ -182,25 +189,23 @@ func (c *checker) addresses(objs []parsed) {
 					"list the pools whose nodes may host egress IPs in egress.assignablePools")
 				continue
 			}
-			hostable := false
-			for _, h := range c.c.Hosts.Hosts {
-				if h.canHost(ip) {
-					hostable = true
-					break
-				}
-			}
-			if !hostable {
+			if len(c.c.Hosts.Candidates(ip)) == 0 {
 				where := "no assignable node"
 				if subnets := hostSubnets(c.c.Hosts); len(subnets) > 0 {
 					where = "the assignable nodes can host addresses of " + strings.Join(subnets, ", ")
 				}
 				scope := "the subnet of a node's interface"
-				if platform.EgressCloudPlatform(c.c.Platform) {
+				switch {
+				case platform.EgressCloudPlatform(c.c.Platform):
 					scope = "the subnet of a node's primary interface (on " + c.c.Platform + " no other)"
-				} else if c.c.PrimaryOnly {
+				case c.c.PrimaryOnly:
 					scope = "the subnet of a node's primary interface"
+				case c.c.SecondaryKnown:
+					scope = "the subnet of a node's primary interface or of one of its secondary host networks (" + platform.NodeHostCIDRsAnnotation + ")"
 				}
-				c.add(NotHostable, oi, i, fmt.Sprintf("%s is outside every subnet of %s: an egress IP must be inside %s; %s", key, c.c.HostsName, scope, where),
+				c.add(NotHostable, oi, i, fmt.Sprintf("%s is outside every subnet of %s: an egress IP must be inside %s; %s. OVN-K assigns it to no node "+
+					"(event NoMatchingNodeFound, or UnassignedRequest when other addresses of the object are assigned) and leaves it out of the EgressIP's status",
+					key, c.c.HostsName, scope, where),
 					"use an address of an assignable pool's subnet, or list the pool holding it in egress.assignablePools")
 				continue
 			}
@@ -314,16 +319,13 @@ func canonical(sel *metav1.LabelSelector) *metav1.LabelSelector {
 // enoughNodes checks that each address of an object can go to its own
 // node: OVN-K puts at most one address of an object on a node, so N
 // addresses need N distinct labelled nodes that can host them (a bipartite
-// matching, addresses to nodes).
+// matching, addresses to the nodes OVN-K considers for each:
+// HostSet.Candidates).
 func (c *checker) enoughNodes(oi int, o parsed) {
 	hosts := c.c.Hosts.Hosts
 	edges := make([][]int, len(o.ips))
 	for i, ip := range o.ips {
-		for j, h := range hosts {
-			if h.canHost(ip) {
-				edges[i] = append(edges[i], j)
-			}
-		}
+		edges[i] = c.c.Hosts.Candidates(ip)
 	}
 	matched := maxMatching(edges, len(hosts))
 	if matched == len(o.ips) {
@@ -368,58 +370,77 @@ func maxMatching(edges [][]int, right int) int {
 	return n
 }
 
-// capacity checks, on clouds with a per-node limit, that all addresses fit:
-// a max flow from addresses to nodes, one address of an object per node,
-// at most the node's capacity in all. A node's own report of its capacity
-// (Host.Capacity) wins over the platform's table.
+// capacity checks, on clouds, that all addresses fit in the nodes'
+// capacities: a max flow from addresses to nodes, at most one address of an
+// object per node and family, then the node's limit for the address's
+// family, then its limit for all its egress IPs (platform.EgressCapacity:
+// OVN-K assignEgressIPs checks the three independently). A node's own
+// report (Host.Capacity) wins over the platform's table; a host with
+// neither makes the capacity unknown, and the rule is skipped. An object
+// with addresses of both families may take two places on a node here where
+// OVN-K allows one: the flow can only err towards "fits", so what it
+// refuses cannot be placed (enoughNodes judges the one-per-node rule).
 func (c *checker) capacity(objs []parsed) {
 	capc, table := platform.EgressCloudCapacities[c.c.Platform]
 	hosts := c.c.Hosts.Hosts
-	reported := 0
-	for _, h := range hosts {
-		if h.Capacity > 0 {
-			reported++
-		}
-	}
-	if len(c.c.Hosts.Unknown) > 0 || !table && reported < len(hosts) || len(hosts) == 0 {
+	if len(c.c.Hosts.Unknown) > 0 || len(hosts) == 0 {
 		return
 	}
-	perNode := capc.PerNode - capc.UsedByNode
-	// Nodes: 0 source, 1 sink, then addresses, then (object, host) pairs,
-	// then hosts.
-	g := newFlow()
-	const src, sink = 0, 1
-	next := 2
-	hostNode := map[int]int{}
-	sum := 0
+	caps := make([]platform.EgressCapacity, len(hosts))
+	reported := 0
 	for j, h := range hosts {
-		hostNode[j] = next
-		limit := perNode
-		if h.Capacity > 0 {
-			limit = h.Capacity
+		switch {
+		case h.Capacity != nil:
+			caps[j] = *h.Capacity
+			reported++
+		case table:
+			caps[j] = capc.Capacity()
+		default:
+			return
 		}
-		sum += limit
-		g.add(next, sink, limit)
-		next++
 	}
 	total := 0
 	for _, o := range objs {
-		pair := map[int]int{}
+		total += len(o.ips)
+	}
+	limit := func(n int) int {
+		if n == platform.EgressCapacityUnlimited || n > total {
+			return total
+		}
+		return n
+	}
+	// Nodes: 0 source, 1 sink, then per host its total and its two
+	// families, then addresses and (object, host, family) places.
+	g := newFlow()
+	const src, sink = 0, 1
+	next := 2
+	famNode := make([][2]int, len(hosts))
+	for j := range hosts {
+		all := next
+		g.add(all, sink, limit(caps[j].IP))
+		for f, v6 := range []bool{false, true} {
+			famNode[j][f] = next + 1 + f
+			g.add(famNode[j][f], all, limit(caps[j].Family(v6)))
+		}
+		next += 3
+	}
+	for _, o := range objs {
+		place := map[[2]int]int{} // (host, family) -> node
 		for _, ip := range o.ips {
 			a := next
 			next++
 			g.add(src, a, 1)
-			total++
-			for j, h := range hosts {
-				if !h.canHost(ip) {
-					continue
-				}
-				p, ok := pair[j]
+			f := 0
+			if ip.To4() == nil {
+				f = 1
+			}
+			for _, j := range c.c.Hosts.Candidates(ip) {
+				p, ok := place[[2]int{j, f}]
 				if !ok {
 					p = next
 					next++
-					pair[j] = p
-					g.add(p, hostNode[j], 1)
+					place[[2]int{j, f}] = p
+					g.add(p, famNode[j][f], 1)
 				}
 				g.add(a, p, 1)
 			}
@@ -429,13 +450,40 @@ func (c *checker) capacity(objs []parsed) {
 	if got >= total {
 		return
 	}
-	msg := fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: %s allows %d %s (%d per node once the node's own address is counted); %d fit",
-		total, c.c.Platform, capc.PerNode, capc.Unit, perNode, got)
-	if reported > 0 {
-		msg = fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: together they can take %d more (%d as the nodes report it in %s, the others %d each, %s's limit); %d fit",
-			total, sum, reported, platform.EgressCloudCapacityAnnotation, perNode, c.c.Platform, got)
+	if reported == 0 {
+		perNode := capc.PerNode - capc.UsedByNode
+		c.add(OverCapacity, -1, -1, fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: %s allows %d %s (%d per node once the node's own address is counted); %d fit",
+			total, c.c.Platform, capc.PerNode, capc.Unit, perNode, got), "label more nodes (egress.assignablePools) or use fewer egress IPs")
+		return
 	}
-	c.add(OverCapacity, -1, -1, msg, "label more nodes (egress.assignablePools) or use fewer egress IPs")
+	var per []string
+	for j, h := range hosts {
+		from := ""
+		if h.Capacity == nil {
+			from = ", " + c.c.Platform + "'s limit"
+		}
+		per = append(per, fmt.Sprintf("%s (%s%s)", h.label(), describeCapacity(caps[j]), from))
+	}
+	c.add(OverCapacity, -1, -1, fmt.Sprintf("%d egress IPs do not fit on the assignable nodes: their capacities (%s) are %s; each limit holds on its own, "+
+		"ipv4 and ipv6 per family and ip for both together (OVN-K assignEgressIPs); %d fit",
+		total, platform.EgressCloudCapacityAnnotation, strings.Join(per, ", "), got), "label more nodes (egress.assignablePools) or use fewer egress IPs")
+}
+
+// describeCapacity words a node's limits: "ipv4 14, ipv6 15", "ip 14".
+func describeCapacity(c platform.EgressCapacity) string {
+	var parts []string
+	for _, l := range []struct {
+		key string
+		n   int
+	}{{"ipv4", c.IPv4}, {"ipv6", c.IPv6}, {"ip", c.IP}} {
+		if l.n != platform.EgressCapacityUnlimited {
+			parts = append(parts, fmt.Sprintf("%s %d", l.key, l.n))
+		}
+	}
+	if len(parts) == 0 {
+		return "unlimited"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // flow is a small max-flow network (Edmonds-Karp).

@@ -18,16 +18,19 @@ type Host struct {
 	// Node is the node's name; "" for a stand-in.
 	Node string
 	// Subnets are the subnets whose addresses the node can host: the
-	// subnet of its primary interface, and off-cloud the pool's other
-	// subnets (secondary interfaces).
+	// subnet of its primary interface, and off-cloud its secondary host
+	// networks (a site's pool subnets; a Node's k8s.ovn.org/host-cidrs).
 	Subnets []*net.IPNet
-	// Primary are the subnets of the node's primary interface (what
-	// OpenShift SDN's HostSubnet egressCIDRs may name).
+	// Primary are the subnets of the node's primary interface: OVN-K's
+	// "OVN network" for egress IPs (what OpenShift SDN's HostSubnet
+	// egressCIDRs may name). Empty: unknown, and every subnet counts as
+	// primary.
 	Primary []*net.IPNet
-	// Capacity is how many egress IPs the node may still take, as the
-	// node reports it (CNCC's cloud.network.openshift.io/egress-ipconfig
-	// annotation); 0: the platform's table (platform.EgressCloudCapacities).
-	Capacity int
+	// Capacity is how many egress IPs the node may hold, as it reports it
+	// (CNCC's cloud.network.openshift.io/egress-ipconfig annotation); nil:
+	// not reported, the platform's table applies
+	// (platform.EgressCloudCapacities).
+	Capacity *platform.EgressCapacity
 }
 
 // HostSet is every node that may host egress IPs.
@@ -99,7 +102,7 @@ func union(a, b []*net.IPNet) []*net.IPNet {
 	return out
 }
 
-// canHost reports whether h can host ip.
+// canHost reports whether h has a network holding ip.
 func (h Host) canHost(ip net.IP) bool {
 	for _, n := range h.Subnets {
 		if n.Contains(ip) {
@@ -107,6 +110,48 @@ func (h Host) canHost(ip net.IP) bool {
 		}
 	}
 	return false
+}
+
+// inPrimary reports whether ip is in h's primary subnet (all of its
+// subnets when the primary one is unknown).
+func (h Host) inPrimary(ip net.IP) bool {
+	if len(h.Primary) == 0 {
+		return h.canHost(ip)
+	}
+	for _, n := range h.Primary {
+		if n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// secondary reports whether h would host ip on a secondary host network:
+// outside its primary subnet, inside another of its subnets.
+func (h Host) secondary(ip net.IP) bool { return !h.inPrimary(ip) && h.canHost(ip) }
+
+// Candidates lists the hosts OVN-K considers for ip, by index: off-cloud,
+// when some assignable node has ip on a secondary host network, only those
+// nodes ("if the EIP is hosted by a secondary host network, then limit the
+// assignable nodes to the set of nodes that connect to this network"),
+// else the nodes whose primary subnet holds it (ovn-org/ovn-kubernetes
+// go-controller/pkg/clustermanager/egressip_controller.go assignEgressIPs,
+// util.GetEgressIPNetwork). OVN-K keeps that narrowed list for the
+// object's later addresses too; Candidates judges each address on its own.
+func (hs HostSet) Candidates(ip net.IP) []int {
+	var primary, secondary []int
+	for j, h := range hs.Hosts {
+		switch {
+		case h.inPrimary(ip):
+			primary = append(primary, j)
+		case h.secondary(ip):
+			secondary = append(secondary, j)
+		}
+	}
+	if len(secondary) > 0 {
+		return secondary
+	}
+	return primary
 }
 
 // label is how a host is named in messages.
