@@ -340,6 +340,50 @@ func TestSiteLintSite(t *testing.T) {
 	}
 }
 
+// TestSiteLintSiteAndOtherObjects: the site and the build's other objects
+// are one cluster (docs/integrations.md: "linted as one cluster"): an
+// ImageDigestMirrorSet of the build giving registry.redhat.io another
+// policy than the site's mirrors conflicts with them (MCO refuses the
+// pair: MIR004). Before, the items were linted apart from the site and
+// nothing was found.
+func TestSiteLintSiteAndOtherObjects(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"site.yaml": string(exampleSite(t))})
+	other := `- apiVersion: config.openshift.io/v1
+  kind: ImageDigestMirrorSet
+  metadata:
+    name: extra
+    annotations:
+      config.kubernetes.io/path: extra.yaml
+      config.kubernetes.io/index: '0'
+  spec:
+    imageDigestMirrors:
+    - source: registry.redhat.io
+      mirrors: [other.example.com/rh]
+      mirrorSourcePolicy: AllowContactingSource
+`
+	lint := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: siteforge.dev/v1alpha1\n  kind: SiteLint\n  metadata: {name: lint}\n  spec:\n    paths: [site.yaml]\n    disable: [MIR001, MIR018]\nitems:\n" + other
+	out, stderr, code := run(t, dir, lint)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	found := false
+	for _, r := range out.Results {
+		if r.Tags["rule"] == "MIR004" && strings.Contains(r.Message, "ImageDigestMirrorSet extra") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no MIR004 naming the build's ImageDigestMirrorSet extra; results %+v\n%s", out.Results, stderr)
+	}
+	// without the conflicting object: no MIR004
+	out, stderr, _ = run(t, dir, strings.Replace(lint, other, "", 1)+"  []\n")
+	for _, r := range out.Results {
+		if r.Tags["rule"] == "MIR004" {
+			t.Errorf("MIR004 without the other object: %+v\n%s", r, stderr)
+		}
+	}
+}
+
 func TestBadFunctionConfig(t *testing.T) {
 	for name, tc := range map[string]struct{ rl, want string }{
 		"no config":     {"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n", "no functionConfig"},

@@ -120,7 +120,7 @@ func lintSite(o *generators.Output) (*lint.Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &lint.Site{Site: o.Site, Objects: objs, Origin: origin}, nil
+	return &lint.Site{Site: o.Site, Objects: objs, Origin: origin, Warnings: o.Warnings}, nil
 }
 
 // kustomize's bookkeeping annotations on the items it passes; they are
