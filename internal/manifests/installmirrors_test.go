@@ -2,6 +2,8 @@ package manifests
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -140,5 +142,33 @@ imageDigestSources:
 	diags := ms.InstallerDiagnostics()
 	if len(diags) != 2 || diags[0].Pos.Line != 9 || !strings.Contains(diags[0].Message, "the installer rejects it") {
 		t.Errorf("%v", diags)
+	}
+}
+
+// registries.conf files are read (by name) as one RegistriesConf object; RegistriesConfTexts
+// finds them and the registries.conf key of ConfigMaps, with the lines of a literal block scalar.
+func TestRegistriesConfFiles(t *testing.T) {
+	if !IsManifestFile("mirror/registries.conf") || IsManifestFile("mirror/other.conf") {
+		t.Error("IsManifestFile")
+	}
+	dir := t.TempDir()
+	conf := "[[registry]]\n  location = \"registry.redhat.io\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "registries.conf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	objs, d := ReadFile(filepath.Join(dir, "registries.conf"))
+	if len(d) > 0 || len(objs) != 1 || objs[0].Kind != KindRegistriesConf {
+		t.Fatalf("%v %v", objs, d)
+	}
+	cm, _ := ReadBytes("cm.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m, namespace: mce}\ndata:\n  registries.conf: |\n    [[registry]]\n      location = \"quay.io\"\n  other: x\n"))
+	texts := RegistriesConfTexts(append(objs, cm...))
+	if len(texts) != 2 || texts[0].Text != conf || !strings.Contains(texts[1].Text, `location = "quay.io"`) {
+		t.Fatalf("%+v", texts)
+	}
+	if o, path := texts[1].AtLine(2); path != nil || o.PosOf().Line != 7 || o.Name != "m" || o.File != "cm.yaml" {
+		t.Errorf("line 2 of the ConfigMap's text at %v (%v)", o.PosOf(), path)
+	}
+	if o, _ := texts[0].AtLine(2); o.PosOf().Line != 2 {
+		t.Errorf("line 2 of the file at %v", o.PosOf())
 	}
 }

@@ -197,6 +197,20 @@ func init() {
 			Check: checkInstallerRegistriesConf,
 		},
 		{
+			ID:       "MIR020",
+			Name:     "installer-registries-conf-invalid",
+			Severity: lint.Error,
+			Summary:  "a registries.conf the agent or assisted installer reads does not load, or (assisted-service) has no mirror",
+			Rationale: "The agent installer reads mirror/registries.conf next to install-config.yaml (installer pkg/asset/agent/mirror/registriesconf.go) and " +
+				"assisted-service the registries.conf key of the mirror registry ConfigMap (assisted-service internal/controller/controllers/mirrorregistry/mirror_registry_parser.go " +
+				"RegistryConfKey, with ca-bundle.crt). The file is containers-registries.conf(5) TOML; siteforge loads it with containers/image " +
+				"(sysregistriesv2 TryUpdatingCache), which CRI-O uses too, and reports what it refuses at the line it names. assisted-service also " +
+				"refuses a file without any [[registry]] location that has [[registry.mirror]] entries: `failed to find any image mirrors in registry.conf` " +
+				"(assisted-service pkg/mirrorregistries/parser.go GetImageRegistries).",
+			Fix:   "Fix the TOML: [[registry]] tables with location = \"source\" and [[registry.mirror]] tables with location = \"mirror\".",
+			Check: checkInstallerRegistriesConfLoads,
+		},
+		{
 			ID:       "MIR014",
 			Name:     "image-content-source-policy-deprecated",
 			Severity: lint.Info,

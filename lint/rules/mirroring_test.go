@@ -350,9 +350,34 @@ spec:
 
 	{rule: "MIR013", name: "assisted mirror ConfigMap mirroring tags", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentTagConf),
-	}, want: []string{`cm.yaml:8:20: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registries.conf) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": the installer drops this mirror silently`}},
+	}, want: []string{`cm.yaml:11:1: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": the installer drops this mirror silently`}},
 	{rule: "MIR013", name: "assisted mirror ConfigMap digest-only", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentDigestConf),
+	}},
+	// The agent installer's mirror/registries.conf (installer pkg/asset/agent/mirror/registriesconf.go),
+	// read as a file: the finding is at the first table that mirrors tags.
+	{rule: "MIR013", name: "agent mirror/registries.conf mirroring tags", files: map[string]string{
+		"mirror/registries.conf": mirAgentTagConf,
+	}, want: []string{`mirror/registries.conf:3:1: warning: RegistriesConf mirror/registries.conf registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) configures tag mirroring the installer does not keep`}},
+	{rule: "MIR013", name: "agent mirror/registries.conf digest-only", files: map[string]string{
+		"mirror/registries.conf": mirAgentDigestConf,
+	}},
+
+	// containers/image (sysregistriesv2 TryUpdatingCache) refuses a mirror table with no location;
+	// the finding is at the line inside the ConfigMap's block scalar. assisted-service refuses a
+	// file without mirrors (pkg/mirrorregistries/parser.go GetImageRegistries).
+	{rule: "MIR020", name: "registries.conf that does not load or has no mirror", files: map[string]string{
+		"mirror/registries.conf": "[[registry]]\n  location = \"registry.redhat.io\"\n  [[registry.mirror]]\n    insecure = true\n",
+		"cm.yaml":                mirAssistedConfigMap("[[registry]]\nlocation = \"registry.redhat.io\"\nblocked = = true\n"),
+		"cm2.yaml":               strings.Replace(mirAssistedConfigMap("unqualified-search-registries = [\"registry.access.redhat.com\"]\n"), "mirror-registry-config", "no-mirrors", 1),
+	}, want: []string{
+		`cm.yaml:11:1: error: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) does not load:`,
+		`cm2.yaml:8:20: error: ConfigMap multicluster-engine/no-mirrors data.registries.conf (assisted-service mirror registry ConfigMap) has no [[registry]] with a location and [[registry.mirror]] entries`,
+		`mirror/registries.conf:1:1: error: mirror/registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) does not load: containers/image rejects registries.conf: invalid condition: mirror location is unset`,
+	}},
+	{rule: "MIR020", name: "registries.conf files that load", files: map[string]string{
+		"mirror/registries.conf": mirAgentDigestConf,
+		"cm.yaml":                mirAssistedConfigMap(mirAgentDigestConf),
 	}},
 
 	{rule: "MIR014", name: "ICSP on 4.16", files: map[string]string{
