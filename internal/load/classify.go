@@ -10,6 +10,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/schema"
 )
 
@@ -118,6 +119,8 @@ func Classify(root string) (sites, files []string, diags diag.List) {
 			case IsSiteFile(p) && DeclaresSite(p):
 				sites = append(sites, p)
 			case IsSiteFile(p):
+				files = append(files, p)
+			case manifests.IsRegistriesConf(p): // i14-mir: registries.conf files are read too (manifests/registriesconf.go)
 				files = append(files, p)
 			}
 		}

@@ -134,6 +134,9 @@ func (o *Object) DecodeLoose(into any) error {
 
 // IsManifestFile reports whether a file name is read as manifests.
 func IsManifestFile(name string) bool {
+	if IsRegistriesConf(name) { // i14-mir: registries.conf files (registriesconf.go)
+		return true
+	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".yaml", ".yml", ".json":
 		return true
@@ -198,6 +201,9 @@ func ReadFile(name string) ([]*Object, diag.List) {
 			Message: fsread.Describe(err) + " for manifests"}}
 	case err != nil:
 		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + fsread.Describe(err)}}
+	}
+	if IsRegistriesConf(name) { // i14-mir: a registries.conf is TOML, read by registriesconf.go
+		return ReadRegistriesConf(name, data)
 	}
 	return ReadBytes(name, data)
 }

@@ -3,6 +3,8 @@ package manifests
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
@@ -34,6 +36,14 @@ type MirrorSet struct {
 	// decodes loosely is still in the set (what the platform does with the
 	// rest can be checked); one that does not is left out.
 	Problems diag.List
+	// Installer maps the objects the installer creates from an
+	// install-config's imageDigestSources / imageContentSources (they are
+	// in DigestSets and ContentPolicies, with the install-config's file and
+	// positions) to the field they come from.
+	Installer map[*Object]InstallerOrigin
+	// InstallerRejected are install-config mirror entries the installer
+	// refuses; it then creates no mirror object from that install-config.
+	InstallerRejected []InstallerRejection
 }
 
 // ReadMirrors collects the mirror objects among objs.
@@ -57,6 +67,25 @@ func ReadMirrors(objs []*Object) MirrorSet {
 			if x, ok := decodeMirror[configv1.Image](o, &m.Problems); ok {
 				m.Image = &x
 			}
+		case o.Kind == KindInstallConfig:
+			derived, origins, rejected := installerMirrors(o)
+			m.InstallerRejected = append(m.InstallerRejected, rejected...)
+			for _, d := range derived {
+				if m.Installer == nil {
+					m.Installer = map[*Object]InstallerOrigin{}
+				}
+				m.Installer[d] = origins[d]
+				switch d.Kind {
+				case "ImageDigestMirrorSet":
+					if x, ok := decodeMirror[configv1.ImageDigestMirrorSet](d, &m.Problems); ok {
+						m.DigestSets = append(m.DigestSets, x)
+					}
+				default:
+					if x, ok := decodeMirror[operatorv1alpha1.ImageContentSourcePolicy](d, &m.Problems); ok {
+						m.ContentPolicies = append(m.ContentPolicies, x)
+					}
+				}
+			}
 		}
 	}
 	sortByName(m.DigestSets)
@@ -79,6 +108,36 @@ func decodeMirror[T any](o *Object, problems *diag.List) (Decoded[T], bool) {
 
 func sortByName[T any](xs []Decoded[T]) {
 	sort.SliceStable(xs, func(i, j int) bool { return xs[i].Obj.Name < xs[j].Obj.Name })
+}
+
+// InstallerDiagnostics are the installer's refusals as errors at the
+// install-config's fields.
+func (m MirrorSet) InstallerDiagnostics() diag.List {
+	var out diag.List
+	for _, r := range m.InstallerRejected {
+		msg := fmt.Sprintf("install-config %s: %v", userField(r.Path), r.Err)
+		if r.Value != "" {
+			msg = fmt.Sprintf("install-config %s %q: the installer rejects it (openshift/installer validateNamedRepository): %v", userField(r.Path), r.Value, r.Err)
+		}
+		out = append(out, diag.Diagnostic{Pos: r.Config.PosOf(r.Path...), Message: msg})
+	}
+	return out
+}
+
+// userField writes a field path as users read it: imageDigestSources[0].mirrors[1].
+func userField(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		if _, err := strconv.Atoi(p); err == nil {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // Input is the engine's input for the set, on release minor (0: unknown)

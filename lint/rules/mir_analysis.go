@@ -186,8 +186,16 @@ func refusalCheck(match func(error) bool) func(lint.Set, *lint.Reporter) {
 	}
 }
 
+// where names the object and field of a refusal for messages.
+func (f refusal) where() string {
+	if f.entry != nil && len(f.path) >= 3 {
+		return f.entry.where(f.path[3:]...)
+	}
+	return f.obj.ID() + " " + userPath(f.path)
+}
+
 func (a *analysis) refusalMessage(f refusal) string {
-	where := f.obj.ID() + " " + userPath(f.path)
+	where := f.where()
 	msg := fmt.Sprintf("%s: %s: %v", where, mcoRefusal, f.err)
 	if f.entry == nil {
 		switch {
@@ -233,6 +241,9 @@ func (a *analysis) refusalMessage(f refusal) string {
 // locationHint says what is wrong with a source or mirror MCO rejects.
 func locationHint(value string, source bool) string {
 	_, path, _ := strings.Cut(value, "/")
+	if p := templatePlaceholder(value); p != "" {
+		return "fill in the template placeholder " + p
+	}
 	switch {
 	case strings.Contains(value, "://"):
 		return "remove the scheme: a location is host[:port][/path]"
@@ -253,4 +264,115 @@ func locationHint(value string, source bool) string {
 		return "a source is host[:port][/lower-case/path] or *.domain"
 	}
 	return "a mirror is host[:port][/lower-case/path]"
+}
+
+// ---------------------------------------------------------------------------------------------
+// MIR006: invalid sources and mirrors.
+
+// templatePlaceholder returns the first <...> of a value ("" when none): a template left unfilled.
+func templatePlaceholder(value string) string {
+	if i := strings.IndexByte(value, '<'); i >= 0 {
+		if j := strings.IndexByte(value[i:], '>'); j > 0 {
+			return value[i : i+j+1]
+		}
+	}
+	return ""
+}
+
+// invalidLocation is one MIR006 finding before grouping.
+type invalidLocation struct {
+	obj   *manifests.Object
+	path  []string // field path in obj
+	field string   // the field as the message names it
+	short string   // the field alone, for the list of the others
+	value string
+	msg   string
+}
+
+// checkInvalidLocations reports sources and mirrors nothing accepts: install-config entries the
+// installer refuses, IDMS/ITMS entries the API server refuses (CRD pattern), ICSP entries MCO
+// refuses. One finding per object and value (per object and template placeholder for a <...>
+// left in): one unfilled placeholder repeated over many entries is one mistake.
+func checkInvalidLocations(set lint.Set, r *lint.Reporter) {
+	a := analyze(set)
+	var all []invalidLocation
+	for _, rej := range a.rejected {
+		field := "install-config " + userPath(rej.Path)
+		if rej.Value == "" {
+			r.Object(rej.Config, fmt.Sprintf("%s: the installer rejects the install-config: %v (openshift/installer pkg/types/validation/installconfig.go ValidateInstallConfig); keep imageDigestSources only",
+				field, rej.Err), rej.Path...)
+			continue
+		}
+		all = append(all, invalidLocation{obj: rej.Config, path: rej.Path, field: field, short: userPath(rej.Path), value: rej.Value,
+			msg: fmt.Sprintf("%s %q: the installer rejects the install-config and creates nothing (openshift/installer pkg/types/validation/installconfig.go validateNamedRepository: %v): %s",
+				field, rej.Value, rej.Err, locationHint(rej.Value, rej.Source))})
+	}
+	for _, f := range a.refusals {
+		if errors.Is(f.err, registries.ErrInvalidSource) || errors.Is(f.err, registries.ErrInvalidMirror) {
+			short := userPath(f.path)
+			if f.entry != nil && f.entry.origin != nil && len(f.path) >= 3 {
+				short = userPath(f.entry.origin.Path(f.entry.index, f.path[3:]...))
+			}
+			all = append(all, invalidLocation{obj: f.obj, path: f.path, field: f.where(), short: short, value: f.value, msg: a.invalidLocationMessage(f)})
+		}
+	}
+	type key struct {
+		obj  *manifests.Object
+		what string
+	}
+	var order []key
+	groups := map[key][]invalidLocation{}
+	for _, l := range all {
+		k := key{l.obj, l.value}
+		if p := templatePlaceholder(l.value); p != "" {
+			k.what = p
+		}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], l)
+	}
+	for _, k := range order {
+		ls := groups[k]
+		msg := ls[0].msg
+		if len(ls) > 1 {
+			var more []string
+			for _, l := range ls[1:] {
+				more = append(more, l.short)
+			}
+			if len(more) > 3 {
+				more = append(more[:3], "...")
+			}
+			same := "value"
+			if templatePlaceholder(k.what) != "" {
+				same = "placeholder"
+			}
+			entries := "entries"
+			if len(ls) == 2 {
+				entries = "entry"
+			}
+			msg += fmt.Sprintf(" (the same %s in %d more %s: %s)", same, len(ls)-1, entries, strings.Join(more, ", "))
+		}
+		r.Object(ls[0].obj, msg, ls[0].path...)
+	}
+}
+
+// invalidLocationMessage says who refuses an invalid source or mirror first: the API server for
+// ImageDigestMirrorSet and ImageTagMirrorSet (their CRD patterns), MCO for
+// ImageContentSourcePolicy (no pattern; MCO applies the same ones).
+func (a *analysis) invalidLocationMessage(f refusal) string {
+	source := errors.Is(f.err, registries.ErrInvalidSource)
+	hint := locationHint(f.value, source)
+	if f.entry == nil || f.entry.kind == contentPolicy {
+		return fmt.Sprintf("%s: %s: %v: %s", f.where(), mcoRefusal, f.err, hint)
+	}
+	what, form, file, field := "mirror", "host[:port][/lower-case/path]", "types_image_digest_mirror_set.go", "ImageMirror"
+	if source {
+		what, form, field = "source", "host[:port][/lower-case/path] or *.domain", strings.TrimSuffix(f.entry.obj.Kind, "Set")+"s.Source"
+		if f.entry.kind == tagSet {
+			file = "types_image_tag_mirror_set.go"
+		}
+	}
+	return fmt.Sprintf("%s %q: the API server rejects the %s: a %s must match the CRD pattern %s (openshift/api config/v1 %s, kubebuilder pattern on %s): %s",
+		f.where(), f.value, f.entry.obj.Kind, what, form, file, field, hint)
 }

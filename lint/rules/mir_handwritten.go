@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,51 @@ type registriesFile struct {
 	conf *registries.Config
 	data []byte
 	err  error // why the content could not be read (conf is nil)
+	// text is the installer's registries.conf content with its lines in the file (nil for
+	// MachineConfigs and ignition overrides).
+	text *manifests.RegistriesConfText
+}
+
+// report reports a finding on the file, at line (1-based, of the content) when its lines map to
+// the file's, else at the field holding it.
+func (f registriesFile) report(r *lint.Reporter, line int, msg string) {
+	if f.text != nil {
+		o, path := f.text.AtLine(line)
+		r.Object(o, msg, path...)
+		return
+	}
+	r.Object(f.obj, msg, f.path...)
+}
+
+// registryTableLine is the 1-based line of the i-th [[registry]] table header of a registries.conf,
+// 0 when the file does not write its tables that way.
+func registryTableLine(data []byte, i int) int {
+	n := -1
+	for ln, line := range strings.Split(string(data), "\n") {
+		if strings.ReplaceAll(strings.TrimSpace(line), " ", "") == "[[registry]]" {
+			if n++; n == i {
+				return ln + 1
+			}
+		}
+	}
+	return 0
+}
+
+// errorLine is the line a TOML or containers/image error names ("line 3"), 0 when none.
+func errorLine(err error) int {
+	msg := err.Error()
+	i := strings.Index(msg, "line ")
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range msg[i+len("line "):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // isRegistriesPath reports whether a node path is registries.conf or one of its drop-ins.
@@ -172,19 +218,9 @@ func tagMirrors(c *registries.Config) (out []string) {
 // set: assisted-service mirror ConfigMaps and InfraEnv ignition overrides.
 func installerFiles(set lint.Set) []registriesFile {
 	var out []registriesFile
-	for _, o := range set.Kind("v1", "ConfigMap") {
-		var cm struct {
-			Data map[string]string `json:"data"`
-		}
-		if o.DecodeLoose(&cm) != nil {
-			continue
-		}
-		data, ok := cm.Data[platform.AssistedRegistriesConfKey]
-		if !ok {
-			continue
-		}
-		f := registriesFile{obj: o, path: []string{"data", platform.AssistedRegistriesConfKey}, file: "assisted-service mirror registries.conf"}
-		f.conf, f.err = parseRegistriesConf([]byte(data))
+	for _, t := range manifests.RegistriesConfTexts(set.Objects) {
+		f := registriesFile{obj: t.Obj, path: t.Path, file: t.From, text: &t, data: []byte(t.Text)}
+		f.conf, f.err = parseRegistriesConf(f.data)
 		out = append(out, f)
 	}
 	for _, o := range set.Kind(manifests.GroupAgentInstall, "InfraEnv") {
@@ -214,9 +250,13 @@ func checkInstallerRegistriesConf(set lint.Set, r *lint.Reporter) {
 			continue
 		}
 		var problems []string
-		for _, reg := range f.conf.Registries {
+		first := -1
+		for i, reg := range f.conf.Registries {
 			if reg.MirrorByDigestOnly {
 				continue
+			}
+			if first < 0 && len(reg.Mirrors) > 0 {
+				first = i
 			}
 			for _, m := range reg.Mirrors {
 				switch m.PullFromMirror {
@@ -232,7 +272,43 @@ func checkInstallerRegistriesConf(set lint.Set, r *lint.Reporter) {
 		if len(problems) == 0 {
 			continue
 		}
-		r.Object(f.obj, fmt.Sprintf("%s %s (%s) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): %s; keep this file digest-only and apply an ImageTagMirrorSet on day 2 (4.13+; a MachineConfig before) for tag pulls",
-			f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")), f.path...)
+		f.report(r, registryTableLine(f.data, first), fmt.Sprintf("%s %s (%s) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): %s; keep this file digest-only and apply an ImageTagMirrorSet on day 2 (4.13+; a MachineConfig before) for tag pulls",
+			f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")))
+	}
+}
+
+// scratchPath is the scratch file c/image names in its error, which says nothing to the user.
+var scratchPath = regexp.MustCompile(`loading registries configuration "[^"]*": `)
+
+// checkInstallerRegistriesConfLoads reports installer registries.conf content containers/image
+// does not load, and an assisted-service mirror ConfigMap whose registries.conf has no mirror.
+func checkInstallerRegistriesConfLoads(set lint.Set, r *lint.Reporter) {
+	for _, f := range installerFiles(set) {
+		if f.text == nil {
+			continue
+		}
+		where := f.obj.ID() + " " + userPath(f.path)
+		if f.obj.Kind == manifests.KindRegistriesConf {
+			where = f.obj.File
+		}
+		if f.conf == nil {
+			msg := scratchPath.ReplaceAllString(f.err.Error(), "")
+			f.report(r, errorLine(f.err), fmt.Sprintf("%s (%s) does not load: %s; the installer cannot use it: fix the TOML (containers-registries.conf(5): [[registry]] tables with location and [[registry.mirror]] tables)",
+				where, f.file, msg))
+			continue
+		}
+		if f.obj.Kind != "ConfigMap" {
+			continue
+		}
+		mirrored := false
+		for _, reg := range f.conf.Registries {
+			if reg.Location != "" && len(reg.Mirrors) > 0 {
+				mirrored = true
+			}
+		}
+		if !mirrored {
+			f.report(r, 0, fmt.Sprintf("%s (%s) has no [[registry]] with a location and [[registry.mirror]] entries: assisted-service refuses it (`failed to find any image mirrors in registry.conf`, assisted-service pkg/mirrorregistries/parser.go GetImageRegistries)",
+				where, f.file))
+		}
 	}
 }

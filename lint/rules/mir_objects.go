@@ -36,6 +36,9 @@ type mirrorEntry struct {
 	source  string
 	mirrors []string
 	policy  configv1.MirrorSourcePolicy
+	// origin is the install-config field the entry comes from, when obj is an object the installer
+	// creates from it (manifests.MirrorSet.Installer); nil otherwise.
+	origin *manifests.InstallerOrigin
 }
 
 func (e *mirrorEntry) list() string {
@@ -53,8 +56,12 @@ func (e *mirrorEntry) path(field ...string) []string {
 	return append([]string{"spec", e.list(), strconv.Itoa(e.index)}, field...)
 }
 
-// where names the object and field for messages.
+// where names the object and field for messages: for an object the installer creates, the
+// install-config field it comes from.
 func (e *mirrorEntry) where(field ...string) string {
+	if e.origin != nil {
+		return fmt.Sprintf("install-config %s (%s, which the installer creates from it)", userPath(e.origin.Path(e.index, field...)), e.obj.ID())
+	}
 	return e.obj.ID() + " " + userPath(e.path(field...))
 }
 
@@ -114,6 +121,8 @@ type mirrorObjects struct {
 	imageSpec configv1.Image
 	// release is the release image when known, and where it comes from.
 	release, releaseFrom string
+	// rejected are the install-config mirror entries the installer refuses.
+	rejected []manifests.InstallerRejection
 }
 
 // readMirrorObjects reads the set's mirror objects (manifests.ReadMirrors) leniently: a field the
@@ -126,14 +135,21 @@ func readMirrorObjects(set lint.Set) *mirrorObjects {
 func newMirrorObjects(set lint.Set) *mirrorObjects {
 	m := &mirrorObjects{set: set, minor: int(set.Minor)}
 	ms := manifests.ReadMirrors(set.Objects)
+	m.rejected = ms.InstallerRejected
+	origin := func(o *manifests.Object) *manifests.InstallerOrigin {
+		if org, ok := ms.Installer[o]; ok {
+			return &org
+		}
+		return nil
+	}
 	for _, x := range ms.DigestSets {
 		for i, e := range x.Spec.Spec.ImageDigestMirrors {
-			m.entries = append(m.entries, &mirrorEntry{obj: x.Obj, kind: digestSet, index: i, source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy})
+			m.entries = append(m.entries, &mirrorEntry{obj: x.Obj, kind: digestSet, index: i, source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy, origin: origin(x.Obj)})
 		}
 	}
 	for _, x := range ms.ContentPolicies {
 		for i, e := range x.Spec.Spec.RepositoryDigestMirrors {
-			m.entries = append(m.entries, &mirrorEntry{obj: x.Obj, kind: contentPolicy, index: i, source: e.Source, mirrors: append([]string(nil), e.Mirrors...)})
+			m.entries = append(m.entries, &mirrorEntry{obj: x.Obj, kind: contentPolicy, index: i, source: e.Source, mirrors: append([]string(nil), e.Mirrors...), origin: origin(x.Obj)})
 		}
 	}
 	for _, x := range ms.TagSets {

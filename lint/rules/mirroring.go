@@ -88,16 +88,18 @@ func init() {
 			ID:       "MIR006",
 			Name:     "invalid-mirror-location",
 			Severity: lint.Error,
-			Summary:  "a mirror source or mirror is not host[:port][/lower-case/path]: scheme, tag, digest, upper case or a wildcard mirror",
-			Rationale: "Sources and mirrors must match the CRD patterns (openshift/api config/v1 types_image_digest_mirror_set.go): " +
-				"host[:port][/path] with a lower-case path, or *.domain for a source; no scheme, tag or digest. The API server rejects an " +
-				"ImageDigestMirrorSet/ImageTagMirrorSet that does not; ImageContentSourcePolicy has no pattern, and MCO applies the same patterns " +
-				"to every kind and refuses to render registries.conf: `invalid format for source %q` / `invalid format for mirror %q` " +
-				"(api config/v1 ImageDigestMirrorSet and ImageTagMirrorSet; OCP 4.13 release notes; MCO container-runtime-config; runtime-utils EditRegistriesConfig).",
-			Fix: "Write the location as host[:port][/path]: drop https://, :tag and @sha256:..., lower-case the path; a mirror cannot be a wildcard.",
-			Check: refusalCheck(func(err error) bool {
-				return errors.Is(err, registries.ErrInvalidSource) || errors.Is(err, registries.ErrInvalidMirror)
-			}),
+			Summary:  "a mirror source or mirror is not host[:port][/lower-case/path] (scheme, tag, digest, upper case, a wildcard mirror, a template placeholder), in a mirror object or the install-config",
+			Rationale: "ImageDigestMirrorSet and ImageTagMirrorSet sources and mirrors must match the CRD patterns: host[:port][/path] with a lower-case path, " +
+				"or *.domain for a source; no scheme, tag or digest (openshift/api config/v1 types_image_digest_mirror_set.go and types_image_tag_mirror_set.go, " +
+				"kubebuilder patterns on ImageMirror and Source), so the API server rejects the object before any controller sees it. ImageContentSourcePolicy " +
+				"has no pattern; MCO applies the same patterns to every kind and refuses to render registries.conf: `invalid format for source %q` / " +
+				"`invalid format for mirror %q` (MCO container-runtime-config helpers.go validateRegistriesConfScopes). install-config imageDigestSources and " +
+				"imageContentSources are checked by the installer first: each source and mirror must parse as a repository name without tag or digest, or be a " +
+				"bare host[:port] (openshift/installer pkg/types/validation/installconfig.go validateImageDigestSources / validateImageContentSources -> " +
+				"validateNamedRepository, containers/image docker/reference ParseNamed); otherwise openshift-install stops and creates no manifest. A template " +
+				"placeholder such as <registry.example.com:8443> left in every entry is reported once per object.",
+			Fix:   "Write the location as host[:port][/path]: fill in template placeholders, drop https://, :tag and @sha256:..., lower-case the path; a mirror cannot be a wildcard.",
+			Check: checkInvalidLocations,
 		},
 		{
 			ID:       "MIR007",
@@ -193,6 +195,20 @@ func init() {
 			Fix: "Keep the installer's registries.conf digest-only (pull-from-mirror = \"digest-only\") and apply an ImageTagMirrorSet on day 2 " +
 				"(4.13+; a MachineConfig before 4.13) for the repositories pulled by tag.",
 			Check: checkInstallerRegistriesConf,
+		},
+		{
+			ID:       "MIR020",
+			Name:     "installer-registries-conf-invalid",
+			Severity: lint.Error,
+			Summary:  "a registries.conf the agent or assisted installer reads does not load, or (assisted-service) has no mirror",
+			Rationale: "The agent installer reads mirror/registries.conf next to install-config.yaml (installer pkg/asset/agent/mirror/registriesconf.go) and " +
+				"assisted-service the registries.conf key of the mirror registry ConfigMap (assisted-service internal/controller/controllers/mirrorregistry/mirror_registry_parser.go " +
+				"RegistryConfKey, with ca-bundle.crt). The file is containers-registries.conf(5) TOML; siteforge loads it with containers/image " +
+				"(sysregistriesv2 TryUpdatingCache), which CRI-O uses too, and reports what it refuses at the line it names. assisted-service also " +
+				"refuses a file without any [[registry]] location that has [[registry.mirror]] entries: `failed to find any image mirrors in registry.conf` " +
+				"(assisted-service pkg/mirrorregistries/parser.go GetImageRegistries).",
+			Fix:   "Fix the TOML: [[registry]] tables with location = \"source\" and [[registry.mirror]] tables with location = \"mirror\".",
+			Check: checkInstallerRegistriesConfLoads,
 		},
 		{
 			ID:       "MIR014",

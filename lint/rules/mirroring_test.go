@@ -43,6 +43,22 @@ func mirICSP(name string, entries ...string) string {
 	return mirrorSetDoc("ImageContentSourcePolicy", name, entries...)
 }
 
+// installConfigMirrors writes an install-config with the mirror field ("source=mirror,mirror"
+// entries); with one mirror each, the mirror of entry i is on line 12+3i, its source on line 13+3i.
+func installConfigMirrors(field string, entries ...string) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: hub\nplatform:\n  none: {}\ncontrolPlane:\n  name: master\n  replicas: 3\n" + field + ":\n")
+	for _, e := range entries {
+		source, mirrors, _ := strings.Cut(e, "=")
+		b.WriteString("- mirrors:\n")
+		for _, m := range strings.Split(mirrors, ",") {
+			b.WriteString("  - " + m + "\n")
+		}
+		b.WriteString("  source: " + source + "\n")
+	}
+	return b.String()
+}
+
 // imageConfig writes image.config "cluster" with registrySources lists ("insecureRegistries=a,b").
 func mirImageConfig(lists ...string) string {
 	var b strings.Builder
@@ -232,7 +248,35 @@ spec:
 	}},
 	{rule: "MIR006", name: "digest in a mirror", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", "quay.io/ocp=mirror.example.com/ocp@sha256:0000000000000000000000000000000000000000000000000000000000000000"),
-	}, want: []string{"idms.yaml:9:7: error: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrors[0]: MCO refuses"}},
+	}, want: []string{`idms.yaml:9:7: error: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrors[0] "mirror.example.com/ocp@sha256:0000000000000000000000000000000000000000000000000000000000000000": the API server rejects the ImageDigestMirrorSet: a mirror must match the CRD pattern host[:port][/lower-case/path] (openshift/api config/v1 types_image_digest_mirror_set.go, kubebuilder pattern on ImageMirror): remove the digest`}},
+	// The telco-hub registry templates: one placeholder in every mirror of an object is one finding
+	// per object, with the hint to fill it in; the API server (CRD pattern) rejects IDMS and ITMS.
+	{rule: "MIR006", name: "template placeholder repeated", files: map[string]string{
+		"idms.yaml": mirIDMS("operators", "registry.redhat.io/oadp=<registry.example.com:8443>/oadp", "registry.redhat.io/rhel8=<registry.example.com:8443>/rhel8", "registry.redhat.io/rhel9=<registry.example.com:8443>/rhel9"),
+		"itms.yaml": mirITMS("generic", "registry.redhat.io/ubi8=<registry.example.com:8443>/ubi8", "quay.io/Upper=mirror.example.com/upper"),
+	}, want: []string{
+		`idms.yaml:9:7: error: ImageDigestMirrorSet operators spec.imageDigestMirrors[0].mirrors[0] "<registry.example.com:8443>/oadp": the API server rejects the ImageDigestMirrorSet: a mirror must match the CRD pattern host[:port][/lower-case/path] (openshift/api config/v1 types_image_digest_mirror_set.go, kubebuilder pattern on ImageMirror): fill in the template placeholder <registry.example.com:8443> (the same placeholder in 2 more entries: spec.imageDigestMirrors[1].mirrors[0], spec.imageDigestMirrors[2].mirrors[0])`,
+		`itms.yaml:9:7: error: ImageTagMirrorSet generic spec.imageTagMirrors[0].mirrors[0] "<registry.example.com:8443>/ubi8": the API server rejects the ImageTagMirrorSet`,
+		`itms.yaml:10:13: error: ImageTagMirrorSet generic spec.imageTagMirrors[1].source "quay.io/Upper": the API server rejects the ImageTagMirrorSet: a source must match the CRD pattern host[:port][/lower-case/path] or *.domain (openshift/api config/v1 types_image_tag_mirror_set.go, kubebuilder pattern on ImageTagMirrors.Source): repository paths are lower-case`,
+	}},
+	// install-config mirrors: the installer validates every source and mirror
+	// (openshift/installer pkg/types/validation/installconfig.go validateImageDigestSources ->
+	// validateNamedRepository) and stops before creating any manifest.
+	{rule: "MIR006", name: "install-config placeholder mirrors", files: map[string]string{
+		"install-config.yaml": installConfigMirrors("imageDigestSources", "quay.io/openshift-release-dev/ocp-release=<mirror_hostname>:8443/openshift-release-dev/ocp-release", "quay.io/openshift-release-dev/ocp-v4.0-art-dev=<mirror_hostname>:8443/openshift-release-dev/ocp-v4.0-art-dev"),
+	}, want: []string{
+		`install-config.yaml:12:5: error: install-config imageDigestSources[0].mirrors[0] "<mirror_hostname>:8443/openshift-release-dev/ocp-release": the installer rejects the install-config and creates nothing (openshift/installer pkg/types/validation/installconfig.go validateNamedRepository: failed to parse: invalid reference format): fill in the template placeholder <mirror_hostname> (the same placeholder in 1 more entry: imageDigestSources[1].mirrors[0])`,
+	}},
+	// installer pkg/types/validation/installconfig_test.go "release image source is not valid":
+	// source ocp/release-x.y is refused (not canonical, and no valid host).
+	{rule: "MIR006", name: "install-config imageContentSources source not a repository", files: map[string]string{
+		"install-config.yaml": installConfigMirrors("imageContentSources", "ocp/release-x.y=mirror.example.com/ocp"),
+	}, want: []string{
+		`install-config.yaml:13:11: error: install-config imageContentSources[0].source "ocp/release-x.y": the installer rejects the install-config and creates nothing (openshift/installer pkg/types/validation/installconfig.go validateNamedRepository: the repository provided is invalid: a lowercase RFC 1123 subdomain`,
+	}},
+	{rule: "MIR006", name: "install-config mirrors the installer accepts", files: map[string]string{
+		"install-config.yaml": installConfigMirrors("imageDigestSources", "quay.io/openshift-release-dev/ocp-release=registry.lab.example.com:5000/ocp/release", "registry.redhat.io=registry.lab.example.com:5000"),
+	}},
 	{rule: "MIR006", name: "well-formed locations", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", mirRHCache, "*.example.com=mirror.example.net:5000/cache"),
 	}},
@@ -306,9 +350,34 @@ spec:
 
 	{rule: "MIR013", name: "assisted mirror ConfigMap mirroring tags", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentTagConf),
-	}, want: []string{`cm.yaml:8:20: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registries.conf) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": the installer drops this mirror silently`}},
+	}, want: []string{`cm.yaml:11:1: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": the installer drops this mirror silently`}},
 	{rule: "MIR013", name: "assisted mirror ConfigMap digest-only", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentDigestConf),
+	}},
+	// The agent installer's mirror/registries.conf (installer pkg/asset/agent/mirror/registriesconf.go),
+	// read as a file: the finding is at the first table that mirrors tags.
+	{rule: "MIR013", name: "agent mirror/registries.conf mirroring tags", files: map[string]string{
+		"mirror/registries.conf": mirAgentTagConf,
+	}, want: []string{`mirror/registries.conf:3:1: warning: RegistriesConf mirror/registries.conf registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) configures tag mirroring the installer does not keep`}},
+	{rule: "MIR013", name: "agent mirror/registries.conf digest-only", files: map[string]string{
+		"mirror/registries.conf": mirAgentDigestConf,
+	}},
+
+	// containers/image (sysregistriesv2 TryUpdatingCache) refuses a mirror table with no location;
+	// the finding is at the line inside the ConfigMap's block scalar. assisted-service refuses a
+	// file without mirrors (pkg/mirrorregistries/parser.go GetImageRegistries).
+	{rule: "MIR020", name: "registries.conf that does not load or has no mirror", files: map[string]string{
+		"mirror/registries.conf": "[[registry]]\n  location = \"registry.redhat.io\"\n  [[registry.mirror]]\n    insecure = true\n",
+		"cm.yaml":                mirAssistedConfigMap("[[registry]]\nlocation = \"registry.redhat.io\"\nblocked = = true\n"),
+		"cm2.yaml":               strings.Replace(mirAssistedConfigMap("unqualified-search-registries = [\"registry.access.redhat.com\"]\n"), "mirror-registry-config", "no-mirrors", 1),
+	}, want: []string{
+		`cm.yaml:11:1: error: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) does not load:`,
+		`cm2.yaml:8:20: error: ConfigMap multicluster-engine/no-mirrors data.registries.conf (assisted-service mirror registry ConfigMap) has no [[registry]] with a location and [[registry.mirror]] entries`,
+		`mirror/registries.conf:1:1: error: mirror/registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) does not load: containers/image rejects registries.conf: invalid condition: mirror location is unset`,
+	}},
+	{rule: "MIR020", name: "registries.conf files that load", files: map[string]string{
+		"mirror/registries.conf": mirAgentDigestConf,
+		"cm.yaml":                mirAssistedConfigMap(mirAgentDigestConf),
 	}},
 
 	{rule: "MIR014", name: "ICSP on 4.16", files: map[string]string{

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -120,8 +121,21 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 	if len(manifestPaths) > 0 {
 		objs, diags := manifests.ReadPaths(manifestPaths)
 		ms := manifests.ReadMirrors(objs)
-		in := ms.Input(minor, "")
+		// The release a ClusterVersion export names: MCO keeps the payload
+		// repository unblocked unless a digest mirror serves it (the
+		// registries engine's payload rule needs the release image).
+		rel := manifests.ClusterVersionRelease(objs)
+		if minor == 0 {
+			minor = int(rel.Minor)
+		}
+		img := rel.Image
+		if _, err := registries.Render(registries.Input{ReleaseImage: img, Minor: minor}); errors.Is(err, registries.ErrReleaseImage) {
+			fmt.Fprintf(e.stderr, "siteforge mirrors: warning: %s %q is no image reference; rendering without the release payload rule\n", rel.ImageFrom, img)
+			img = ""
+		}
+		in := ms.Input(minor, img)
 		diags = append(diags, ms.Problems...)
+		diags = append(diags, ms.InstallerDiagnostics()...)
 		if printDiagnostics(e.stderr, load.Result{Diagnostics: diags.Sort()}) {
 			return nil, false
 		}
