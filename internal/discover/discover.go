@@ -93,7 +93,7 @@ type walker struct {
 
 func (w *walker) problem(kind manifests.ProblemKind, file, msg, hint string) {
 	w.res.Problems = append(w.res.Problems, manifests.Problem{Kind: kind,
-		Diagnostic: diag.Diagnostic{Pos: diag.Position{File: file, Line: 1, Col: 1}, Message: msg, Hint: hint}})
+		Diagnostic: diag.Diagnostic{Pos: diag.Position{File: file}, Message: msg, Hint: hint}})
 }
 
 // path reads one PATH the user named.
@@ -323,7 +323,7 @@ func scanFile(p string) ([]*manifests.Object, []manifests.Problem) {
 			Pos: diag.Position{File: p, Line: 1, Col: 1}, Message: fsread.Describe(err) + " for manifests"}}}
 	case err != nil:
 		return nil, []manifests.Problem{{Kind: manifests.ProblemUnreadable, Diagnostic: diag.Diagnostic{
-			Pos: diag.Position{File: p, Line: 1, Col: 1}, Message: "cannot read: " + fsread.Describe(err)}}}
+			Pos: diag.Position{File: p}, Message: "cannot read: " + fsread.Describe(err)}}}
 	}
 	return manifests.Scan(p, data)
 }

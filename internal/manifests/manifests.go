@@ -202,9 +202,6 @@ func ReadFile(name string) ([]*Object, diag.List) {
 	case err != nil:
 		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + fsread.Describe(err)}}
 	}
-	if IsRegistriesConf(name) { // i14-mir: a registries.conf is TOML, read by registriesconf.go
-		return ReadRegistriesConf(name, data)
-	}
 	return ReadBytes(name, data)
 }
 
@@ -268,6 +265,14 @@ func Scan(name string, data []byte) ([]*Object, []Problem) {
 		return nil, []Problem{{Kind: ProblemSyntax, Diagnostic: diag.Diagnostic{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "not UTF-8 text"}}}
 	}
 	data = diag.LoneCRToLF(data)
+	if IsRegistriesConf(name) { // a registries.conf is TOML (registriesconf.go)
+		objs, diags := ReadRegistriesConf(name, data)
+		var problems []Problem
+		for _, d := range diags {
+			problems = append(problems, Problem{Kind: ProblemSyntax, Diagnostic: d})
+		}
+		return objs, problems
+	}
 	if t, ok := templateFile(name, data); ok {
 		return nil, []Problem{t}
 	}

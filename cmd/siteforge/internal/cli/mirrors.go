@@ -11,6 +11,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -81,24 +82,37 @@ type mirrorSet struct {
 	disconnected bool
 }
 
-// mirrorInputs reads sites and manifests.
+// mirrorInputs reads sites and manifests as lint does (internal/discover):
+// one registries.conf per cluster - each site (with the plain manifests
+// beside it when it is the only site), each rendered site folder whose site
+// is not given too, each kustomization root or marked folder, and the other
+// plain manifests.
 func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
-	var sitePaths, manifestPaths []string
+	found := discover.Paths(paths, discover.Options{})
 	var diags diag.List
-	for _, p := range paths {
-		s, m, d := load.Classify(p)
-		sitePaths, manifestPaths, diags = append(sitePaths, s...), append(manifestPaths, m...), append(diags, d...)
+	for _, p := range found.Problems {
+		if p.Kind == manifests.ProblemTemplate {
+			fmt.Fprintf(e.stderr, "siteforge mirrors: %s: not read: %s\n", p.Pos, p.Message)
+			continue
+		}
+		diags = append(diags, p.Diagnostic)
 	}
-	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags}) {
+	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags.Sort()}) {
 		return nil, false
 	}
 	var sets []mirrorSet
-	if len(sitePaths) > 0 {
-		outs, ok := renderAll(e, sitePaths, generators.Options{})
+	given := map[string]bool{} // site names
+	if len(found.Sites) > 0 {
+		outs, ok := renderAll(e, found.Sites, generators.Options{})
 		if !ok {
 			return nil, false
 		}
+		var extra []*manifests.Object
+		if len(outs) == 1 {
+			extra, found.Loose = found.Loose, nil // one cluster: the site and the files beside it
+		}
 		for _, o := range outs {
+			given[o.Site.Name] = true
 			objs, _, err := o.Objects()
 			if err != nil {
 				fmt.Fprintf(e.stderr, "siteforge mirrors: %v\n", err)
@@ -114,34 +128,60 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %v\n", ms.Problems)
 				return nil, false
 			}
+			if len(extra) > 0 {
+				ms = manifests.ReadMirrors(append(append([]*manifests.Object{}, objs...), extra...))
+				if printDiagnostics(e.stderr, load.Result{Diagnostics: append(ms.Problems, ms.InstallerDiagnostics()...).Sort()}) {
+					return nil, false
+				}
+			}
 			in := ms.Input(int(m), o.Site.Cluster.ReleaseImage)
 			sets = append(sets, mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"})
 		}
 	}
-	if len(manifestPaths) > 0 {
-		objs, diags := manifests.ReadPaths(manifestPaths)
-		ms := manifests.ReadMirrors(objs)
-		// The release a ClusterVersion export names: MCO keeps the payload
-		// repository unblocked unless a digest mirror serves it (the
-		// registries engine's payload rule needs the release image).
-		rel := manifests.ClusterVersionRelease(objs)
-		if minor == 0 {
-			minor = int(rel.Minor)
-		}
-		img := rel.Image
-		if _, err := registries.Render(registries.Input{ReleaseImage: img, Minor: minor}); errors.Is(err, registries.ErrReleaseImage) {
-			fmt.Fprintf(e.stderr, "siteforge mirrors: warning: %s %q is no image reference; rendering without the release payload rule\n", rel.ImageFrom, img)
-			img = ""
-		}
-		in := ms.Input(minor, img)
-		diags = append(diags, ms.Problems...)
-		diags = append(diags, ms.InstallerDiagnostics()...)
-		if printDiagnostics(e.stderr, load.Result{Diagnostics: diags.Sort()}) {
+	if len(found.Loose) > 0 {
+		set, ok := manifestMirrorSet(e, "manifests", found.Loose, minor)
+		if !ok {
 			return nil, false
 		}
-		sets = append(sets, mirrorSet{label: "manifests", input: in})
+		sets = append(sets, set)
+	}
+	for _, c := range found.Clusters {
+		if len(c.Objects) == 0 || c.RenderedSite != "" && given[c.RenderedSite] {
+			continue
+		}
+		set, ok := manifestMirrorSet(e, c.What+" "+c.Root, c.Objects, minor)
+		if !ok {
+			return nil, false
+		}
+		sets = append(sets, set)
 	}
 	return sets, true
+}
+
+// manifestMirrorSet is the registries.conf input of one cluster of plain
+// manifests, on release minor (0: the ClusterVersion's, if any).
+func manifestMirrorSet(e env, label string, objs []*manifests.Object, minor int) (mirrorSet, bool) {
+	ms := manifests.ReadMirrors(objs)
+	// The release a ClusterVersion export names: MCO keeps the payload
+	// repository unblocked unless a digest mirror serves it (the
+	// registries engine's payload rule needs the release image).
+	rel := manifests.ClusterVersionRelease(objs)
+	if minor == 0 {
+		minor = int(rel.Minor)
+	}
+	img := rel.Image
+	if _, err := registries.Render(registries.Input{ReleaseImage: img, Minor: minor}); errors.Is(err, registries.ErrReleaseImage) {
+		fmt.Fprintf(e.stderr, "siteforge mirrors: warning: %s %q is no image reference; rendering without the release payload rule\n", rel.ImageFrom, img)
+		img = ""
+	}
+	in := ms.Input(minor, img)
+	var diags diag.List
+	diags = append(diags, ms.Problems...)
+	diags = append(diags, ms.InstallerDiagnostics()...)
+	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags.Sort()}) {
+		return mirrorSet{}, false
+	}
+	return mirrorSet{label: label, input: in}, true
 }
 
 // conf renders one set's registries.conf, or prints MCO's error.
