@@ -23,7 +23,7 @@ FUZZ_TARGETS := \
 	./lint/rules:FuzzParseRegistriesConf \
 	./lint/rules:FuzzLintManifests
 
-.PHONY: help build test unit race tools pre-commit fuzz-short fuzz golden vet fleet bench
+.PHONY: help build test unit race tools pre-commit fuzz-short fuzz golden vet fleet bench corpus
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -62,7 +62,24 @@ pre-commit:
 		echo "************************************************************************"; \
 	fi
 
-test: vet unit race fuzz-short ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target
+test: vet unit race fuzz-short corpus ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
+
+# The real-world corpus (38 sets of manifests from public repositories, with
+# what a correct linter reports for each): run when ../shared/corpus is
+# present next to the checkout; skipped, loudly, when it is not.
+CORPUS ?= $(CURDIR)/../shared/corpus
+corpus: build ## lint the real-world corpus and compare with its expectations (when ../shared/corpus exists)
+	@if [ ! -x "$(CORPUS)/check" ]; then \
+		echo "************************************************************************"; \
+		echo "* WARNING: $(CORPUS) is not here: the real-world corpus check is SKIPPED"; \
+		echo "************************************************************************"; \
+	elif ! command -v python3 >/dev/null 2>&1; then \
+		echo "************************************************************************"; \
+		echo "* WARNING: python3 is not installed: the real-world corpus check is SKIPPED"; \
+		echo "************************************************************************"; \
+	else \
+		"$(CORPUS)/check" $(BIN)/siteforge; \
+	fi
 
 # The tests of what runs concurrently (render workers and writers, panics
 # in them, staging, aborts), again under the race detector.

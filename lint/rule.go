@@ -193,7 +193,7 @@ type Input struct {
 }
 
 // Set is a group of objects that live in one cluster: a site's rendered
-// objects, or the plain manifests given together. Rules check one set at a
+// objects (and the plain manifests of its cluster), or one cluster of plain manifests. Rules check one set at a
 // time; what several rules derive from a set is computed once (see Fact).
 type Set struct {
 	// Site is the site the objects were rendered from; nil for plain
