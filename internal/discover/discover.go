@@ -105,10 +105,12 @@ func (w *walker) path(root string) {
 	}
 	if !fi.IsDir() {
 		// A file named on the command line is read whatever its name.
-		switch kindOf(root) {
-		case kindSite:
+		switch {
+		case kindOf(root) == kindSchema:
+		case kindOf(root) == kindSite, load.IsSiteFile(root) && load.DeclaresSite(root) && !load.IsFnConfig(root):
 			w.res.Sites = append(w.res.Sites, root)
-		case kindFnConfig, kindSchema:
+		case load.IsSiteFile(root) && load.DeclaresSite(root):
+			// a kustomize function config
 		default:
 			objs, probs := scanFile(root)
 			w.res.Loose = append(w.res.Loose, objs...)
@@ -210,8 +212,19 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 		case kindSite:
 			w.res.Sites = append(w.res.Sites, p)
 		case kindManifest:
-			objs, probs := scanFile(p)
-			add(objs)
+			data, probs := readFile(p)
+			switch {
+			case probs != nil:
+			case load.IsSiteFile(name) && load.DeclaresSiteData(data) && load.IsFnConfigData(data):
+				continue // a kustomize function config: neither site nor manifest
+			case load.IsSiteFile(name) && load.DeclaresSiteData(data):
+				w.res.Sites = append(w.res.Sites, p)
+				continue
+			default:
+				var objs []*manifests.Object
+				objs, probs = manifests.Scan(p, data)
+				add(objs)
+			}
 			w.res.Problems = append(w.res.Problems, probs...)
 		case kindTemplate:
 			_, probs := scanFile(p)
@@ -271,7 +284,6 @@ type fileKind int
 const (
 	kindOther fileKind = iota
 	kindSite
-	kindFnConfig
 	kindSchema
 	kindManifest
 	kindTemplate
@@ -295,13 +307,7 @@ func kindOf(p string) fileKind {
 		}
 		return kindOther
 	case manifests.IsManifestFile(base):
-		if load.IsSiteFile(base) && load.DeclaresSite(p) {
-			if load.IsFnConfig(p) {
-				return kindFnConfig
-			}
-			return kindSite
-		}
-		return kindManifest
+		return kindManifest // site or manifest: told by content (read once, in files)
 	case ext == "" && !strings.Contains(base, "."):
 		return kindNoExt
 	}
@@ -315,6 +321,15 @@ func mentionsAPIVersion(p string) bool {
 
 // scanFile reads a manifest file: its objects and problems.
 func scanFile(p string) ([]*manifests.Object, []manifests.Problem) {
+	data, probs := readFile(p)
+	if probs != nil {
+		return nil, probs
+	}
+	return manifests.Scan(p, data)
+}
+
+// readFile reads a file, bounded; what cannot be read is a problem.
+func readFile(p string) ([]byte, []manifests.Problem) {
 	data, err := fsread.File(p, manifests.MaxFileSize)
 	var tl *fsread.TooLargeError
 	switch {
@@ -325,5 +340,5 @@ func scanFile(p string) ([]*manifests.Object, []manifests.Problem) {
 		return nil, []manifests.Problem{{Kind: manifests.ProblemUnreadable, Diagnostic: diag.Diagnostic{
 			Pos: diag.Position{File: p}, Message: "cannot read: " + fsread.Describe(err)}}}
 	}
-	return manifests.Scan(p, data)
+	return data, nil
 }

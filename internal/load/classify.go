@@ -24,8 +24,11 @@ func DeclaresSite(file string) bool {
 	if err != nil {
 		return false // read (and reported) as a manifest
 	}
-	return bytes.Contains(data, []byte(schema.APIVersion))
+	return DeclaresSiteData(data)
 }
+
+// DeclaresSiteData is DeclaresSite of a YAML or JSON file's content.
+func DeclaresSiteData(data []byte) bool { return bytes.Contains(data, []byte(schema.APIVersion)) }
 
 // schemaDefinition starts the #Site definition in the schema siteforge
 // exports (`siteforge schema > siteforge.cue`); a site never defines it.
@@ -52,6 +55,11 @@ func IsFnConfig(file string) bool {
 	if err != nil {
 		return false
 	}
+	return IsFnConfigData(data)
+}
+
+// IsFnConfigData is IsFnConfig of a file's content.
+func IsFnConfigData(data []byte) bool {
 	return fnConfigKind.Match(data) || bytes.Contains(data, []byte(`"kind":"SiteRender"`)) || bytes.Contains(data, []byte(`"kind":"SiteLint"`)) ||
 		bytes.Contains(data, []byte(`"kind": "SiteRender"`)) || bytes.Contains(data, []byte(`"kind": "SiteLint"`))
 }
