@@ -237,7 +237,7 @@ func init() {
 				"blocked entry and only logs `cannot block the repository being used by the payload` (MCO helpers.go " +
 				"getValidBlockedAndAllowedRegistries), so the registry is NOT blocked. The payload's component images " +
 				"(quay.io/openshift-release-dev/ocp-v4.0-art-dev, always pulled by digest) are not protected that way: blocking them without a " +
-				"digest mirror fails every component pull. The release image is the site's cluster.releaseImage or a ClusterVersion's, else " +
+				"digest mirror fails every component pull. The release image is the site's cluster.releaseImage, or a ClusterVersion's or the ClusterImageSet's in the set, else " +
 				"quay.io/openshift-release-dev/ocp-release; the check uses the registries engine's payload rule.",
 			Fix: "Add an ImageDigestMirrorSet entry for quay.io/openshift-release-dev (or the payload repository) whose mirror is outside every " +
 				"blocked scope, or narrow the blocked scope.",

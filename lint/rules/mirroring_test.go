@@ -313,17 +313,17 @@ spec:
 
 	{rule: "MIR014", name: "ICSP on 4.16", files: map[string]string{
 		"icsp.yaml": mirICSP("old", mirRHCache), "cv.yaml": mirClusterVersion("4.16.8"),
-	}, want: []string{"icsp.yaml:2:7: info: ImageContentSourcePolicy old: ImageContentSourcePolicy is deprecated since OpenShift 4.13 (this is 4.16)"}},
+	}, want: []string{"icsp.yaml:2:7: info: ImageContentSourcePolicy old: ImageContentSourcePolicy is deprecated since OpenShift 4.13, and this is 4.16 (from ClusterVersion version spec.desiredUpdate.version \"4.16.8\")"}},
 	{rule: "MIR014", name: "ICSP on 4.12", files: map[string]string{
 		"icsp.yaml": mirICSP("old", mirRHCache), "cv.yaml": mirClusterVersion("4.12.40"),
 	}},
 
 	{rule: "MIR015", name: "ICSP and IDMS on 4.13", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "idms.yaml": mirIDMS("cache", mirRHCache), "cv.yaml": mirClusterVersion("4.13.4"),
-	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageDigestMirrorSet cache on OpenShift 4.13: z-streams built before the fix (merged 2023-12-05, MCO PR #4027) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagedigestmirrorset exist")`}},
+	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageDigestMirrorSet cache on OpenShift 4.13 (from ClusterVersion version spec.desiredUpdate.version "4.13.4"): z-streams built before the fix (merged 2023-12-05, MCO PR #4027) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagedigestmirrorset exist")`}},
 	{rule: "MIR015", name: "ICSP and ITMS on 4.14", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "itms.yaml": mirITMS("tags", mirRHCache), "cv.yaml": mirClusterVersion("4.14.2"),
-	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageTagMirrorSet tags on OpenShift 4.14: z-streams built before the fix (merged 2023-11-07, MCO PR #3995) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagetagmirrorset exist")`}},
+	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageTagMirrorSet tags on OpenShift 4.14 (from ClusterVersion version spec.desiredUpdate.version "4.14.2"): z-streams built before the fix (merged 2023-11-07, MCO PR #3995) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagetagmirrorset exist")`}},
 	{rule: "MIR015", name: "ICSP and IDMS on 4.16", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "idms.yaml": mirIDMS("cache", mirRHCache), "cv.yaml": mirClusterVersion("4.16.8"),
 	}},
