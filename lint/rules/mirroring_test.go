@@ -193,6 +193,29 @@ spec:
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "itms.yaml": mirITMS("cache-tags", mirRHCache+mirNever), "hub.yaml": mirOperatorHub(false),
 	}},
 
+	// No OperatorHub in the set: the defaults are enabled (api config/v1 types_operatorhub.go
+	// OperatorHubSpec.sources "If the list is empty, it implies that the default hub sources are enabled
+	// on the cluster unless disableAllDefaultSources is true"); the finding is at the NeverContactSource
+	// entry. The docs' IDMS example (images-configuration-registry-mirror-configuring, 4.22) is this shape.
+	{rule: "MIR002", name: "no OperatorHub, registry.redhat.io NeverContactSource, release unknown", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+	}, want: []string{"idms.yaml:10:25: error: no OperatorHub cluster in the set, so the default catalog sources are enabled: the default catalog sources redhat-operators, certified-operators, community-operators, redhat-marketplace stay enabled and pull registry.redhat.io/redhat/redhat-operator-index:v4.N, registry.redhat.io/redhat/certified-operator-index:v4.N, registry.redhat.io/redhat/community-operator-index:v4.N, registry.redhat.io/redhat/redhat-marketplace-index:v4.N (the tag of the cluster's minor; no version known) BY TAG"}},
+	{rule: "MIR002", name: "no OperatorHub, release from a ClusterInstance: the real tag", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "ci.yaml": relClusterInstance("openshift-v4.22"),
+	}, want: []string{`idms.yaml:10:25: error: no OperatorHub cluster in the set, so the default catalog sources are enabled: the default catalog sources redhat-operators, certified-operators, community-operators, redhat-marketplace stay enabled and pull registry.redhat.io/redhat/redhat-operator-index:v4.22, registry.redhat.io/redhat/certified-operator-index:v4.22, registry.redhat.io/redhat/community-operator-index:v4.22, registry.redhat.io/redhat/redhat-marketplace-index:v4.22 (the tag of 4.22 (from ClusterInstance core/core spec.clusterImageSetNameRef "openshift-v4.22")) BY TAG`}},
+	{rule: "MIR002", name: "no OperatorHub, source allowed: the tag pulls reach registry.redhat.io", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirAllowed),
+	}},
+	{rule: "MIR002", name: "OperatorHub disabling redhat-operators only: the other three", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"hub.yaml":  mirOperatorHub(false) + "  sources:\n  - name: redhat-operators\n    disabled: true\n",
+	}, want: []string{"hub.yaml:6:29: error: OperatorHub cluster spec.disableAllDefaultSources: the default catalog sources certified-operators, community-operators, redhat-marketplace stay enabled"}},
+	{rule: "MIR002", name: "OperatorHub disabling each default source", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"hub.yaml": mirOperatorHub(false) + "  sources:\n  - {name: redhat-operators, disabled: true}\n  - {name: certified-operators, disabled: true}\n" +
+			"  - {name: community-operators, disabled: true}\n  - {name: redhat-marketplace, disabled: true}\n",
+	}},
+
 	{rule: "MIR003", name: "tag mirror on a namespace under a digest-mirrored registry", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
 		"itms.yaml": mirITMS("index", "registry.redhat.io/redhat=quay.example.com/registry-redhat-io/redhat"),
@@ -306,7 +329,7 @@ spec:
 
 	{rule: "MIR013", name: "assisted mirror ConfigMap mirroring tags", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentTagConf),
-	}, want: []string{`cm.yaml:8:20: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registries.conf) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": the installer drops this mirror silently`}},
+	}, want: []string{`cm.yaml:8:20: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registries.conf) configures tag mirroring assisted-service does not carry into the cluster (only its digest mirrors become install-config imageDigestSources; no ImageTagMirrorSet is created): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring reaches the cluster; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": assisted-service drops this mirror silently (neither a digest nor a tag mirror)`}},
 	{rule: "MIR013", name: "assisted mirror ConfigMap digest-only", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentDigestConf),
 	}},
