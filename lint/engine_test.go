@@ -20,6 +20,14 @@ spec:
   - source: registry.redhat.io
     mirrors: [quay.example.com/registry-redhat-io]
     mirrorSourcePolicy: NeverContactSource
+---
+# the default catalogs off, else MIR002 reports them under the same mirror
+apiVersion: config.openshift.io/v1
+kind: OperatorHub
+metadata:
+  name: cluster
+spec:
+  disableAllDefaultSources: true
 `
 
 func catalog(annotations string) string {

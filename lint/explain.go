@@ -19,6 +19,7 @@ func Markdown() string {
 	b.WriteString("# siteforge lint rules\n\n")
 	b.WriteString("Generated from the rule registry by `go test ./lint -run TestRulesDoc` with UPDATE_GOLDEN=1 (`make golden`); do not edit.\n")
 	b.WriteString("`siteforge explain ID` prints the same text.\n\n")
+	b.WriteString(releaseDoc)
 	b.WriteString("| ID | name | severity | summary |\n|---|---|---|---|\n")
 	for _, r := range Rules() {
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Summary)
@@ -28,6 +29,33 @@ func Markdown() string {
 	}
 	return b.String()
 }
+
+// releaseDoc says where the version-gated rules take the release of plain
+// manifests from (lint.ManifestSet, manifests.ReadRelease).
+const releaseDoc = `## The release of plain manifests
+
+Rules gated on the OpenShift release take it, for a site, from cluster.version; for plain
+manifests given together, from the first of these that says it:
+
+1. ` + "`--ocp-version`" + ` (the KRM function's ` + "`ocpVersion`" + `).
+2. A ClusterVersion (config.openshift.io/v1): spec.desiredUpdate.version, else status.desired.version,
+   else the version of spec.channel (stable-4.17).
+3. The ClusterImageSet (hive.openshift.io/v1) a ClusterInstance (siteconfig.open-cluster-management.io/v1alpha1,
+   spec.clusterImageSetNameRef) or an AgentClusterInstall (extensions.hive.openshift.io/v1beta1,
+   spec.imageSetRef.name) names: its spec.releaseImage tag (ocp-release:4.17.3-x86_64), else its name.
+   When the ClusterImageSet is not in the set, the name is read when it follows a known convention
+   (openshift-4.17, openshift-v4.17, img4.17.3-x86-64-appsub); any other name tells nothing. A set
+   without ClusterInstance or AgentClusterInstall reads its ClusterImageSets.
+4. An oc-mirror ImageSetConfiguration (mirror.openshift.io/v1alpha2, v2alpha1): the OpenShift channels
+   it mirrors (mirror.platform.channels[].name, minVersion, maxVersion) and the Red Hat default catalogs
+   it mirrors by their v4.y tag (mirror.operators[].catalog).
+
+When the objects of the first source that says anything disagree (two ClusterImageSets of different
+minors on a hub, an ImageSetConfiguration mirroring an upgrade from 4.16 to 4.17), the release is
+unknown: version-gated rules are skipped, or judge by the latest release and say so, naming the
+objects that disagree. A message that depends on the release names where it was read.
+
+`
 
 // wrap breaks text at 80 columns, indented by two spaces.
 func wrap(s string) string {

@@ -200,13 +200,20 @@ type Set struct {
 	// manifests.
 	Site    *Site
 	Objects []*manifests.Object
-	// Minor is the OpenShift minor version: the site's cluster.version,
-	// --ocp-version, else a ClusterVersion among the objects; 0 when
-	// unknown. MinorFrom says where it comes from.
+	// Minor is the OpenShift minor version: the site's cluster.version;
+	// for plain manifests --ocp-version, else what the objects say
+	// (manifests.ReadRelease: a ClusterVersion, else the ClusterImageSet of
+	// a ClusterInstance / AgentClusterInstall, else an oc-mirror
+	// ImageSetConfiguration); 0 when unknown. MinorFrom says where it comes
+	// from: the flag, or the object, field and value.
 	Minor     platform.OCPMinor
 	MinorFrom string
+	// MinorConflict, when the minor is unknown because the objects that
+	// decide it disagree, says which say what.
+	MinorConflict string
 	// ReleaseImage is the release image when known (the site's
-	// cluster.releaseImage, else a ClusterVersion's), and where it is from.
+	// cluster.releaseImage, else a ClusterVersion's or ClusterImageSet's),
+	// and where it is from.
 	ReleaseImage, ReleaseImageFrom string
 	// Disconnected is true for a site declared disconnected.
 	Disconnected bool
@@ -236,13 +243,16 @@ func SiteSet(s *Site) Set {
 }
 
 // ManifestSet is the set of plain manifests given together; minor is the
-// --ocp-version (0: from a ClusterVersion among them, if any).
+// --ocp-version (0: what the objects say, manifests.ReadRelease). The
+// precedence: --ocp-version, then ClusterVersion, then ClusterImageSet /
+// ClusterInstance / AgentClusterInstall, then ImageSetConfiguration
+// (docs/rules.md "The release of plain manifests").
 func ManifestSet(objs []*manifests.Object, minor platform.OCPMinor) Set {
 	objs, dups := manifests.Dedup(objs)
 	set := Set{Objects: objs, Duplicates: dups, Minor: minor, MinorFrom: "--ocp-version", facts: &facts{}}
-	rel := manifests.ClusterVersionRelease(objs)
+	rel := manifests.ReadRelease(objs)
 	if set.Minor == 0 {
-		set.Minor, set.MinorFrom = rel.Minor, rel.MinorFrom
+		set.Minor, set.MinorFrom, set.MinorConflict = rel.Minor, rel.MinorFrom, rel.Conflict
 	}
 	set.ReleaseImage, set.ReleaseImageFrom = rel.Image, rel.ImageFrom
 	return set
@@ -285,12 +295,29 @@ func Fact[T any](s Set, key any, compute func() T) T {
 }
 
 // MinorOrLatest is the set's minor, or the latest release when unknown
-// (newer than every gate), with the words a message says it in.
+// (newer than every gate), with the words a message says it in (naming
+// where the minor comes from).
 func (s Set) MinorOrLatest() (platform.OCPMinor, string) {
 	if s.Minor > 0 {
-		return s.Minor, "OpenShift " + s.Minor.String()
+		return s.Minor, "OpenShift " + s.MinorIn()
+	}
+	if s.MinorConflict != "" {
+		return platform.LatestMinor, "the latest OpenShift release (no version known: " + s.MinorConflict + "; pass --ocp-version)"
 	}
 	return platform.LatestMinor, "the latest OpenShift release (no version known: pass --ocp-version)"
+}
+
+// MinorIn is the set's minor as a message says it, with where it comes
+// from: `4.17 (from --ocp-version)`, `4.22 (from ClusterInstance sno/sno
+// spec.clusterImageSetNameRef "openshift-v4.22")`; "" when unknown.
+func (s Set) MinorIn() string {
+	switch {
+	case s.Minor == 0:
+		return ""
+	case s.MinorFrom == "":
+		return s.Minor.String()
+	}
+	return s.Minor.String() + " (from " + s.MinorFrom + ")"
 }
 
 // Sets returns every site's set, then the plain manifests' (when any). With

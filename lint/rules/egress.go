@@ -72,8 +72,8 @@ func init() {
 			Summary: "an EgressIP mixes IPv4 and IPv6 before 4.16, or a dual-stack pair is split over two objects",
 			Rationale: "One EgressIP object holds IPv4 and IPv6 addresses together only from OpenShift 4.16 (docs \"Configuring dual-stack networking " +
 				"for an EgressIP object\", OCPBUGS-59964); before, an object holds one family. On no release may a dual-stack pair be split over two " +
-				"objects selecting the same pods (docs \"Configuring an egress IP address\"; OVN-K egressip controller). The release is the site's cluster.version, --ocp-version, or a " +
-				"ClusterVersion in the set; when unknown, the one-object rule is skipped." + egrSiteNote,
+				"objects selecting the same pods (docs \"Configuring an egress IP address\"; OVN-K egressip controller). The release is the site's cluster.version, --ocp-version, or " +
+				"the release the set states (docs/rules.md \"The release of plain manifests\": a ClusterVersion, the ClusterImageSet of a ClusterInstance or AgentClusterInstall, an ImageSetConfiguration); when unknown, the one-object rule is skipped." + egrSiteNote,
 			Fix: "Before 4.16 keep one family per EgressIP; from 4.16 put a dual-stack pair in one object."},
 		{ID: "EGR006", Name: "egress-ip-not-enough-nodes", Severity: lint.Error,
 			Summary: "no node may host egress IPs, or an EgressIP has more addresses than nodes able to host them",
@@ -187,6 +187,7 @@ type plainCluster struct {
 	computeReplicas, controlPlaneReplicas *int
 	nodes                                 []plainNode
 	minor                                 platform.OCPMinor
+	minorFrom                             string
 }
 
 // plainNode is a Node object of the set (manifests.Nodes).
@@ -209,7 +210,7 @@ type plainNode struct {
 // objects and release.
 func plainClusterOf(set lint.Set) plainCluster {
 	var c plainCluster
-	c.minor = set.Minor
+	c.minor, c.minorFrom = set.Minor, set.MinorFrom
 	if ics := manifests.InstallConfigs(set.Objects); len(ics) > 0 {
 		ic := ics[0]
 		c.installConfig = ic.Obj
@@ -302,7 +303,7 @@ func (c plainCluster) egressCluster(objs []egressip.Object) egressip.Cluster {
 	}
 	cloud := platform.EgressCloudNodes(c.platform, hasCloudConfig)
 	out := egressip.Cluster{
-		Platform: c.platform, Minor: c.minor,
+		Platform: c.platform, Minor: c.minor, MinorFrom: c.minorFrom,
 		ClusterNetworks: c.clusterNetworks, ServiceNetworks: c.serviceNetworks,
 		NodeIPs: map[string]string{}, VIPs: map[string]string{},
 		PrimaryOnly: cloud || platform.EgressPrimaryOnly(c.platform, c.networkType),

@@ -162,7 +162,7 @@ func init() {
 
 		ruleCase{rule: "EGR005", name: "IPv4 and IPv6 in one object on 4.14", files: map[string]string{
 			"cv.yaml": strings.Replace(egrClusterVersion, "%s", "4.14", 1), "eip.yaml": egrEgressIP("a", "a", "10.10.0.200", "fd00::200")},
-			want: []string{`eip.yaml:6:14: error: EgressIP "a" mixes IPv4 and IPv6 addresses: one object holds both families from OpenShift 4.16 (dual-stack EgressIP), this cluster is 4.14`}},
+			want: []string{`eip.yaml:6:14: error: EgressIP "a" mixes IPv4 and IPv6 addresses: one object holds both families from OpenShift 4.16 (dual-stack EgressIP), this cluster is 4.14 (from ClusterVersion version spec.channel "stable-4.14")`}},
 		ruleCase{rule: "EGR005", name: "dual-stack pair split over two objects", files: map[string]string{
 			"a.yaml": egrEgressIP("a", "x", "10.10.0.200"), "b.yaml": egrEgressIP("b", "x", "fd00::200")},
 			want: []string{`b.yaml:6:14: error: EgressIPs "a" and "b" select the same pods, one with IPv4 and one with IPv6 addresses`}},

@@ -42,8 +42,13 @@ func init() {
 		{ID: "ING003", Name: "ingress-domain-duplicate", Severity: lint.Error,
 			Summary: "two IngressControllers have the same domain",
 			Rationale: "The operator admits one controller per domain; the other gets Admitted=False \"conflicts with: ...\" and runs no router " +
-				"(CIO). The default controller's domain is the cluster's ingress domain: the Ingress config's " +
-				"spec.domain, or apps.<metadata.name>.<baseDomain> of the install-config in the set.",
+				"(openshift/cluster-ingress-operator pkg/operator/controller/ingress/controller.go validateDomainUniqueness). A controller " +
+				"without spec.domain takes the cluster's ingress domain (controller.go setDefaultDomain; openshift/api operator/v1 types_ingresscontroller.go " +
+				"IngressControllerSpec.domain: \"If empty, defaults to ingress.config.openshift.io/cluster .spec.domain\" and \"must be unique " +
+				"among all IngressControllers\"), as the default controller does: the operator creates it without a domain when missing " +
+				"(pkg/operator/operator.go ensureDefaultIngressController). So a shard without spec.domain conflicts with the default, whether " +
+				"or not the set holds it. The cluster's ingress domain is the Ingress config's spec.domain, or apps.<metadata.name>.<baseDomain> of " +
+				"the install-config in the set. An object given twice (same namespace and name) is one object (the check compares UIDs).",
 			Fix: "Give every IngressController its own domain (a shard typically <shard>.<cluster>.<base domain>)."},
 		{ID: "ING004", Name: "default-router-serves-shard-routes", Severity: lint.Warning,
 			Summary: "the default IngressController does not exclude a shard's routes, so both routers serve them",
@@ -259,32 +264,74 @@ func ingClusterDomain(set lint.Set, facts plainCluster) string {
 	return ""
 }
 
+// ingUnknownClusterDomain keys the cluster ingress domain when the set does not say it: every
+// controller without spec.domain shares it all the same.
+const ingUnknownClusterDomain = "\x00the cluster ingress domain"
+
+// checkDuplicateDomains follows CIO pkg/operator/controller/ingress/controller.go: setDefaultDomain
+// gives a controller without spec.domain the Ingress config's spec.domain, and
+// validateDomainUniqueness refuses a controller whose domain an admitted controller with another UID
+// has ("conflicts with: <name>"). The default controller always exists (CIO operator.go
+// ensureDefaultIngressController creates it without spec.domain when missing). An object given twice
+// (same namespace and name) is one object: it never conflicts with itself.
 func checkDuplicateDomains(set lint.Set, r *lint.Reporter) {
 	if set.Site != nil {
 		return // render refuses a shard with a taken domain
 	}
-	facts := plainClusterOf(set)
 	ics := ingControllers(set)
-	seen := map[string]string{}
-	if def := ingDefaultController(ics, facts); def != nil && def.implicit {
-		if d := ingClusterDomain(set, facts); d != "" {
-			seen[d] = def.name
+	if len(ics) == 0 {
+		return
+	}
+	facts := plainClusterOf(set)
+	clusterDomain := ingClusterDomain(set, facts)
+	effective := func(c *ingController) string {
+		switch {
+		case c.spec.Domain != "":
+			return c.spec.Domain
+		case clusterDomain != "":
+			return clusterDomain
 		}
+		return ingUnknownClusterDomain
+	}
+	type owner struct{ id, name string }
+	identity := func(c *ingController) string {
+		ns := c.obj.Namespace
+		if ns == "" {
+			ns = platform.IngressOperatorNamespace
+		}
+		return ns + "/" + c.name
+	}
+	seen := map[string]owner{}
+	if !slices.ContainsFunc(ics, (*ingController).isDefault) {
+		// the operator's default controller, which the set does not hold, has the cluster domain
+		key := clusterDomain
+		if key == "" {
+			key = ingUnknownClusterDomain
+		}
+		seen[key] = owner{platform.IngressOperatorNamespace + "/" + platform.IngressDefaultControllerName, platform.IngressDefaultControllerName}
 	}
 	for _, c := range ics {
-		domain := c.spec.Domain
-		if domain == "" && c.isDefault() {
-			domain = ingClusterDomain(set, facts)
-		}
-		if domain == "" {
+		domain, id := effective(c), identity(c)
+		other, dup := seen[domain]
+		if !dup {
+			seen[domain] = owner{id, c.name}
 			continue
 		}
-		if other, dup := seen[domain]; dup {
-			p := routing.DomainConflict(domain, other)
+		if other.id == id {
+			continue // the same object, given twice
+		}
+		if c.spec.Domain != "" {
+			p := routing.DomainConflict(domain, other.name)
 			r.Object(c.obj, fmt.Sprintf("IngressController %s: %s: give every IngressController its own domain", c.name, p.Message), "spec", "domain")
 			continue
 		}
-		seen[domain] = c.name
+		taken := "the cluster ingress domain (ingress.config.openshift.io cluster spec.domain)"
+		if domain != ingUnknownClusterDomain {
+			taken = "the cluster ingress domain " + domain
+		}
+		r.Object(c.obj, fmt.Sprintf("IngressController %s has no spec.domain, so the operator gives it %s, which IngressController %q has too: "+
+			"the operator admits only one controller per domain, and this one gets Admitted=False (\"conflicts with: %s\") and runs no router; "+
+			"set spec.domain to the shard's own domain (e.g. <shard>.<cluster>.<base domain>)", c.name, taken, other.name, other.name), "spec")
 	}
 }
 

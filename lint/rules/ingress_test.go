@@ -81,6 +81,27 @@ func init() {
 			"install-config.yaml": ingInstallConfigBM("3"), "a.yaml": ingControllerYAML("a", "domain: apps-a.c.example.com"),
 			"b.yaml": ingControllerYAML("b", "domain: apps-b.c.example.com")}},
 
+		// CIO controller.go setDefaultDomain gives a controller without spec.domain the Ingress
+		// config's domain; validateDomainUniqueness refuses a second controller (other UID) with it.
+		ruleCase{rule: "ING003", name: "default and shard both without domain", files: map[string]string{
+			"default.yaml": ingControllerYAML("default", "replicas: 2"), "external.yaml": ingControllerYAML("external-router", "routeSelector:", "  matchLabels:", "    router: external")},
+			want: []string{`external.yaml:7:3: error: IngressController external-router has no spec.domain, so the operator gives it the cluster ingress domain (ingress.config.openshift.io cluster spec.domain), which IngressController "default" has too: the operator admits only one controller per domain, and this one gets Admitted=False ("conflicts with: default")`}},
+		ruleCase{rule: "ING003", name: "shard without domain, default with the Ingress config's domain", files: map[string]string{
+			"ingress.yaml": "apiVersion: config.openshift.io/v1\nkind: Ingress\nmetadata:\n  name: cluster\nspec:\n  domain: apps.c.example.com\n",
+			"default.yaml": ingControllerYAML("default", "domain: apps.c.example.com"), "shard.yaml": ingControllerYAML("shard", "replicas: 1")},
+			want: []string{`shard.yaml:7:3: error: IngressController shard has no spec.domain, so the operator gives it the cluster ingress domain apps.c.example.com, which IngressController "default" has too`}},
+		ruleCase{rule: "ING003", name: "shard without domain, default not in the set (the operator creates it)", files: map[string]string{
+			"shard.yaml": ingControllerYAML("shard", "replicas: 1")},
+			want: []string{`shard.yaml:7:3: error: IngressController shard has no spec.domain, so the operator gives it the cluster ingress domain (ingress.config.openshift.io cluster spec.domain), which IngressController "default" has too`}},
+		ruleCase{rule: "ING003", name: "the same shard in two files", files: map[string]string{
+			"default.yaml": ingControllerYAML("default", "replicas: 2"),
+			"a.yaml":       ingControllerYAML("external-router", "domain: external-apps.c.example.com"),
+			"a copy.yaml":  ingControllerYAML("external-router", "domain: external-apps.c.example.com")}},
+		ruleCase{rule: "ING003", name: "the same default in two files, without domain", files: map[string]string{
+			"default.yaml": ingControllerYAML("default", "replicas: 2"), "default-copy.yaml": ingControllerYAML("default", "replicas: 2")}},
+		ruleCase{rule: "ING003", name: "default with its own domain, shard without, cluster domain unknown", files: map[string]string{
+			"default.yaml": ingControllerYAML("default", "domain: apps.custom.example.com"), "shard.yaml": ingControllerYAML("shard", "replicas: 1")}},
+
 		ruleCase{rule: "ING004", name: "default without exclusion", files: map[string]string{
 			"default.yaml": ingControllerYAML("default", "replicas: 2"), "edge.yaml": ingControllerYAML("edge", shard...)},
 			want: []string{`default.yaml:7:3: warning: the default IngressController does not exclude the routes of shard "edge" (routeSelector type=edge)`}},

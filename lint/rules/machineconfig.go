@@ -61,7 +61,7 @@ func init() {
 			Rationale: "Butane's openshift spec 4.N.0 emits the Ignition spec version the OpenShift 4.N MCO accepts (3.2.0 up to 4.13, 3.4.0 from " +
 				"4.14, 3.5.0 from 4.19; Butane rolls a spec back when the MCO lags: coreos/butane #307, #715). A MachineConfig translated from " +
 				"a newer spec carries an Ignition version that release's MCO cannot parse, and the pool degrades. The release is the site's " +
-				"cluster.version, --ocp-version, or a ClusterVersion in the set; unknown: skipped. Butane files (.bu) are not read: the rule " +
+				"cluster.version, --ocp-version, or the release the set states (docs/rules.md \"The release of plain manifests\": a ClusterVersion, the ClusterImageSet of a ClusterInstance or AgentClusterInstall, an ImageSetConfiguration); unknown: skipped. Butane files (.bu) are not read: the rule " +
 				"judges the translated MachineConfig.",
 			Fix: "Translate the Butane config with the spec version of the cluster's release (variant: openshift, version: 4.N.0), or upgrade the cluster first."},
 		{ID: "MCF006", Name: "ovs-max-idle-unsupported", Severity: lint.Warning,
@@ -363,8 +363,8 @@ func checkIgnitionVersion(set lint.Set, r *lint.Reporter) {
 	}
 	for _, c := range mcfConfigs(set) {
 		if cmp, ok := mcfSemver(c.ignition, ign); ok && cmp > 0 {
-			r.Object(c.obj, fmt.Sprintf("MachineConfig %s has Ignition version %s, newer than %s, the newest the OpenShift %s MCO accepts (Butane openshift spec %s): "+
-				"the pool degrades; translate it with variant: openshift, version: %s", c.obj.Name, c.ignition, ign, minor, spec, spec),
+			r.Object(c.obj, fmt.Sprintf("MachineConfig %s has Ignition version %s, newer than %s, the newest the OpenShift %s MCO accepts (Butane openshift spec %s; release read from %s): "+
+				"the pool degrades; translate it with variant: openshift, version: %s", c.obj.Name, c.ignition, ign, minor, spec, set.MinorFrom, spec),
 				"spec", "config", "ignition", "version")
 		}
 	}

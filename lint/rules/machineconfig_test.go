@@ -97,7 +97,7 @@ func init() {
 
 		ruleCase{rule: "MCF005", name: "Ignition 3.4.0 on 4.13", files: map[string]string{
 			"cv.yaml": cv("4.13"), "mc.yaml": mcfConfigYAML("99-worker-x", "worker", "3.4.0", mcfFile("/etc/x", "x")...)},
-			want: []string{"mc.yaml:10:16: error: MachineConfig 99-worker-x has Ignition version 3.4.0, newer than 3.2.0, the newest the OpenShift 4.13 MCO accepts (Butane openshift spec 4.13.0)"}},
+			want: []string{"mc.yaml:10:16: error: MachineConfig 99-worker-x has Ignition version 3.4.0, newer than 3.2.0, the newest the OpenShift 4.13 MCO accepts (Butane openshift spec 4.13.0; release read from ClusterVersion version spec.channel \"stable-4.13\")"}},
 		ruleCase{rule: "MCF005", name: "Ignition 3.4.0 on 4.14", files: map[string]string{
 			"cv.yaml": cv("4.14"), "mc.yaml": mcfConfigYAML("99-worker-x", "worker", "3.4.0", mcfFile("/etc/x", "x")...)}},
 		ruleCase{rule: "MCF005", name: "release unknown", files: map[string]string{

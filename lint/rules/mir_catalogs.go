@@ -22,8 +22,11 @@ func checkDefaultCatalogs(set lint.Set, r *lint.Reporter) {
 			hub = o
 		}
 	}
-	if hub == nil && !(set.Site != nil && set.Disconnected) {
-		return // plain manifests without OperatorHub: whether the defaults run is unknown
+	// Without OperatorHub cluster the default sources are enabled (api config/v1
+	// OperatorHubSpec.Sources: "If the list is empty, it implies that the default hub sources are
+	// enabled on the cluster unless disableAllDefaultSources is true").
+	if hub == nil && set.Site != nil && !set.Disconnected {
+		return // a connected site: not checked (its catalogs are the mirroring generator's)
 	}
 	enabled, path := platform.DefaultCatalogs, []string(nil)
 	if hub != nil {
@@ -37,9 +40,10 @@ func checkDefaultCatalogs(set lint.Set, r *lint.Reporter) {
 		return
 	}
 	a := analyze(set)
-	tag := "latest"
-	if a.minor > 0 {
-		tag = "v" + platform.OCPMinor(a.minor).String()
+	// The default catalogs pull the index of the cluster's minor (:v4.N).
+	tag, tagSaid := platform.DefaultCatalogTagUnknown, "the tag of the cluster's minor; no version known"
+	if set.Minor > 0 {
+		tag, tagSaid = platform.DefaultCatalogTag(set.Minor), "the tag of "+set.MinorIn()
 	}
 	var names, refs []string
 	var prefix, why string
@@ -56,16 +60,42 @@ func checkDefaultCatalogs(set lint.Set, r *lint.Reporter) {
 	if len(names) == 0 {
 		return
 	}
-	msg := fmt.Sprintf("the default catalog sources %s stay enabled and pull %s BY TAG, but %s and %s: "+
+	msg := fmt.Sprintf("the default catalog sources %s stay enabled and pull %s (%s) BY TAG, but %s and %s: "+
 		"the catalog pods fail (ImagePullBackOff); set OperatorHub cluster spec.disableAllDefaultSources: true and add CatalogSources "+
 		"for your mirrored catalogs, or add an ImageTagMirrorSet for registry.redhat.io/redhat",
-		strings.Join(names, ", "), strings.Join(refs, ", "), tagCoverage(prefix, digestOnly, "them"), why)
-	if hub != nil {
+		strings.Join(names, ", "), strings.Join(refs, ", "), tagSaid, tagCoverage(prefix, digestOnly, "them"), why)
+	switch {
+	case hub != nil:
 		r.Object(hub, "OperatorHub cluster "+userPath(path)+": "+msg, path...)
-		return
+	case set.Site != nil:
+		s := set.Site.Site
+		r.At(s.Name, s.Positions.Of("cluster.connectivity"), "disconnected site without OperatorHub cluster: "+msg)
+	default:
+		const noHub = "no OperatorHub cluster in the set, so the default catalog sources are enabled: "
+		if obj, at := catalogBlocker(a, prefix); obj != nil {
+			r.Object(obj, noHub+msg, at...)
+		}
 	}
-	s := set.Site.Site
-	r.At(s.Name, s.Positions.Of("cluster.connectivity"), "disconnected site without OperatorHub cluster: "+msg)
+}
+
+// catalogBlocker finds what blocks the default catalogs' tag pulls under the registries.conf
+// table prefix: the mirror entry for prefix that sets NeverContactSource, else the image config's
+// blockedRegistries.
+func catalogBlocker(a *analysis, prefix string) (*manifests.Object, []string) {
+	for _, e := range a.accepted {
+		if e.source == prefix && e.effectivePolicy() == configv1.NeverContactSource {
+			return e.obj, e.path("mirrorSourcePolicy")
+		}
+	}
+	if a.imageObj != nil && len(a.imageSpec.Spec.RegistrySources.BlockedRegistries) > 0 {
+		return a.imageObj, []string{"spec", "registrySources", "blockedRegistries"}
+	}
+	for _, e := range a.accepted {
+		if e.source == prefix {
+			return e.obj, e.path("source")
+		}
+	}
+	return nil, nil
 }
 
 // enabledDefaultCatalogs lists the default catalogs an OperatorHub spec leaves enabled (a sources

@@ -249,6 +249,7 @@ func checkInstallerRegistriesConf(set lint.Set, r *lint.Reporter) {
 		if f.conf == nil {
 			continue
 		}
+		discoveryOnly := f.obj.Kind == "InfraEnv"
 		var problems []string
 		first := -1
 		for i, reg := range f.conf.Registries {
@@ -259,20 +260,28 @@ func checkInstallerRegistriesConf(set lint.Set, r *lint.Reporter) {
 				first = i
 			}
 			for _, m := range reg.Mirrors {
-				switch m.PullFromMirror {
-				case "":
-					problems = append(problems, fmt.Sprintf("%s -> %s mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept", reg.Scope(), m.Location))
-				case registries.PullFromMirrorAll:
-					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"all\": the installer drops this mirror silently", reg.Scope(), m.Location))
-				case registries.PullFromMirrorTagOnly:
-					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"tag-only\": it becomes an ImageTagMirrorSet only after the installation, the install-time registries.conf is digest-only", reg.Scope(), m.Location))
+				switch {
+				case discoveryOnly && m.PullFromMirror != registries.PullFromMirrorDigestOnly:
+					problems = append(problems, fmt.Sprintf("%s -> %s mirrors tags", reg.Scope(), m.Location))
+				case m.PullFromMirror == "":
+					problems = append(problems, fmt.Sprintf("%s -> %s mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring reaches the cluster", reg.Scope(), m.Location))
+				case m.PullFromMirror == registries.PullFromMirrorAll:
+					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"all\": assisted-service drops this mirror silently (neither a digest nor a tag mirror)", reg.Scope(), m.Location))
+				case m.PullFromMirror == registries.PullFromMirrorTagOnly:
+					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"tag-only\": assisted-service keeps it as a tag mirror it never writes out (no ImageTagMirrorSet, nothing in the install-config)", reg.Scope(), m.Location))
 				}
 			}
 		}
 		if len(problems) == 0 {
 			continue
 		}
-		f.report(r, registryTableLine(f.data, first), fmt.Sprintf("%s %s (%s) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): %s; keep this file digest-only and apply an ImageTagMirrorSet on day 2 (4.13+; a MachineConfig before) for tag pulls",
+		line := registryTableLine(f.data, first)
+		if discoveryOnly {
+			f.report(r, line, fmt.Sprintf("%s %s (%s) configures tag mirroring for the discovery image only: assisted-service merges the override into the discovery ignition, so it reaches neither the install-config nor the installed nodes: %s; give assisted-service the mirrors in a mirror ConfigMap (mirrorRegistryRef) and apply an ImageTagMirrorSet (4.13+; a MachineConfig before) for tag pulls",
+				f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")))
+			continue
+		}
+		f.report(r, line, fmt.Sprintf("%s %s (%s) configures tag mirroring assisted-service does not carry into the cluster (only its digest mirrors become install-config imageDigestSources; no ImageTagMirrorSet is created): %s; keep this file digest-only and apply an ImageTagMirrorSet (4.13+; a MachineConfig before) for tag pulls",
 			f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")))
 	}
 }

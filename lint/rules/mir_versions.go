@@ -17,8 +17,8 @@ func checkDeprecatedICSP(set lint.Set, r *lint.Reporter) {
 		return
 	}
 	for _, o := range set.Kind(manifests.GroupOperatorV1Alpha1, "ImageContentSourcePolicy") {
-		r.Object(o, fmt.Sprintf("%s: ImageContentSourcePolicy is deprecated since OpenShift %s (this is %s) and can express neither tag mirroring nor mirrorSourcePolicy; convert it with `oc adm migrate icsp <file> --dest-dir <dir>`, apply the ImageDigestMirrorSet, then delete the ICSP",
-			o.ID(), platform.IDMSITMSSince, platform.OCPMinor(minor)), "kind")
+		r.Object(o, fmt.Sprintf("%s: ImageContentSourcePolicy is deprecated since OpenShift %s, and this is %s; it can express neither tag mirroring nor mirrorSourcePolicy; convert it with `oc adm migrate icsp <file> --dest-dir <dir>`, apply the ImageDigestMirrorSet, then delete the ICSP",
+			o.ID(), platform.IDMSITMSSince, set.MinorIn()), "kind")
 	}
 }
 
@@ -43,7 +43,7 @@ func checkICSPWithMirrorSets(set lint.Set, r *lint.Reporter) {
 	fixed := icspFixMerged[platform.OCPMinor(minor)]
 	for _, o := range set.Kind(manifests.GroupOperatorV1Alpha1, "ImageContentSourcePolicy") {
 		r.Object(o, fmt.Sprintf("%s next to %s on OpenShift %s: z-streams built before the fix (merged %s) fail the whole MCO sync (%q) and render no registries.conf; convert the ICSP with `oc adm migrate icsp` and delete it (or suppress, naming the z-stream, if the cluster runs a later one)",
-			o.ID(), sets[0].ID(), platform.OCPMinor(minor), fixed, refusal), "kind")
+			o.ID(), sets[0].ID(), set.MinorIn(), fixed, refusal), "kind")
 	}
 }
 
@@ -54,6 +54,6 @@ func checkMirrorSetsBefore413(set lint.Set, r *lint.Reporter) {
 	}
 	for _, o := range append(set.Kind(manifests.GroupConfig, "ImageDigestMirrorSet"), set.Kind(manifests.GroupConfig, "ImageTagMirrorSet")...) {
 		r.Object(o, fmt.Sprintf("%s needs OpenShift %s or later, this is %s: the API server has no %s resource and MCO reads only ImageContentSourcePolicy, so these mirrors never reach the nodes; use an ImageContentSourcePolicy (digest mirrors; tag mirroring before 4.13 needs a registries.conf MachineConfig)",
-			o.ID(), platform.IDMSITMSSince, platform.OCPMinor(minor), o.Kind), "kind")
+			o.ID(), platform.IDMSITMSSince, set.MinorIn(), o.Kind), "kind")
 	}
 }

@@ -36,10 +36,15 @@ func init() {
 			Severity: lint.Error,
 			Summary:  "the default operator catalogs stay enabled while registry.redhat.io is covered only by digest mirrors or a blocked source",
 			Rationale: "While OperatorHub cluster leaves them enabled, the default CatalogSources in openshift-marketplace (redhat-operators, " +
-				"certified-operators, community-operators, redhat-marketplace) pull registry.redhat.io/redhat/<name>-index:v4.N BY TAG " +
-				"(installer pkg/asset/manifests; docs \"Configuring image registry repository mirroring\"). Digest-only mirrors are skipped for tag references (c/image sysregistriesv2), so the pull goes to " +
+				"certified-operators, community-operators, redhat-marketplace) pull registry.redhat.io/redhat/<name>-index:v4.N BY TAG, N being " +
+				"the cluster's minor (docs \"About Red Hat-provided Operator catalogs\"; docs \"Configuring image registry repository mirroring\"). They are enabled " +
+				"unless OperatorHub cluster disables them: with no OperatorHub, or one with no sources, the defaults run (api config/v1 " +
+				"types_operatorhub.go OperatorHubSpec.sources: \"If the list is empty, it implies that the default hub sources are enabled on the " +
+				"cluster unless disableAllDefaultSources is true\"). Digest-only mirrors are skipped for tag references (c/image sysregistriesv2), so the pull goes to " +
 				"registry.redhat.io, which NeverContactSource or blockedRegistries blocks and a disconnected cluster cannot reach: the catalog " +
-				"pods stay in ImagePullBackOff. Plain manifests are checked when they include OperatorHub cluster; a site when it is disconnected.",
+				"pods stay in ImagePullBackOff. Plain manifests are checked with or without OperatorHub cluster (without it, the finding is at the " +
+				"NeverContactSource entry or blockedRegistries); a site when it is disconnected. The tag is v4.<minor> of the release the set states, " +
+				"v4.N when it is unknown.",
 			Fix: "Set OperatorHub cluster spec.disableAllDefaultSources: true and add CatalogSources for the catalogs you mirror, or add an " +
 				"ImageTagMirrorSet entry for registry.redhat.io/redhat (a Quay pull-through cache serves tags too).",
 			Check: checkDefaultCatalogs,
@@ -186,14 +191,20 @@ func init() {
 			ID:       "MIR013",
 			Name:     "installer-tag-mirroring-lost",
 			Severity: lint.Warning,
-			Summary:  "tag mirroring configured through the assisted or agent installer's registries.conf, which keeps digest mirroring only",
-			Rationale: "The assisted and agent installers reduce a user-supplied registries.conf (assisted-service mirror ConfigMap key " +
-				"registries.conf, InfraEnv ignitionConfigOverride) to ImageDigestMirrorSet/ImageTagMirrorSet: pull-from-mirror = \"tag-only\" " +
-				"becomes an ITMS, digest-only or unset becomes an IDMS, \"all\" is dropped silently and a registry-level mirror-by-digest-only = " +
-				"false is ignored; the install-time registries.conf hard-codes mirror-by-digest-only = true (installer pkg/asset/manifests; docs \"Configuring image registry repository mirroring\"; installer pkg/asset/agent/mirror/registriesconf.go). " +
-				"Tag pulls therefore miss these mirrors during and after the installation.",
-			Fix: "Keep the installer's registries.conf digest-only (pull-from-mirror = \"digest-only\") and apply an ImageTagMirrorSet on day 2 " +
-				"(4.13+; a MachineConfig before 4.13) for the repositories pulled by tag.",
+			Summary:  "tag mirroring configured in the registries.conf given to assisted-service (agent, ZTP), which carries only digest mirrors into the cluster",
+			Rationale: "assisted-service reads the registries.conf of its mirror ConfigMap (key registries.conf, referenced by AgentServiceConfig, " +
+				"AgentClusterInstall or InfraEnv mirrorRegistryRef) with openshift/assisted-service " +
+				"pkg/mirrorregistries GetImageRegistries (parseMirrorRegistries): a mirror with pull-from-mirror = \"digest-only\" or no " +
+				"pull-from-mirror becomes a digest mirror, \"tag-only\" a tag mirror, and any other value (\"all\") is dropped; the registry-level " +
+				"mirror-by-digest-only is not read. Only the digest mirrors reach the install-config: internal/installcfg/builder/builder.go " +
+				"setImageDigestMirrorSet (pkg/mirrorregistries ExtractLocationMirrorDataFromRegistriesFromToml for AgentServiceConfig's) writes them to imageDigestSources (imageContentSources before 4.14), from which the installer makes " +
+				"the cluster's ImageDigestMirrorSet and a digest-only install-time registries.conf. The tag mirrors are written nowhere: no " +
+				"ImageTagMirrorSet is created. The file reaches the discovery image as written (internal/ignition/discovery.go " +
+				"setIgnitionMirrorRegistry), so tag pulls use the mirror during discovery only. A registries.conf in an InfraEnv " +
+				"ignitionConfigOverride is merged into the discovery ignition only (FormatDiscoveryIgnitionFile) and reaches neither the " +
+				"install-config nor the installed nodes. Tag pulls therefore miss these mirrors during and after the installation.",
+			Fix: "Keep the installer's registries.conf digest-only (pull-from-mirror = \"digest-only\") and apply an ImageTagMirrorSet " +
+				"(4.13+; a MachineConfig before 4.13) among the cluster's manifests (extra-manifests) or on day 2 for the repositories pulled by tag.",
 			Check: checkInstallerRegistriesConf,
 		},
 		{
@@ -253,7 +264,7 @@ func init() {
 				"blocked entry and only logs `cannot block the repository being used by the payload` (MCO helpers.go " +
 				"getValidBlockedAndAllowedRegistries), so the registry is NOT blocked. The payload's component images " +
 				"(quay.io/openshift-release-dev/ocp-v4.0-art-dev, always pulled by digest) are not protected that way: blocking them without a " +
-				"digest mirror fails every component pull. The release image is the site's cluster.releaseImage or a ClusterVersion's, else " +
+				"digest mirror fails every component pull. The release image is the site's cluster.releaseImage, or a ClusterVersion's or the ClusterImageSet's in the set, else " +
 				"quay.io/openshift-release-dev/ocp-release; the check uses the registries engine's payload rule.",
 			Fix: "Add an ImageDigestMirrorSet entry for quay.io/openshift-release-dev (or the payload repository) whose mirror is outside every " +
 				"blocked scope, or narrow the blocked scope.",

@@ -209,6 +209,29 @@ spec:
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "itms.yaml": mirITMS("cache-tags", mirRHCache+mirNever), "hub.yaml": mirOperatorHub(false),
 	}},
 
+	// No OperatorHub in the set: the defaults are enabled (api config/v1 types_operatorhub.go
+	// OperatorHubSpec.sources "If the list is empty, it implies that the default hub sources are enabled
+	// on the cluster unless disableAllDefaultSources is true"); the finding is at the NeverContactSource
+	// entry. The docs' IDMS example (images-configuration-registry-mirror-configuring, 4.22) is this shape.
+	{rule: "MIR002", name: "no OperatorHub, registry.redhat.io NeverContactSource, release unknown", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+	}, want: []string{"idms.yaml:10:25: error: no OperatorHub cluster in the set, so the default catalog sources are enabled: the default catalog sources redhat-operators, certified-operators, community-operators, redhat-marketplace stay enabled and pull registry.redhat.io/redhat/redhat-operator-index:v4.N, registry.redhat.io/redhat/certified-operator-index:v4.N, registry.redhat.io/redhat/community-operator-index:v4.N, registry.redhat.io/redhat/redhat-marketplace-index:v4.N (the tag of the cluster's minor; no version known) BY TAG"}},
+	{rule: "MIR002", name: "no OperatorHub, release from a ClusterInstance: the real tag", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "ci.yaml": relClusterInstance("openshift-v4.22"),
+	}, want: []string{`idms.yaml:10:25: error: no OperatorHub cluster in the set, so the default catalog sources are enabled: the default catalog sources redhat-operators, certified-operators, community-operators, redhat-marketplace stay enabled and pull registry.redhat.io/redhat/redhat-operator-index:v4.22, registry.redhat.io/redhat/certified-operator-index:v4.22, registry.redhat.io/redhat/community-operator-index:v4.22, registry.redhat.io/redhat/redhat-marketplace-index:v4.22 (the tag of 4.22 (from ClusterInstance core/core spec.clusterImageSetNameRef "openshift-v4.22")) BY TAG`}},
+	{rule: "MIR002", name: "no OperatorHub, source allowed: the tag pulls reach registry.redhat.io", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirAllowed),
+	}},
+	{rule: "MIR002", name: "OperatorHub disabling redhat-operators only: the other three", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"hub.yaml":  mirOperatorHub(false) + "  sources:\n  - name: redhat-operators\n    disabled: true\n",
+	}, want: []string{"hub.yaml:6:29: error: OperatorHub cluster spec.disableAllDefaultSources: the default catalog sources certified-operators, community-operators, redhat-marketplace stay enabled"}},
+	{rule: "MIR002", name: "OperatorHub disabling each default source", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"hub.yaml": mirOperatorHub(false) + "  sources:\n  - {name: redhat-operators, disabled: true}\n  - {name: certified-operators, disabled: true}\n" +
+			"  - {name: community-operators, disabled: true}\n  - {name: redhat-marketplace, disabled: true}\n",
+	}},
+
 	{rule: "MIR003", name: "tag mirror on a namespace under a digest-mirrored registry", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
 		"itms.yaml": mirITMS("index", "registry.redhat.io/redhat=quay.example.com/registry-redhat-io/redhat"),
@@ -350,7 +373,7 @@ spec:
 
 	{rule: "MIR013", name: "assisted mirror ConfigMap mirroring tags", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentTagConf),
-	}, want: []string{`cm.yaml:11:1: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) configures tag mirroring the installer does not keep (it writes mirror-by-digest-only = true and reduces the file to ImageDigestMirrorSet/ImageTagMirrorSet): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring is kept; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": the installer drops this mirror silently`}},
+	}, want: []string{`cm.yaml:11:1: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) configures tag mirroring assisted-service does not carry into the cluster (only its digest mirrors become install-config imageDigestSources; no ImageTagMirrorSet is created): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring reaches the cluster; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": assisted-service drops this mirror silently (neither a digest nor a tag mirror)`}},
 	{rule: "MIR013", name: "assisted mirror ConfigMap digest-only", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentDigestConf),
 	}},
@@ -358,7 +381,7 @@ spec:
 	// read as a file: the finding is at the first table that mirrors tags.
 	{rule: "MIR013", name: "agent mirror/registries.conf mirroring tags", files: map[string]string{
 		"mirror/registries.conf": mirAgentTagConf,
-	}, want: []string{`mirror/registries.conf:3:1: warning: RegistriesConf mirror/registries.conf registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) configures tag mirroring the installer does not keep`}},
+	}, want: []string{`mirror/registries.conf:3:1: warning: RegistriesConf mirror/registries.conf registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) configures tag mirroring assisted-service does not carry into the cluster`}},
 	{rule: "MIR013", name: "agent mirror/registries.conf digest-only", files: map[string]string{
 		"mirror/registries.conf": mirAgentDigestConf,
 	}},
@@ -382,17 +405,17 @@ spec:
 
 	{rule: "MIR014", name: "ICSP on 4.16", files: map[string]string{
 		"icsp.yaml": mirICSP("old", mirRHCache), "cv.yaml": mirClusterVersion("4.16.8"),
-	}, want: []string{"icsp.yaml:2:7: info: ImageContentSourcePolicy old: ImageContentSourcePolicy is deprecated since OpenShift 4.13 (this is 4.16)"}},
+	}, want: []string{"icsp.yaml:2:7: info: ImageContentSourcePolicy old: ImageContentSourcePolicy is deprecated since OpenShift 4.13, and this is 4.16 (from ClusterVersion version spec.desiredUpdate.version \"4.16.8\")"}},
 	{rule: "MIR014", name: "ICSP on 4.12", files: map[string]string{
 		"icsp.yaml": mirICSP("old", mirRHCache), "cv.yaml": mirClusterVersion("4.12.40"),
 	}},
 
 	{rule: "MIR015", name: "ICSP and IDMS on 4.13", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "idms.yaml": mirIDMS("cache", mirRHCache), "cv.yaml": mirClusterVersion("4.13.4"),
-	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageDigestMirrorSet cache on OpenShift 4.13: z-streams built before the fix (merged 2023-12-05, MCO PR #4027) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagedigestmirrorset exist")`}},
+	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageDigestMirrorSet cache on OpenShift 4.13 (from ClusterVersion version spec.desiredUpdate.version "4.13.4"): z-streams built before the fix (merged 2023-12-05, MCO PR #4027) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagedigestmirrorset exist")`}},
 	{rule: "MIR015", name: "ICSP and ITMS on 4.14", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "itms.yaml": mirITMS("tags", mirRHCache), "cv.yaml": mirClusterVersion("4.14.2"),
-	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageTagMirrorSet tags on OpenShift 4.14: z-streams built before the fix (merged 2023-11-07, MCO PR #3995) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagetagmirrorset exist")`}},
+	}, want: []string{`icsp.yaml:2:7: error: ImageContentSourcePolicy old next to ImageTagMirrorSet tags on OpenShift 4.14 (from ClusterVersion version spec.desiredUpdate.version "4.14.2"): z-streams built before the fix (merged 2023-11-07, MCO PR #3995) fail the whole MCO sync ("error: both imagecontentsourcepolicy and imagetagmirrorset exist")`}},
 	{rule: "MIR015", name: "ICSP and IDMS on 4.16", files: map[string]string{
 		"icsp.yaml": mirICSP("old", "quay.io/ocp=mirror.example.com/ocp"), "idms.yaml": mirIDMS("cache", mirRHCache), "cv.yaml": mirClusterVersion("4.16.8"),
 	}},

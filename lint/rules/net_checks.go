@@ -115,7 +115,7 @@ func checkLiveMigration(set lint.Set, r *lint.Reporter) {
 		started := fmt.Sprintf("the live migration started by %s in %s", platform.NetworkTypeMigrationAnnotation, c.obj.KeyPosOf("metadata", "annotations", platform.NetworkTypeMigrationAnnotation))
 		if set.Minor > 0 && set.Minor < platform.SDNLiveMigrationCodeSince {
 			r.Object(c.obj, fmt.Sprintf("the live migration needs OpenShift %s or later (documented from %s), this is %s: CNO ignores the annotation; use the offline migration (spec.migration.networkType on Network.operator) or upgrade first",
-				platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, set.Minor),
+				platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, set.MinorIn()),
 				"metadata", "annotations", platform.NetworkTypeMigrationAnnotation)
 			continue
 		}

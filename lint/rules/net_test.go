@@ -266,7 +266,7 @@ pools:
   machineNetwork: [10.0.0.0/24]
 pools:
   master: {uplinkInterface: eno1, uplinkMTU: 1500, count: 3}
-`), want: []string{`site.yaml:11:9: error: network.type OpenShiftSDN on OpenShift 4.17: OpenShift SDN was removed in 4.17 and CNO rejects it (unsupported network type "OpenShiftSDN")`}},
+`), want: []string{`site.yaml:11:9: error: network.type OpenShiftSDN on OpenShift 4.17 (from the site's cluster.version): OpenShift SDN was removed in 4.17 and CNO rejects it (unsupported network type "OpenShiftSDN")`}},
 		siteCase{rule: "NET002", name: "running SDN on 4.16", site: siteYAML("4.16", "baremetal", "running", `network:
   type: OpenShiftSDN
   machineNetwork: [10.0.0.0/24]
@@ -287,13 +287,13 @@ type versionCase struct {
 
 var versionCases = []versionCase{
 	{rule: "NET002", name: "SDN install-config on 4.15", minor: 15, files: map[string]string{"install-config.yaml": installConfigSDN},
-		want: []string{"install-config.yaml:8:16: error: networkType OpenShiftSDN cannot be installed on OpenShift 4.15"}},
+		want: []string{"install-config.yaml:8:16: error: networkType OpenShiftSDN cannot be installed on OpenShift 4.15 (from --ocp-version)"}},
 	{rule: "NET002", name: "SDN install-config on 4.14", minor: 14, files: map[string]string{"install-config.yaml": installConfigSDN}},
 	{rule: "NET002", name: "SDN operator config on 4.17", minor: 17, files: map[string]string{"network.yaml": strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1)},
-		want: []string{`network.yaml:7:11: error: OpenShift SDN on OpenShift 4.17: it was removed in 4.17 and CNO rejects it (unsupported network type "OpenShiftSDN")`}},
+		want: []string{`network.yaml:7:11: error: OpenShift SDN on OpenShift 4.17 (from --ocp-version): it was removed in 4.17 and CNO rejects it (unsupported network type "OpenShiftSDN")`}},
 	{rule: "NET002", name: "SDN operator config on 4.16", minor: 16, files: map[string]string{"network.yaml": strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1)}},
 	{rule: "NET003", name: "live migration on 4.14", minor: 14, files: map[string]string{"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1)},
-		want: []string{"network-config.yaml:6:50: error: the live migration needs OpenShift 4.15 or later (documented from 4.16), this is 4.14"}},
+		want: []string{"network-config.yaml:6:50: error: the live migration needs OpenShift 4.15 or later (documented from 4.16), this is 4.14 (from --ocp-version)"}},
 	{rule: "NET003", name: "live migration on 4.16", minor: 16, files: map[string]string{"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1)}},
 	// the masquerade subnet ValidateLiveMigration checks: CNO release-4.16
 	// defaultV4MasqueradeSubnet 169.254.169.0/29, release-4.17 169.254.0.0/17

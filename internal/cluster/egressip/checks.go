@@ -39,7 +39,10 @@ type Cluster struct {
 	Platform string
 	// Minor is the OpenShift release; 0: unknown (the one-object
 	// address-family rule is skipped).
-	Minor                            platform.OCPMinor
+	Minor platform.OCPMinor
+	// MinorFrom says where Minor was read, for messages ("" for a site,
+	// whose release is its cluster.version).
+	MinorFrom                        string
 	ClusterNetworks, ServiceNetworks []string
 	// NodeIPs and VIPs map an address (normalized) to what it is: "node m1
 	// (pool master)", "the API VIP".
@@ -273,10 +276,14 @@ func (c *checker) families(objs []parsed) {
 		return v4, v6
 	}
 	minor := c.c.Minor
+	release := minor.String()
+	if c.c.MinorFrom != "" {
+		release += " (from " + c.c.MinorFrom + ")"
+	}
 	for oi, o := range objs {
 		if v4, v6 := fam(o); v4 && v6 && minor > 0 && minor < platform.EgressDualStackObjectSince {
 			c.add(MixedFamilies, oi, -1, fmt.Sprintf("EgressIP %q mixes IPv4 and IPv6 addresses: one object holds both families from OpenShift %s (dual-stack EgressIP), this cluster is %s",
-				o.Name, platform.EgressDualStackObjectSince, minor), "keep one address family per EgressIP on this release")
+				o.Name, platform.EgressDualStackObjectSince, release), "keep one address family per EgressIP on this release")
 		}
 	}
 	for i, a := range objs {

@@ -36,7 +36,7 @@ items:
 		stderr string
 	}{
 		"finding":   {[]string{"fn"}, lint, ExitFindings, "rule: MIR001", "[MIR001]"},
-		"clean":     {[]string{"fn"}, strings.Replace(lint, "metadata: {name: lint}", "metadata: {name: lint}\n  spec: {disable: [MIR001]}", 1), ExitOK, "kind: ResourceList", ""},
+		"clean":     {[]string{"fn"}, strings.Replace(lint, "metadata: {name: lint}", "metadata: {name: lint}\n  spec: {disable: [MIR001, MIR002]}", 1), ExitOK, "kind: ResourceList", ""},
 		"bad kind":  {[]string{"fn"}, strings.Replace(lint, "kind: SiteLint", "kind: Site", 1), ExitFailure, "severity: error", "want apiVersion siteforge.dev/v1alpha1"},
 		"arguments": {[]string{"fn", "x"}, lint, ExitFailure, "", "takes no arguments"},
 		"help":      {[]string{"help", "fn"}, "", ExitOK, "--enable-exec", ""},

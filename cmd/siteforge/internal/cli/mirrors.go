@@ -165,7 +165,7 @@ func manifestMirrorSet(e env, label string, objs []*manifests.Object, minor int)
 	// The release a ClusterVersion export names: MCO keeps the payload
 	// repository unblocked unless a digest mirror serves it (the
 	// registries engine's payload rule needs the release image).
-	rel := manifests.ClusterVersionRelease(objs)
+	rel := manifests.ReadRelease(objs)
 	if minor == 0 {
 		minor = int(rel.Minor)
 	}

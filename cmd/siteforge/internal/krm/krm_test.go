@@ -252,7 +252,8 @@ func TestSiteLintFindingAtUserLine(t *testing.T) {
 		"base/catalog.yaml":       catalogSource,
 		"base/idms.yaml":          idms,
 	})
-	rl := lintList("")
+	// MIR002 (the default catalogs under the same mirror) is checked in lint/rules.
+	rl := lintList("  spec:\n    disable: [MIR002]\n")
 	out, stderr, code := run(t, dir, rl)
 	if code != exitFindings {
 		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitFindings, stderr)
@@ -292,7 +293,7 @@ func TestSiteLintWithoutKustomization(t *testing.T) {
 }
 
 func TestSiteLintClean(t *testing.T) {
-	rl := lintList("  spec:\n    disable: [MIR001]\n")
+	rl := lintList("  spec:\n    disable: [MIR001, MIR002]\n")
 	out, stderr, code := run(t, t.TempDir(), rl)
 	if code != 0 || len(out.Results) != 0 || stderr != "" {
 		t.Errorf("exit %d, results %v, stderr %q; want a silent 0", code, out.Results, stderr)
@@ -304,7 +305,7 @@ func TestSiteLintClean(t *testing.T) {
 
 func TestSiteLintFailOn(t *testing.T) {
 	// An unused suppression is a warning (LNT001).
-	list := strings.Replace(lintList("  spec:\n    disable: [MIR001]\n    failOn: %s\n"), "      config.k8s.io/id: '2'\n",
+	list := strings.Replace(lintList("  spec:\n    disable: [MIR001, MIR002]\n    failOn: %s\n"), "      config.k8s.io/id: '2'\n",
 		"      config.k8s.io/id: '2'\n      siteforge.dev/ignore-MTU001: not a network\n", 1)
 	for failOn, want := range map[string]int{"error": 0, "warning": 1} {
 		out, stderr, code := run(t, t.TempDir(), strings.Replace(list, "%s", failOn, 1))
