@@ -47,8 +47,9 @@ manifests given together, from the first of these that says it:
    (openshift-4.17, openshift-v4.17, img4.17.3-x86-64-appsub); any other name tells nothing. A set
    without ClusterInstance or AgentClusterInstall reads its ClusterImageSets.
 4. An oc-mirror ImageSetConfiguration (mirror.openshift.io/v1alpha2, v2alpha1): the OpenShift channels
-   it mirrors (mirror.platform.channels[].name, minVersion, maxVersion) and the Red Hat default catalogs
-   it mirrors by their v4.y tag (mirror.operators[].catalog).
+   it mirrors (mirror.platform.channels[].name, minVersion, maxVersion). The operator catalogs it
+   mirrors (mirror.operators[].catalog, redhat-operator-index:v4.y) tell nothing of the release: they
+   are what the mirror serves, not the payload a cluster installs.
 
 When the objects of the first source that says anything disagree (two ClusterImageSets of different
 minors on a hub, an ImageSetConfiguration mirroring an upgrade from 4.16 to 4.17), the release is

@@ -44,8 +44,15 @@ type releaseClue struct {
 //  1. ClusterVersion: the cluster's own record of its release.
 //  2. ClusterImageSet, ClusterInstance, AgentClusterInstall: the release a
 //     cluster is installed from (hive, siteconfig, assisted-service).
-//  3. ImageSetConfiguration: the releases and catalogs oc-mirror mirrors for
-//     the cluster.
+//  3. ImageSetConfiguration: the releases oc-mirror mirrors for the cluster
+//     (mirror.platform channels). Its operator catalogs tell nothing of the
+//     release: an ImageSetConfiguration configures the mirror, not a
+//     cluster, and the catalog index it copies (redhat-operator-index:v4.10)
+//     is whatever catalog the mirror serves - one mirror serves several
+//     clusters, and the release a cluster installs is the payload, which
+//     only mirror.platform names (oc-mirror docs "Image set configuration
+//     parameters": mirror.platform.channels are the OpenShift releases to
+//     mirror, mirror.operators the Operator catalogs).
 var releaseTiers = []func([]*Object) []releaseClue{clusterVersionClues, imageSetClues, imageSetConfigurationClues}
 
 // ReadRelease reads the release a set of manifests states, by the
@@ -295,9 +302,6 @@ func imageSetConfigurationClues(objs []*Object) []releaseClue {
 						MaxVersion string `json:"maxVersion"`
 					} `json:"channels"`
 				} `json:"platform"`
-				Operators []struct {
-					Catalog string `json:"catalog"`
-				} `json:"operators"`
 			} `json:"mirror"`
 		}
 		if o.DecodeLoose(&isc) != nil {
@@ -318,11 +322,6 @@ func imageSetConfigurationClues(objs []*Object) []releaseClue {
 				if m, err := platform.ParseOCPMinor(v.value); err == nil {
 					out = append(out, releaseClue{minor: m, from: sourceOf(o, field+"."+v.key, v.value)})
 				}
-			}
-		}
-		for i, op := range isc.Mirror.Operators {
-			if m, ok := platform.DefaultCatalogTagMinor(op.Catalog); ok {
-				out = append(out, releaseClue{minor: m, from: sourceOf(o, fmt.Sprintf("mirror.operators[%d].catalog", i), op.Catalog)})
 			}
 		}
 	}

@@ -107,23 +107,3 @@ func DefaultCatalogTag(minor OCPMinor) string { return "v" + minor.String() }
 
 // DefaultCatalogTagUnknown stands for the tag when the release is unknown.
 const DefaultCatalogTagUnknown = "v4.N"
-
-// DefaultCatalogTagMinor reads the minor from the tag of one of the default
-// catalogs' index images (registry.redhat.io/redhat/redhat-operator-index:v4.17);
-// false for another repository or tag.
-func DefaultCatalogTagMinor(image string) (OCPMinor, bool) {
-	i := strings.LastIndexByte(image, ':')
-	if i < 0 || strings.Contains(image, "@") {
-		return 0, false
-	}
-	repo, tag := image[:i], image[i+1:]
-	known := false
-	for _, c := range DefaultCatalogs {
-		known = known || c.Index == repo
-	}
-	if !known || !strings.HasPrefix(tag, "v4.") || strings.Count(tag, ".") != 1 {
-		return 0, false
-	}
-	minor, err := ParseOCPMinor(tag)
-	return minor, err == nil
-}

@@ -31,16 +31,4 @@ func TestReleaseNameConventions(t *testing.T) {
 			t.Errorf("ReleaseImageTagMinor(%q) = %v, %v; want %v", image, got, ok, want)
 		}
 	}
-	for image, want := range map[string]OCPMinor{
-		"registry.redhat.io/redhat/redhat-operator-index:v4.17":    17,
-		"registry.redhat.io/redhat/certified-operator-index:v4.16": 16,
-		"registry.redhat.io/redhat/redhat-operator-index:v4.17.1":  0,
-		"quay.io/example/my-index:v4.15":                           0,
-		"registry.redhat.io/redhat/redhat-operator-index:latest":   0,
-	} {
-		got, ok := DefaultCatalogTagMinor(image)
-		if got != want || ok != (want > 0) {
-			t.Errorf("DefaultCatalogTagMinor(%q) = %v, %v; want %v", image, got, ok, want)
-		}
-	}
 }

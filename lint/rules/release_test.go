@@ -25,10 +25,17 @@ func relAgentClusterInstall(imageSet string) string {
 }
 
 // relImageSetConfig is an oc-mirror v1 ImageSetConfiguration mirroring the
-// Red Hat operator catalog of one minor (openshift/oc-mirror
-// v1/pkg/api/v1alpha2 types_config.go Operator.Catalog).
+// releases of one channel and the Red Hat operator catalog of the same minor
+// (openshift/oc-mirror v1/pkg/api/v1alpha2 types_config.go Platform.Channels,
+// Operator.Catalog).
 func relImageSetConfig(tag string) string {
-	return "kind: ImageSetConfiguration\napiVersion: mirror.openshift.io/v1alpha2\nstorageConfig:\n  local:\n    path: /mirror/meta\nmirror:\n  operators:\n  - catalog: registry.redhat.io/redhat/redhat-operator-index:" + tag + "\n    packages:\n    - name: local-storage-operator\n"
+	return "kind: ImageSetConfiguration\napiVersion: mirror.openshift.io/v1alpha2\nstorageConfig:\n  local:\n    path: /mirror/meta\nmirror:\n  platform:\n    channels:\n    - name: stable-" + strings.TrimPrefix(tag, "v") + "\n  operators:\n  - catalog: registry.redhat.io/redhat/redhat-operator-index:" + tag + "\n    packages:\n    - name: local-storage-operator\n"
+}
+
+// relCatalogsOnly mirrors only an operator catalog: it says nothing of the
+// release the cluster installs.
+func relCatalogsOnly(tag string) string {
+	return "kind: ImageSetConfiguration\napiVersion: mirror.openshift.io/v1alpha2\nmirror:\n operators:\n   - catalog: registry.redhat.io/redhat/redhat-operator-index:" + tag + "\n"
 }
 
 func init() {
@@ -38,11 +45,21 @@ func init() {
 		// MIR014 with the release of an oc-mirror ImageSetConfiguration, as with --ocp-version 4.17
 		ruleCase{rule: "MIR014", name: "ICSP next to an ImageSetConfiguration of 4.17", files: map[string]string{
 			"icsp.yaml": icsp, "imageset-config.yaml": relImageSetConfig("v4.17")},
-			want: []string{`icsp.yaml:2:7: info: ImageContentSourcePolicy lso: ImageContentSourcePolicy is deprecated since OpenShift 4.13, and this is 4.17 (from ImageSetConfiguration in imageset-config.yaml mirror.operators[0].catalog "registry.redhat.io/redhat/redhat-operator-index:v4.17")`}},
+			want: []string{`icsp.yaml:2:7: info: ImageContentSourcePolicy lso: ImageContentSourcePolicy is deprecated since OpenShift 4.13, and this is 4.17 (from ImageSetConfiguration in imageset-config.yaml mirror.platform.channels[0].name "stable-4.17")`}},
 		ruleCase{rule: "MIR014", name: "ICSP next to an ImageSetConfiguration of 4.12", files: map[string]string{
 			"icsp.yaml": icsp, "imageset-config.yaml": relImageSetConfig("v4.12")}},
 		ruleCase{rule: "MIR014", name: "ICSP next to ImageSetConfigurations that disagree", files: map[string]string{
 			"icsp.yaml": icsp, "a.yaml": relImageSetConfig("v4.16"), "b.yaml": relImageSetConfig("v4.17")}},
+
+		// A catalog-only ImageSetConfiguration (a real repository mirrors
+		// redhat-operator-index:v4.10 next to an OpenShiftSDN
+		// install-config) does not make the release 4.10: judged by the
+		// latest release.
+		ruleCase{rule: "NET002", name: "SDN next to a catalog-only ImageSetConfiguration", files: map[string]string{
+			"network.yaml": sdn, "imageset-config.yaml": relCatalogsOnly("v4.10")},
+			want: []string{`network.yaml:7:11: error: OpenShift SDN on the latest OpenShift release (no version known: pass --ocp-version)`}},
+		ruleCase{rule: "NET002", name: "SDN next to an ImageSetConfiguration mirroring 4.10", files: map[string]string{
+			"network.yaml": sdn, "imageset-config.yaml": relImageSetConfig("v4.10")}},
 
 		// NET002 with a ClusterInstance's release: removed on 4.22, still there on 4.16
 		ruleCase{rule: "NET002", name: "SDN next to a ClusterInstance of openshift-v4.22", files: map[string]string{
