@@ -75,7 +75,7 @@ func RegistriesConfTexts(objs []*Object) []RegistriesConfText {
 		switch {
 		case o.Kind == KindRegistriesConf && o.APIVersion == APIVersionRegistriesConf:
 			out = append(out, RegistriesConfText{Obj: o, Path: []string{registriesConfFileName}, Text: o.Node.Content[1].Value,
-				From: "registries.conf file (the agent installer reads " + platform.AgentRegistriesConfAssetPath + " next to install-config.yaml)", firstLine: 1, col: 1})
+				From: "the agent installer reads " + platform.AgentRegistriesConfAssetPath + " next to install-config.yaml", firstLine: 1, col: 1})
 		case o.Kind == "ConfigMap" && o.APIVersion == "v1":
 			n := child(child(o.Node, "data"), platform.AssistedRegistriesConfKey)
 			if n == nil || n.Kind != yaml.ScalarNode {

@@ -31,6 +31,15 @@ type registriesFile struct {
 	text *manifests.RegistriesConfText
 }
 
+// where names the content: the file (a registries.conf on disk), or the
+// object and its field.
+func (f registriesFile) where() string {
+	if f.obj.Kind == manifests.KindRegistriesConf {
+		return f.obj.File
+	}
+	return f.obj.ID() + " " + userPath(f.path)
+}
+
 // report reports a finding on the file, at line (1-based, of the content) when its lines map to
 // the file's, else at the field holding it.
 func (f registriesFile) report(r *lint.Reporter, line int, msg string) {
@@ -277,12 +286,12 @@ func checkInstallerRegistriesConf(set lint.Set, r *lint.Reporter) {
 		}
 		line := registryTableLine(f.data, first)
 		if discoveryOnly {
-			f.report(r, line, fmt.Sprintf("%s %s (%s) configures tag mirroring for the discovery image only: assisted-service merges the override into the discovery ignition, so it reaches neither the install-config nor the installed nodes: %s; give assisted-service the mirrors in a mirror ConfigMap (mirrorRegistryRef) and apply an ImageTagMirrorSet (4.13+; a MachineConfig before) for tag pulls",
-				f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")))
+			f.report(r, line, fmt.Sprintf("%s (%s) configures tag mirroring for the discovery image only: assisted-service merges the override into the discovery ignition, so it reaches neither the install-config nor the installed nodes: %s; give assisted-service the mirrors in a mirror ConfigMap (mirrorRegistryRef) and apply an ImageTagMirrorSet (4.13+; a MachineConfig before) for tag pulls",
+				f.where(), f.file, strings.Join(problems, "; ")))
 			continue
 		}
-		f.report(r, line, fmt.Sprintf("%s %s (%s) configures tag mirroring assisted-service does not carry into the cluster (only its digest mirrors become install-config imageDigestSources; no ImageTagMirrorSet is created): %s; keep this file digest-only and apply an ImageTagMirrorSet (4.13+; a MachineConfig before) for tag pulls",
-			f.obj.ID(), userPath(f.path), f.file, strings.Join(problems, "; ")))
+		f.report(r, line, fmt.Sprintf("%s (%s) configures tag mirroring assisted-service does not carry into the cluster (only its digest mirrors become install-config imageDigestSources; no ImageTagMirrorSet is created): %s; keep this file digest-only and apply an ImageTagMirrorSet (4.13+; a MachineConfig before) for tag pulls",
+			f.where(), f.file, strings.Join(problems, "; ")))
 	}
 }
 
@@ -296,10 +305,7 @@ func checkInstallerRegistriesConfLoads(set lint.Set, r *lint.Reporter) {
 		if f.text == nil {
 			continue
 		}
-		where := f.obj.ID() + " " + userPath(f.path)
-		if f.obj.Kind == manifests.KindRegistriesConf {
-			where = f.obj.File
-		}
+		where := f.where()
 		if f.conf == nil {
 			msg := scratchPath.ReplaceAllString(f.err.Error(), "")
 			f.report(r, errorLine(f.err), fmt.Sprintf("%s (%s) does not load: %s; the installer cannot use it: fix the TOML (containers-registries.conf(5): [[registry]] tables with location and [[registry.mirror]] tables)",

@@ -381,7 +381,7 @@ spec:
 	// read as a file: the finding is at the first table that mirrors tags.
 	{rule: "MIR013", name: "agent mirror/registries.conf mirroring tags", files: map[string]string{
 		"mirror/registries.conf": mirAgentTagConf,
-	}, want: []string{`mirror/registries.conf:3:1: warning: RegistriesConf mirror/registries.conf registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) configures tag mirroring assisted-service does not carry into the cluster`}},
+	}, want: []string{`mirror/registries.conf:3:1: warning: mirror/registries.conf (the agent installer reads mirror/registries.conf next to install-config.yaml) configures tag mirroring assisted-service does not carry into the cluster`}},
 	{rule: "MIR013", name: "agent mirror/registries.conf digest-only", files: map[string]string{
 		"mirror/registries.conf": mirAgentDigestConf,
 	}},
@@ -396,7 +396,7 @@ spec:
 	}, want: []string{
 		`cm.yaml:11:1: error: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) does not load:`,
 		`cm2.yaml:8:20: error: ConfigMap multicluster-engine/no-mirrors data.registries.conf (assisted-service mirror registry ConfigMap) has no [[registry]] with a location and [[registry.mirror]] entries`,
-		`mirror/registries.conf:1:1: error: mirror/registries.conf (registries.conf file (the agent installer reads mirror/registries.conf next to install-config.yaml)) does not load: containers/image rejects registries.conf: invalid condition: mirror location is unset`,
+		`mirror/registries.conf:1:1: error: mirror/registries.conf (the agent installer reads mirror/registries.conf next to install-config.yaml) does not load: containers/image rejects registries.conf: invalid condition: mirror location is unset`,
 	}},
 	{rule: "MIR020", name: "registries.conf files that load", files: map[string]string{
 		"mirror/registries.conf": mirAgentDigestConf,
