@@ -253,3 +253,36 @@ func TestLintInputFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestLintSiteWithOtherFiles: `siteforge lint SITE extra.yaml` lints the
+// site and the other files as one cluster: an ImageDigestMirrorSet giving
+// registry.redhat.io another policy than the site's mirrors is a conflict
+// MCO refuses (MIR004, naming the other object). Before, the file was
+// linted apart from the site and nothing was found. With two sites, the
+// other files are a cluster of their own (each site has its own).
+func TestLintSiteWithOtherFiles(t *testing.T) {
+	abs, _ := filepath.Abs(examplesDir)
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(abs, "disconnected-quay-cache"), filepath.Join(dir, "lab"))
+	copyTree(t, filepath.Join(abs, "remote-workers"), filepath.Join(dir, "rw"))
+	write(t, dir, map[string]string{"extra.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: extra\nspec:\n  imageDigestMirrors:\n" +
+		"  - source: registry.redhat.io\n    mirrors: [other.example.com/rh]\n    mirrorSourcePolicy: AllowContactingSource\n"})
+	mir004 := func(args ...string) bool {
+		r := mainIn(t, dir, append([]string{"lint", "--format", "json"}, args...)...)
+		for _, f := range decodeReport(t, r.stdout).Findings {
+			if f.Rule == "MIR004" && strings.Contains(f.Message, "ImageDigestMirrorSet extra") {
+				return true
+			}
+		}
+		return false
+	}
+	if !mir004("lab", "extra.yaml") {
+		t.Error("lint lab extra.yaml: no MIR004 between the site's mirrors and extra.yaml")
+	}
+	if mir004("lab") {
+		t.Error("lint lab: MIR004 without extra.yaml")
+	}
+	if mir004("lab", "rw", "extra.yaml") {
+		t.Error("lint lab rw extra.yaml: with two sites, extra.yaml is not either site's cluster")
+	}
+}
