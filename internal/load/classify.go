@@ -63,3 +63,16 @@ func IsFnConfigData(data []byte) bool {
 	return fnConfigKind.Match(data) || bytes.Contains(data, []byte(`"kind":"SiteRender"`)) || bytes.Contains(data, []byte(`"kind":"SiteLint"`)) ||
 		bytes.Contains(data, []byte(`"kind": "SiteRender"`)) || bytes.Contains(data, []byte(`"kind": "SiteLint"`))
 }
+
+// notSiteInput reports, reading the file once, whether a file kept among
+// site files is an exported schema or a kustomize function config.
+func notSiteInput(file string) bool {
+	data, err := fsread.File(file, MaxFileSize)
+	if err != nil {
+		return false // read (and reported) by the loader
+	}
+	if strings.EqualFold(filepath.Ext(file), ".cue") {
+		return schemaDefinition.Match(data)
+	}
+	return DeclaresSiteData(data) && IsFnConfigData(data)
+}

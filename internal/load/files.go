@@ -193,7 +193,7 @@ func siteFilesIn(dir string) ([]string, error) {
 		// An exported schema (`siteforge schema > siteforge.cue`, for cue
 		// vet) and a kustomize function config (SiteRender, SiteLint) are
 		// kept next to sites, but are not site inputs.
-		if IsSchemaExport(full) || DeclaresSite(full) && IsFnConfig(full) {
+		if notSiteInput(full) {
 			continue
 		}
 		// A FIFO, device or socket named like a site file is listed: reading
