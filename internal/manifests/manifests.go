@@ -51,15 +51,7 @@ func (o *Object) Pos() diag.Position { return nodePos(o.File, o.Node) }
 // PosOf returns the position of the value at path (mapping keys, or
 // sequence indexes as decimal strings), or of its nearest existing ancestor.
 func (o *Object) PosOf(path ...string) diag.Position {
-	n := o.Node
-	for _, p := range path {
-		next := child(n, p)
-		if next == nil {
-			break
-		}
-		n = next
-	}
-	return nodePos(o.File, n)
+	return nodePos(o.File, o.nodeAt(path...))
 }
 
 // KeyPosOf returns the position of the key of the field at path (the

@@ -115,17 +115,17 @@ func sortByName[T any](xs []Decoded[T]) {
 func (m MirrorSet) InstallerDiagnostics() diag.List {
 	var out diag.List
 	for _, r := range m.InstallerRejected {
-		msg := fmt.Sprintf("install-config %s: %v", userField(r.Path), r.Err)
+		msg := fmt.Sprintf("install-config %s: %v", UserPath(r.Path), r.Err)
 		if r.Value != "" {
-			msg = fmt.Sprintf("install-config %s %q: the installer rejects it (openshift/installer validateNamedRepository): %v", userField(r.Path), r.Value, r.Err)
+			msg = fmt.Sprintf("install-config %s %q: the installer rejects it (openshift/installer validateNamedRepository): %v", UserPath(r.Path), r.Value, r.Err)
 		}
 		out = append(out, diag.Diagnostic{Pos: r.Config.PosOf(r.Path...), Message: msg})
 	}
 	return out
 }
 
-// userField writes a field path as users read it: imageDigestSources[0].mirrors[1].
-func userField(path []string) string {
+// UserPath writes a field path as users read it: imageDigestSources[0].mirrors[1].
+func UserPath(path []string) string {
 	var b strings.Builder
 	for _, p := range path {
 		if _, err := strconv.Atoi(p); err == nil {

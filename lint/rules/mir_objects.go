@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
@@ -93,20 +92,7 @@ func pullKind(digest bool) string {
 }
 
 // userPath writes a field path the way users read it: spec.imageDigestMirrors[0].mirrors[1].
-func userPath(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		if _, err := strconv.Atoi(p); err == nil {
-			b.WriteString("[" + p + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
+func userPath(path []string) string { return manifests.UserPath(path) }
 
 // mirrorObjects is what a set holds for registries.conf: the mirror entries in MCO's order (IDMS,
 // then ICSP, then ITMS, each kind by object name), the image config, the release image.
