@@ -104,8 +104,14 @@ func duplicateFindings(set Set) []Finding {
 		if d.Identical || manifests.IsInstallManifest(d.Obj, set.Objects) || manifests.IsInstallManifest(d.First, set.Objects) {
 			continue // a day-0 manifest and the day-2 object that changes it
 		}
+		first := d.First.Pos()
+		if s := set.Site; s != nil {
+			if p, ok := s.Origin[d.First.File]; ok && p.IsValid() {
+				first = p // rendered by the site: where the site says it
+			}
+		}
 		out = append(out, Finding{Rule: r.ID, Name: r.Name, Severity: r.Severity,
-			Message:  fmt.Sprintf("%s is defined again here, differently from %s (the API server keeps one: whichever is applied last)", d.Obj.ID(), d.First.Pos()),
+			Message:  fmt.Sprintf("%s is defined again here, differently from %s (the API server keeps one: whichever is applied last)", d.Obj.ID(), first),
 			Pos:      d.Obj.Pos(),
 			Resource: &ResourceRef{APIVersion: d.Obj.APIVersion, Kind: d.Obj.Kind, Namespace: d.Obj.Namespace, Name: d.Obj.Name}})
 	}

@@ -191,6 +191,26 @@ func TestLintBrokenFileInEveryFormat(t *testing.T) {
 	}
 }
 
+// TestLintExclude: --exclude and .siteforgeignore keep a path out: the
+// broken file is not read, the other findings stay.
+func TestLintExclude(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"m/broken.yaml":      "a: [\n",
+		"m/tmpl/x.yaml":      "b: [\n",
+		"m/ic.yaml":          "apiVersion: operator.openshift.io/v1\nkind: IngressController\nmetadata:\n  name: edge\n  namespace: openshift-ingress-operator\nspec:\n  domain: Apps_Edge.example.com\n",
+		"m/.siteforgeignore": "# templates rendered elsewhere\ntmpl/\n",
+	})
+	r := mainIn(t, dir, "lint", "--exclude", "broken.yaml", "m")
+	if strings.Contains(r.stdout, "[INP001]") || !strings.Contains(r.stdout, "[ING002]") {
+		t.Errorf("--exclude broken.yaml: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = mainIn(t, dir, "lint", "m")
+	if !strings.Contains(r.stdout, "m/broken.yaml:1:1: error: syntax error") || strings.Contains(r.stdout, "tmpl/x.yaml") {
+		t.Errorf("without --exclude: the broken file, not the ignored one, is a finding\n%s%s", r.stdout, r.stderr)
+	}
+}
+
 // TestLintInputFindings: a site that does not load (INP002) and a render
 // warning (INP005) are findings of every format, next to the other sites'
 // and files' findings; --fail-on warning fails on a render warning; a path
@@ -284,5 +304,18 @@ func TestLintSiteWithOtherFiles(t *testing.T) {
 	}
 	if mir004("lab", "rw", "extra.yaml") {
 		t.Error("lint lab rw extra.yaml: with two sites, extra.yaml is not either site's cluster")
+	}
+	// an image.config of the cluster next to the one the site renders: a
+	// duplicate, pointed at the site's own line (not the rendered file)
+	write(t, dir, map[string]string{"image.yaml": "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  registrySources:\n    insecureRegistries: [foo.example.com]\n"})
+	r := mainIn(t, dir, "lint", "--format", "json", "lab", "image.yaml")
+	found := false
+	for _, f := range decodeReport(t, r.stdout).Findings {
+		if f.Rule == "INP004" && f.File == "image.yaml" && regexp.MustCompile(`differently from lab/site\.yaml:\d+:\d+ `).MatchString(f.Message) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("lint lab image.yaml: no INP004 pointing at the site's line\n%s", r.stdout)
 	}
 }
