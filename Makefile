@@ -21,7 +21,8 @@ FUZZ_TARGETS := \
 	./internal/diag:FuzzFormat \
 	./internal/butane:FuzzBuild \
 	./lint/rules:FuzzParseRegistriesConf \
-	./lint/rules:FuzzLintManifests
+	./lint/rules:FuzzLintManifests \
+	./internal/discover:FuzzIgnore
 
 .PHONY: help build test unit race tools pre-commit fuzz-short fuzz golden vet fleet bench corpus
 
