@@ -110,12 +110,16 @@ func TestRefusals(t *testing.T) {
 				"  machineNetwork:", "  clusterNetwork: [{cidr: 100.64.0.0/14, hostPrefix: 23}]\n  machineNetwork:", 1),
 			want: []string{"13:27: network.clusterNetwork[0].cidr: 100.64.0.0/14 overlaps OVN-Kubernetes' internal join subnet 100.64.0.0/16: the live migration to OVN-Kubernetes cannot run on it"},
 		},
+		// CNO's default masquerade subnet on 4.15/4.16 is 169.254.169.0/29
+		// (release-4.16 pkg/network/ovn_kubernetes.go
+		// defaultV4MasqueradeSubnet); 169.254.0.0/17 only from 4.17.
 		{
-			name: "service network overlapping the masquerade subnet",
+			name: "service network overlapping the 4.16 masquerade subnet",
 			src: strings.Replace(siteYAML("4.16", "running", "OpenShiftSDN", "networkMigration:\n  to: OVNKubernetes\n"),
-				"  machineNetwork:", "  serviceNetwork: [169.254.64.0/18]\n  machineNetwork:", 1),
-			want: []string{"13:20: network.serviceNetwork[0]: 169.254.64.0/18 overlaps OVN-Kubernetes' internal masquerade subnet 169.254.0.0/17: the offline migration to OVN-Kubernetes cannot run on it"},
+				"  machineNetwork:", "  serviceNetwork: [169.254.168.0/22]\n  machineNetwork:", 1),
+			want: []string{"13:20: network.serviceNetwork[0]: 169.254.168.0/22 overlaps OVN-Kubernetes' internal masquerade subnet 169.254.169.0/29: the offline migration to OVN-Kubernetes cannot run on it"},
 		},
+
 		{
 			name: "pools with different uplink MTUs and no mtu.machine",
 			src:  siteYAML("4.16", "running", "OVNKubernetes", "  worker:\n    uplinkInterface: ens5\n    uplinkMTU: 9001\nmtu:\n  current: 8901\n"),
@@ -188,4 +192,16 @@ func testContext(s *site.Site) *generators.Context {
 		panic(err)
 	}
 	return ctx
+}
+
+// TestMasqueradeSubnetOfTheRelease: on 4.16 OVN-Kubernetes reserves
+// 169.254.169.0/29, so a service network elsewhere in 169.254.0.0/17 (the
+// 4.17 default) migrates (CNO release-4.16 defaultV4MasqueradeSubnet;
+// before, siteforge refused it with the 4.17 subnet).
+func TestMasqueradeSubnetOfTheRelease(t *testing.T) {
+	src := strings.Replace(siteYAML("4.16", "running", "OpenShiftSDN", "networkMigration:\n  to: OVNKubernetes\n"),
+		"  machineNetwork:", "  serviceNetwork: [169.254.64.0/18]\n  machineNetwork:", 1)
+	if _, err := renderSource(t, src, false); err != nil {
+		t.Errorf("169.254.64.0/18 on 4.16: %v", err)
+	}
 }

@@ -175,12 +175,22 @@ func (m *sdnMigration) artifacts(s *site.Site) []generators.Artifact {
 	return append(arts, generators.Artifact{Path: sdnMigrationRunbook, Role: generators.File, Data: m.runbook(s), Origin: m.origin})
 }
 
-// ovnInternalSubnets are the subnets OVN-Kubernetes reserves by default,
-// IPv4 first.
-func ovnInternalSubnets() []struct{ name, cidr string } {
+// migrationMinor is the release the migration runs on: the site's, or
+// the last that runs OpenShift SDN when unknown (as CNO's live-migration
+// checks do).
+func migrationMinor(s *site.Site) platform.OCPMinor {
+	if m, err := s.Minor(); err == nil {
+		return m
+	}
+	return platform.SDNLastMinor
+}
+
+// ovnInternalSubnets are the subnets OVN-Kubernetes reserves by default on
+// release minor, IPv4 first.
+func ovnInternalSubnets(minor platform.OCPMinor) []struct{ name, cidr string } {
 	var out []struct{ name, cidr string }
 	for _, v6 := range []bool{false, true} {
-		for _, sn := range platform.OVNInternalSubnets {
+		for _, sn := range platform.OVNInternalSubnetsAt(minor) {
 			cidr := sn.V4
 			if v6 {
 				cidr = sn.V6
@@ -219,7 +229,7 @@ func ovnSubnetOverlaps(s *site.Site, mode string) diag.List {
 		if err != nil {
 			continue // the schema checks CIDRs
 		}
-		for _, o := range ovnInternalSubnets() {
+		for _, o := range ovnInternalSubnets(migrationMinor(s)) {
 			if q := netip.MustParsePrefix(o.cidr); p.Overlaps(q) {
 				dl = append(dl, s.At(n.path,
 					fmt.Sprintf("%s overlaps OVN-Kubernetes' internal %s %s: the %s migration to OVN-Kubernetes cannot run on it", n.cidr, o.name, o.cidr, mode),

@@ -84,10 +84,10 @@ func (m *sdnMigration) liveSteps(s *site.Site, r *runbook) {
 	r.p("The live migration refuses to start (NetworkTypeMigrationInProgress False with a message) on a cluster with any of "+
 		"the following. siteforge checked what the site describes: the cluster, service and machine networks do not overlap "+
 		"OVN-Kubernetes' internal subnets (%s, %s, %s). Check the rest on the cluster:",
-		platform.OVNJoinSubnetV4, platform.OVNTransitSubnetV4, platform.OVNMasqueradeSubnetV4)
+		platform.OVNJoinSubnetV4, platform.OVNTransitSubnetV4, masqueradeV4(s))
 	r.sh(
 		"oc get network.operator cluster -o jsonpath='{.spec.defaultNetwork.openshiftSDNConfig.mode}{\"\\n\"}'   # not Multitenant",
-		"oc get pods -A -o json | jq -r '.items[] | select(.metadata.annotations.\"pod.network.openshift.io/assign-macvlan\" == \"true\") | .metadata.namespace + \"/\" + .metadata.name'   # no egress router pods",
+		fmt.Sprintf("oc get pods -A -o json | jq -r '.items[] | select(.metadata.annotations // {} | has(\"%s\")) | .metadata.namespace + \"/\" + .metadata.name'   # no egress router pods (CNO refuses any pod with the annotation, whatever its value)", platform.EgressRouterAnnotation),
 		"oc get network.operator cluster -o jsonpath='{.spec.migration}{\"\\n\"}'   # empty: no MTU migration in progress",
 		"oc get co; oc get mcp   # everything Available, every pool Updated",
 	)
@@ -115,7 +115,7 @@ func (m *sdnMigration) offlineSteps(s *site.Site, r *runbook) {
 		"oc get co; oc get nodes; oc get mcp   # everything Available and Ready, every pool Updated",
 	)
 	r.p("siteforge checked that the cluster, service and machine networks do not overlap OVN-Kubernetes' internal subnets (%s, %s, %s).",
-		platform.OVNJoinSubnetV4, platform.OVNTransitSubnetV4, platform.OVNMasqueradeSubnetV4)
+		platform.OVNJoinSubnetV4, platform.OVNTransitSubnetV4, masqueradeV4(s))
 
 	s1, s2, s3, s4 := m.steps[0], m.steps[1], m.steps[2], m.steps[3]
 	r.h2("1. Prepare the nodes, 2. set the OVN-Kubernetes MTU")
@@ -146,4 +146,11 @@ func (m *sdnMigration) offlineSteps(s *site.Site, r *runbook) {
 	)
 	r.h2("4. Clean up")
 	r.sh(s4.command(), "oc delete namespace openshift-sdn")
+}
+
+// masqueradeV4 is the IPv4 masquerade subnet OVN-Kubernetes reserves on the
+// release the migration runs on.
+func masqueradeV4(s *site.Site) string {
+	v4, _ := platform.OVNDefaultMasqueradeSubnets(migrationMinor(s))
+	return v4
 }

@@ -273,11 +273,27 @@ var DefaultUplinkMTUs = map[string]PlatformMTU{
 type OVNSubnet struct{ Name, V4, V6 string }
 
 // OVNInternalSubnets are the subnets OVN-Kubernetes reserves when the
-// operator config does not move them.
+// operator config does not move them, on the latest release (the
+// masquerade subnet depends on the release: OVNInternalSubnetsAt).
 var OVNInternalSubnets = []OVNSubnet{
 	{"join subnet", OVNJoinSubnetV4, OVNJoinSubnetV6},
 	{"transit switch subnet", OVNTransitSubnetV4, OVNTransitSubnetV6},
 	{"masquerade subnet", OVNMasqueradeSubnetV4, OVNMasqueradeSubnetV6},
+}
+
+// OVNInternalSubnetsAt are OVNInternalSubnets with the masquerade subnet CNO
+// defaults to on release minor (OVNDefaultMasqueradeSubnets): what a
+// cluster migrated to, or installed with, OVN-Kubernetes on that release
+// reserves (an upgrade keeps the value; CNO release-4.17
+// pkg/network/ovn_kubernetes.go GetMasqueradeSubnet).
+func OVNInternalSubnetsAt(minor OCPMinor) []OVNSubnet {
+	out := append([]OVNSubnet{}, OVNInternalSubnets...)
+	for i := range out {
+		if out[i].V4 == OVNMasqueradeSubnetV4 {
+			out[i].V4, out[i].V6 = OVNDefaultMasqueradeSubnets(minor)
+		}
+	}
+	return out
 }
 
 // NodeProviderPlatforms map a Node's spec.providerID scheme to the platform.
