@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "lint",
-		args:    "PATH... [--format text|json|sarif|github] [--fail-on error|warning|info]",
+		args:    "PATH... [--format text|json|sarif|github] [--fail-on error|warning|info] [--exclude PATTERN]",
 		summary: "check sites and plain manifests for mistakes that break clusters",
 		help: `PATH may be a site (as for vet: the site and its rendered objects are checked)
 or a GitOps repository, walked recursively and read as it is kept:
@@ -49,7 +49,9 @@ reason="..."); for the whole site, lint: suppress: [{rule: "MIR001", reason:
 "..."}]; on a manifest, the annotation siteforge.dev/ignore-MIR001: "<reason>".
 Unused and reasonless suppressions are findings.
 
-Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run.`,
+Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run (a
+PATH that does not exist, an internal error); the report is printed in every
+case.`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			format := fs.String("format", "text", "output format: "+strings.Join(report.Names(), ", "))
 			failOn := fs.String("fail-on", "error", "exit 1 on findings at or above this severity: error, warning or info")
