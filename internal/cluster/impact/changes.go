@@ -1,0 +1,192 @@
+package impact
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+	machineconfigv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+
+	"github.com/siteforge/siteforge/internal/cluster/disruption"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+)
+
+func b64(data []byte) string { return base64.StdEncoding.EncodeToString(data) }
+
+// poolChanges is what MCO does on a pool whose MachineConfigs go from
+// oldMCs to newMCs (disruption.Compare on the merged configs), each change
+// charged to the MachineConfig that sets it.
+func poolChanges(oldMCs, newMCs []machineconfigv1.MachineConfig, policy *operatorv1.MachineConfiguration, minor platform.OCPMinor) ([]Change, error) {
+	oldR, err := disruption.Merge(oldMCs)
+	if err != nil {
+		return nil, err
+	}
+	newR, err := disruption.Merge(newMCs)
+	if err != nil {
+		return nil, err
+	}
+	var out []Change
+	for _, c := range disruption.Compare(oldR, newR, disruption.PolicyOf(policy, minor), minor) {
+		out = append(out, Change{Object: owners(c.Path, oldMCs, newMCs), Path: c.Path, Action: c.Action, Reason: c.Reason})
+	}
+	return out, nil
+}
+
+// mcFields is what a MachineConfig sets, by the paths disruption names.
+func mcFields(mc machineconfigv1.MachineConfig) map[string]any {
+	out := map[string]any{}
+	var cfg struct {
+		Passwd struct {
+			Users []struct {
+				Name              string   `json:"name"`
+				SSHAuthorizedKeys []string `json:"sshAuthorizedKeys"`
+			} `json:"users"`
+		} `json:"passwd"`
+		Storage struct {
+			Files []json.RawMessage `json:"files"`
+		} `json:"storage"`
+		Systemd struct {
+			Units []json.RawMessage `json:"units"`
+		} `json:"systemd"`
+	}
+	if len(mc.Spec.Config.Raw) > 0 {
+		_ = json.Unmarshal(mc.Spec.Config.Raw, &cfg)
+	}
+	for _, f := range cfg.Storage.Files {
+		var p struct {
+			Path string `json:"path"`
+		}
+		if json.Unmarshal(f, &p) == nil && p.Path != "" {
+			out[p.Path] = string(f)
+		}
+	}
+	for _, u := range cfg.Systemd.Units {
+		var p struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(u, &p) == nil && p.Name != "" {
+			out[p.Name] = string(u)
+		}
+	}
+	if len(cfg.Passwd.Users) > 0 {
+		out["sshKeys"] = cfg.Passwd.Users
+	}
+	if len(mc.Spec.KernelArguments) > 0 {
+		out["kernelArguments"] = mc.Spec.KernelArguments
+	}
+	if len(mc.Spec.Extensions) > 0 {
+		out["extensions"] = mc.Spec.Extensions
+	}
+	if mc.Spec.KernelType != "" {
+		out["kernelType"] = mc.Spec.KernelType
+	}
+	if mc.Spec.FIPS {
+		out["fips"] = true
+	}
+	if mc.Spec.OSImageURL != "" {
+		out["osImageURL"] = mc.Spec.OSImageURL
+	}
+	return out
+}
+
+// owners names the MachineConfigs whose setting of path differs between
+// the two sides ("MachineConfig a, MachineConfig b").
+func owners(path string, oldMCs, newMCs []machineconfigv1.MachineConfig) string {
+	before, after := map[string]any{}, map[string]any{}
+	for _, mc := range oldMCs {
+		if v, ok := mcFields(mc)[path]; ok {
+			before[mc.Name] = v
+		}
+	}
+	for _, mc := range newMCs {
+		if v, ok := mcFields(mc)[path]; ok {
+			after[mc.Name] = v
+		}
+	}
+	var names []string
+	for n, v := range after {
+		if !reflect.DeepEqual(before[n], v) {
+			names = append(names, n)
+		}
+	}
+	for n := range before {
+		if _, ok := after[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		names[i] = "MachineConfig " + n
+	}
+	return strings.Join(names, ", ")
+}
+
+// networkOperator and networkConfig are the two Network "cluster" objects.
+func networkOperator(c Cluster) (*operatorv1.Network, *manifests.Object) {
+	for _, o := range c.Objects {
+		if o.Kind == "Network" && o.APIVersion == manifests.GroupOperatorV1 && o.Name == platform.ConfigSingletonName {
+			var n operatorv1.Network
+			if o.DecodeLoose(&n) == nil {
+				return &n, o
+			}
+		}
+	}
+	return nil, nil
+}
+
+func networkConfig(c Cluster) *configv1.Network {
+	for _, o := range c.Objects {
+		if o.Kind == "Network" && o.APIVersion == manifests.GroupConfig && o.Name == platform.ConfigSingletonName {
+			var n configv1.Network
+			if o.DecodeLoose(&n) == nil {
+				return &n
+			}
+		}
+	}
+	return nil
+}
+
+// migrationChanges are the network changes outside MachineConfigs that
+// roll every pool: a step of an MTU migration (CNO renders new node
+// configurations and MCO reboots every node of every pool, one pool
+// after the other's maxUnavailable; docs "Changing the MTU for the
+// cluster network", steps "the MCO performs a rolling reboot of each node
+// in each machine config pool"), and a network type migration.
+func migrationChanges(o, n Cluster) []Change {
+	var out []Change
+	before, _ := networkOperator(o)
+	after, _ := networkOperator(n)
+	var bm, am *operatorv1.NetworkMigration
+	if before != nil {
+		bm = before.Spec.Migration
+	}
+	if after != nil {
+		am = after.Spec.Migration
+	}
+	mtuOf := func(m *operatorv1.NetworkMigration) *operatorv1.MTUMigration {
+		if m == nil {
+			return nil
+		}
+		return m.MTU
+	}
+	switch bmtu, amtu := mtuOf(bm), mtuOf(am); {
+	case amtu != nil && !reflect.DeepEqual(bmtu, amtu):
+		out = append(out, Change{Object: "Network.operator.openshift.io cluster", Path: "spec.migration.mtu", Action: disruption.Reboot,
+			Reason: "an MTU migration starts (or changes its target): CNO sets the routable MTU on every node and MCO reboots every node of every pool (docs \"Changing the MTU for the cluster network\"; CNO pkg/network/ovn_kubernetes.go, MTU migration)"})
+	case bmtu != nil && amtu == nil:
+		out = append(out, Change{Object: "Network.operator.openshift.io cluster", Path: "spec.migration.mtu", Action: disruption.Reboot,
+			Reason: "the MTU migration ends: CNO applies the final MTU and MCO reboots every node of every pool a second time (docs \"Changing the MTU for the cluster network\": finalizing the MTU migration)"})
+	}
+	bc, ac := networkConfig(o), networkConfig(n)
+	if bc != nil && ac != nil && bc.Spec.NetworkType != ac.Spec.NetworkType && ac.Spec.NetworkType != "" && bc.Spec.NetworkType != "" {
+		out = append(out, Change{Object: "Network.config.openshift.io cluster", Path: "spec.networkType", Action: disruption.Reboot,
+			Reason: fmt.Sprintf("the network type changes %s -> %s: a live migration reboots every node of every pool twice (MTU, then the plugin switch); an offline one needs a manual reboot of every node (docs \"Migrating from the OpenShift SDN network plugin\")", bc.Spec.NetworkType, ac.Spec.NetworkType)})
+	}
+	return out
+}

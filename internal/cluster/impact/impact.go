@@ -1,0 +1,420 @@
+// Package impact compares two states of the same clusters (before and after
+// a change) and says, pool by pool, what the Machine Config Operator does to
+// the nodes: nothing, reload or restart CRI-O, drain, or reboot, and why,
+// change by change. The rules themselves are MCO's, in
+// internal/cluster/disruption; this package builds what MCO compares - each
+// pool's MachineConfigs (those its machineConfigSelector takes, plus the
+// registries.conf MCO generates from the mirror objects and image.config) -
+// and the changes outside MachineConfigs that roll nodes (an MTU migration,
+// a network type migration). Pure: no I/O.
+package impact
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	machineconfigv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/siteforge/siteforge/internal/cluster/disruption"
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/registries"
+)
+
+// Cluster is one state of one cluster: a site's rendered objects, or a
+// cluster of plain manifests.
+type Cluster struct {
+	// Name identifies the cluster on both sides: the site's name, or the
+	// cluster root relative to the input.
+	Name    string
+	Objects []*manifests.Object
+	// Minor is the release (0: unknown, the latest); ReleaseImage the
+	// release payload when known (MCO's payload rule for registries.conf).
+	Minor        platform.OCPMinor
+	ReleaseImage string
+	// PoolNodes are the node counts a site states, by MachineConfigPool
+	// (-1: unknown); nil for plain manifests, whose Node objects are
+	// counted.
+	PoolNodes map[string]int
+}
+
+// Change is one difference and what MCO does about it.
+type Change struct {
+	Object string            `json:"object"`
+	Path   string            `json:"path"`
+	Action disruption.Action `json:"action"`
+	Reason string            `json:"reason"`
+}
+
+// Pool is what a change does to one MachineConfigPool of one cluster.
+type Pool struct {
+	Site    string            `json:"site"`
+	Pool    string            `json:"pool"`
+	Nodes   *int              `json:"nodes"`
+	Action  disruption.Action `json:"action"`
+	Changes []Change          `json:"changes"`
+	// MaxUnavailable is how many of the pool's nodes MCO updates at
+	// once (the pool's spec.maxUnavailable; 1 by default); Waves the
+	// number of rounds a reboot or drain takes (0 when unknown).
+	MaxUnavailable string `json:"maxUnavailable"`
+	Waves          int    `json:"waves"`
+}
+
+// Other is a change with no pool to charge it to, or news about the
+// clusters themselves (one added, one removed, one MCO refuses).
+type Other struct {
+	Site   string            `json:"site"`
+	Object string            `json:"object"`
+	Path   string            `json:"path"`
+	Action disruption.Action `json:"action"`
+	Reason string            `json:"reason"`
+}
+
+// Report is the impact of a change on every cluster.
+type Report struct {
+	Pools []Pool  `json:"pools"`
+	Other []Other `json:"other"`
+}
+
+// Max is the strongest action of the report.
+func (r Report) Max() disruption.Action {
+	a := disruption.None
+	for _, p := range r.Pools {
+		a = max(a, p.Action)
+	}
+	for _, o := range r.Other {
+		a = max(a, o.Action)
+	}
+	return a
+}
+
+// Compare compares the clusters of two states, matched by name.
+func Compare(before, after []Cluster) (Report, error) {
+	rep := Report{Pools: []Pool{}, Other: []Other{}}
+	old := map[string]Cluster{}
+	for _, c := range before {
+		old[c.Name] = c
+	}
+	seen := map[string]bool{}
+	for _, n := range after {
+		seen[n.Name] = true
+		o, ok := old[n.Name]
+		if !ok {
+			rep.Other = append(rep.Other, Other{Site: n.Name, Action: disruption.None,
+				Reason: "a new cluster: nothing runs yet, so no node is disrupted (its nodes get this configuration when they join)"})
+			continue
+		}
+		if err := compareCluster(&rep, o, n); err != nil {
+			return Report{}, fmt.Errorf("%s: %w", n.Name, err)
+		}
+	}
+	for _, o := range before {
+		if !seen[o.Name] {
+			rep.Other = append(rep.Other, Other{Site: o.Name, Action: disruption.None,
+				Reason: "the cluster is no longer in the input: removing its files from git changes nothing on its nodes"})
+		}
+	}
+	sort.SliceStable(rep.Pools, func(i, j int) bool {
+		a, b := rep.Pools[i], rep.Pools[j]
+		if a.Site != b.Site {
+			return a.Site < b.Site
+		}
+		return poolOrder(a.Pool) < poolOrder(b.Pool)
+	})
+	sort.SliceStable(rep.Other, func(i, j int) bool { return rep.Other[i].Site < rep.Other[j].Site })
+	return rep, nil
+}
+
+// poolOrder sorts master, worker, then custom pools by name.
+func poolOrder(p string) string {
+	switch p {
+	case platform.MachineConfigRoleMaster:
+		return "0"
+	case platform.MachineConfigRoleWorker:
+		return "1"
+	}
+	return "2" + p
+}
+
+// pool is a MachineConfigPool as MCO reads it.
+type pool struct {
+	name                              string
+	machineConfigSelector, nodeSelect *metav1.LabelSelector
+	maxUnavailable                    *intstr.IntOrString
+	obj                               *manifests.Object // nil for a built-in pool not in the input
+}
+
+// builtinPool is MCO's own pool of a role (the install manifests:
+// machineConfigSelector on the role label, nodeSelector on the node role).
+func builtinPool(role string) pool {
+	return pool{name: role,
+		machineConfigSelector: &metav1.LabelSelector{MatchLabels: map[string]string{platform.MachineConfigRoleLabel: role}},
+		nodeSelect:            &metav1.LabelSelector{MatchLabels: map[string]string{platform.NodeRolePrefix + role: ""}}}
+}
+
+// pools are the cluster's MachineConfigPools: the input's, and MCO's
+// master and worker when the input does not hold them.
+func pools(c Cluster) map[string]pool {
+	out := map[string]pool{}
+	for _, o := range c.Objects {
+		if o.Kind != "MachineConfigPool" || o.APIVersion != manifests.GroupMachineConfigV1 {
+			continue
+		}
+		var mcp machineconfigv1.MachineConfigPool
+		if o.DecodeLoose(&mcp) != nil {
+			continue
+		}
+		out[o.Name] = pool{name: o.Name, machineConfigSelector: mcp.Spec.MachineConfigSelector, nodeSelect: mcp.Spec.NodeSelector,
+			maxUnavailable: mcp.Spec.MaxUnavailable, obj: o}
+	}
+	for _, b := range platform.BuiltinPools {
+		if _, ok := out[b]; !ok {
+			out[b] = builtinPool(b)
+		}
+	}
+	return out
+}
+
+// machineConfigs are the MachineConfigs of the input a pool takes, plus the
+// registries.conf MCO generates for it.
+func machineConfigs(c Cluster, p pool, generated *machineconfigv1.MachineConfig) ([]machineconfigv1.MachineConfig, error) {
+	var out []machineconfigv1.MachineConfig
+	for _, o := range c.Objects {
+		if o.Kind != "MachineConfig" || o.APIVersion != manifests.GroupMachineConfigV1 {
+			continue
+		}
+		var mc machineconfigv1.MachineConfig
+		if err := o.DecodeLoose(&mc); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.ID(), err)
+		}
+		if p.machineConfigSelector != nil && nodes.Matches(p.machineConfigSelector, mc.Labels) {
+			out = append(out, mc)
+		}
+	}
+	if generated != nil {
+		g := *generated
+		g.Name = fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, p.name)
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// registriesConfig is the registries.conf MCO writes for the cluster, as
+// the MachineConfig it generates (nil when the input holds no mirror
+// object and no image.config: MCO's base file, the same on both sides), or
+// MCO's refusal.
+func registriesConfig(c Cluster) (*machineconfigv1.MachineConfig, error) {
+	ms := manifests.ReadMirrors(c.Objects)
+	if len(ms.DigestSets) == 0 && len(ms.TagSets) == 0 && len(ms.ContentPolicies) == 0 && ms.Image == nil {
+		return nil, nil
+	}
+	conf, err := registries.Render(ms.Input(int(c.Minor), c.ReleaseImage))
+	if err != nil {
+		return nil, err
+	}
+	data, err := conf.TOML()
+	if err != nil {
+		return nil, err
+	}
+	return fileMachineConfig(platform.RegistriesConfPath, data), nil
+}
+
+// fileMachineConfig is a MachineConfig writing one file, as MCO generates
+// them (Ignition spec 3, a data URL).
+func fileMachineConfig(path string, data []byte) *machineconfigv1.MachineConfig {
+	cfg := map[string]any{
+		"ignition": map[string]any{"version": "3.2.0"},
+		"storage": map[string]any{"files": []any{map[string]any{
+			"path": path, "mode": 0o644, "overwrite": true,
+			"contents": map[string]any{"source": "data:text/plain;charset=utf-8;base64," + b64(data)},
+		}}},
+	}
+	raw, _ := json.Marshal(cfg)
+	mc := &machineconfigv1.MachineConfig{}
+	mc.Spec.Config.Raw = raw
+	return mc
+}
+
+// compareCluster adds the pools of one cluster, and its other changes.
+func compareCluster(rep *Report, o, n Cluster) error {
+	oldGen, oldErr := registriesConfig(o)
+	newGen, newErr := registriesConfig(n)
+	switch {
+	case newErr != nil:
+		// MCO keeps the previous registries.conf on every node and
+		// reports the error: nothing rolls, and nothing changes.
+		rep.Other = append(rep.Other, Other{Site: n.Name, Object: "registries.conf", Path: platform.RegistriesConfPath, Action: disruption.None,
+			Reason: "the Machine Config Operator refuses to render registries.conf after the change (" + newErr.Error() + "): the nodes keep the previous file and the pools degrade; fix the mirror objects"})
+		newGen = oldGen
+	case oldErr != nil:
+		// MCO could not render before: the nodes run what was there
+		// before that, which the input does not say.
+		rep.Other = append(rep.Other, Other{Site: n.Name, Object: "registries.conf", Path: platform.RegistriesConfPath, Action: disruption.None,
+			Reason: "before the change the Machine Config Operator refused to render registries.conf (" + oldErr.Error() + "): what the nodes run now is not in the input, so the registries.conf change is compared with MCO's base file"})
+		oldGen = nil
+	}
+	policy := nodeDisruptionPolicy(n)
+	oldPools, newPools := pools(o), pools(n)
+	names := map[string]bool{}
+	for p := range newPools {
+		names[p] = true
+	}
+	for p := range oldPools {
+		if _, ok := newPools[p]; !ok {
+			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + p, Action: disruption.None,
+				Reason: "the pool is no longer in the input: deleting a MachineConfigPool does not move its nodes (they keep their configuration until relabelled into another pool)"})
+		}
+	}
+	migration := migrationChanges(o, n)
+	var clusterPools []Pool
+	changed := false
+	for _, name := range sortedNames(names) {
+		np := newPools[name]
+		op, existed := oldPools[name]
+		if !existed {
+			op = np // a new custom pool: its nodes come from the worker pool (reported there)
+		}
+		oldMCs, err := machineConfigs(o, op, oldGen)
+		if err != nil {
+			return err
+		}
+		newMCs, err := machineConfigs(n, np, newGen)
+		if err != nil {
+			return err
+		}
+		if !existed {
+			oldMCs = nil
+		}
+		changes, err := poolChanges(oldMCs, newMCs, policy, n.Minor)
+		if err != nil {
+			return fmt.Errorf("pool %s: %w", name, err)
+		}
+		changes = append(changes, migration...)
+		if !existed {
+			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + name, Action: disruption.None,
+				Reason: "a new pool: its nodes are those its nodeSelector takes from the worker pool; each moves once it is labelled, with the reboot its new configuration needs"})
+		}
+		p := Pool{Site: n.Name, Pool: name, Nodes: nodeCount(n, np, newPools), Changes: changes, Action: disruption.None}
+		for _, c := range changes {
+			p.Action = max(p.Action, c.Action)
+		}
+		p.MaxUnavailable, p.Waves = waves(np, p.Nodes)
+		if a, b := maxUnavailableString(op.maxUnavailable), maxUnavailableString(np.maxUnavailable); existed && a != b {
+			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + name, Path: "spec.maxUnavailable", Action: disruption.None,
+				Reason: fmt.Sprintf("maxUnavailable %s -> %s: MCO updates that many of the pool's nodes at once%s", a, b, wavesText(p))})
+		}
+		clusterPools = append(clusterPools, p)
+		changed = changed || len(changes) > 0
+	}
+	if changed {
+		// a cluster nothing happens to is left out: the report names only
+		// the clusters a change reaches
+		rep.Pools = append(rep.Pools, clusterPools...)
+	}
+	return nil
+}
+
+func wavesText(p Pool) string {
+	if p.Waves == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d waves for its %d nodes)", p.Waves, *p.Nodes)
+}
+
+func sortedNames(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return poolOrder(out[i]) < poolOrder(out[j]) })
+	return out
+}
+
+// maxUnavailableString is a pool's maxUnavailable as written, 1 by
+// default (openshift/api machineconfiguration/v1 MachineConfigPoolSpec
+// MaxUnavailable: "Defaults to 1").
+func maxUnavailableString(v *intstr.IntOrString) string {
+	if v == nil {
+		return "1"
+	}
+	return v.String()
+}
+
+// waves is how many rounds MCO needs to update the pool's nodes: nodes
+// divided by maxUnavailable (a percentage of the nodes, rounded down but at
+// least 1, as MCO's getUnavailableNodes/maxUnavailable computes it).
+func waves(p pool, n *int) (string, int) {
+	s := maxUnavailableString(p.maxUnavailable)
+	if n == nil || *n <= 0 {
+		return s, 0
+	}
+	mu := 1
+	if p.maxUnavailable != nil {
+		v, err := intstr.GetScaledValueFromIntOrPercent(p.maxUnavailable, *n, false)
+		if err == nil {
+			mu = v
+		}
+	}
+	mu = max(mu, 1)
+	return s, (*n + mu - 1) / mu
+}
+
+// nodeCount is how many nodes the pool holds: the site's count, or the
+// input's Node objects its nodeSelector takes (a node a custom pool takes
+// is that pool's, not the worker pool's); nil when the input does not say.
+func nodeCount(c Cluster, p pool, all map[string]pool) *int {
+	if c.PoolNodes != nil {
+		n, ok := c.PoolNodes[p.name]
+		if !ok {
+			n = 0
+		}
+		if n < 0 {
+			return nil
+		}
+		return &n
+	}
+	ns := manifests.Nodes(c.Objects)
+	if len(ns) == 0 || p.nodeSelect == nil {
+		return nil
+	}
+	count := 0
+	for _, nd := range ns {
+		if !nodes.Matches(p.nodeSelect, nd.Labels) {
+			continue
+		}
+		if p.name == platform.MachineConfigRoleWorker && inCustomPool(nd.Labels, all) {
+			continue
+		}
+		count++
+	}
+	return &count
+}
+
+func inCustomPool(labels map[string]string, all map[string]pool) bool {
+	for name, p := range all {
+		if name != platform.MachineConfigRoleMaster && name != platform.MachineConfigRoleWorker && p.nodeSelect != nil && nodes.Matches(p.nodeSelect, labels) {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeDisruptionPolicy is the MachineConfiguration "cluster" of the input,
+// nil when absent.
+func nodeDisruptionPolicy(c Cluster) *operatorv1.MachineConfiguration {
+	for _, o := range c.Objects {
+		if o.Kind != "MachineConfiguration" || o.APIVersion != manifests.GroupOperatorV1 || o.Name != platform.ConfigSingletonName {
+			continue
+		}
+		var mc operatorv1.MachineConfiguration
+		if o.DecodeLoose(&mc) == nil {
+			return &mc
+		}
+	}
+	return nil
+}
