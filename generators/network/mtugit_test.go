@@ -188,12 +188,12 @@ func TestMTUGitTransitions(t *testing.T) {
 			// rule): an offline networkType migration cannot sit next to
 			// spec.migration.mtu.
 			name: "phase 1 while an offline network type migration is set",
-			src: strings.Replace(strings.Replace(phase1, "type: OVNKubernetes", "type: OpenShiftSDN", 1), "mtu:\n", "networkMigration:\n  to: OVNKubernetes\nmtu:\n", 1),
+			src:  strings.Replace(strings.Replace(phase1, "type: OVNKubernetes", "type: OpenShiftSDN", 1), "mtu:\n", "networkMigration:\n  to: OVNKubernetes\nmtu:\n", 1),
 			want: []string{`43:1: networkMigration: phase 1 (network/mtu-migration.yaml) would be rejected by the API server (operator.openshift.io/v1 Network validation): networkType migration in mode other than 'Live' may not be configured at the same time as mtu migration`},
 		},
 		{
 			name: "phase 1 while a live network type migration runs",
-			src: strings.Replace(strings.Replace(phase1, "type: OVNKubernetes", "type: OpenShiftSDN", 1), "mtu:\n", "networkMigration:\n  to: OVNKubernetes\n  mode: live\nmtu:\n", 1),
+			src:  strings.Replace(strings.Replace(phase1, "type: OVNKubernetes", "type: OpenShiftSDN", 1), "mtu:\n", "networkMigration:\n  to: OVNKubernetes\n  mode: live\nmtu:\n", 1),
 			want: []string{`45:9: networkMigration.mode: an MTU migration (8901 -> 1200) and a live network type migration cannot run together`},
 		},
 		{
