@@ -21,9 +21,11 @@ import (
 // mtu over from CNO, which owns the defaulted one: Argo CD forces conflicts
 // (platform.ArgoCDServerSideApply).
 
-// checkMTUPhase refuses a phase the site's state cannot be in, at
-// mtu.migration.phase (or the field to change) with the fix. Phases 1 and 2
-// are also judged by CNO's verdicts in planMTUMigration.
+// checkMTUPhase refuses a phase the site's MTU plan contradicts, at
+// mtu.migration.phase (or the field to change) with the fix. What a phase
+// needs from the site itself (a running cluster, mtu.current, mtu.target) the
+// loader checks (internal/load checkSemantics); phases 1 and 2 are also
+// judged by CNO's verdicts in planMTUMigration.
 func checkMTUPhase(s *site.Site, p mtu.Plan) diag.List {
 	phase := s.MTUPhase()
 	if phase == site.MTUPhaseNone {
@@ -31,9 +33,7 @@ func checkMTUPhase(s *site.Site, p mtu.Plan) diag.List {
 	}
 	const at = "mtu.migration.phase"
 	if s.Cluster.Lifecycle != site.LifecycleRunning {
-		return diag.List{s.At(at,
-			fmt.Sprintf("mtu.migration.phase %q on a cluster to install: an MTU migration changes a running cluster, and a cluster to install gets its MTU from %s", phase, day0NetworkManifest),
-			"remove mtu.migration, or set cluster.lifecycle: running once the cluster runs")}
+		return nil // the loader refuses a phase on a cluster to install
 	}
 	if phase == site.MTUPhaseDone {
 		if p.MigrationDue() {
@@ -43,20 +43,13 @@ func checkMTUPhase(s *site.Site, p mtu.Plan) diag.List {
 		}
 		return nil
 	}
-	if p.Current == nil {
-		return diag.List{s.At(at,
-			fmt.Sprintf("mtu.migration.phase %q needs mtu.current: phase 1's network.from is the MTU the cluster applies now", phase),
-			"set mtu.current to: oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}'")}
+	if p.Current == nil || !p.TargetFromSite {
+		return nil // the loader refuses phases 1 and 2 without mtu.current or mtu.target
 	}
 	if !p.MigrationDue() {
 		return diag.List{s.At(at,
 			fmt.Sprintf("mtu.migration.phase %q but mtu.current %d already is the target: there is nothing to migrate (CNO keeps the MTU)", phase, *p.Current),
 			"if the migration is over, set mtu.migration.phase: \"done\"; until then keep mtu.current at the MTU the migration starts from")}
-	}
-	if !p.TargetFromSite {
-		return diag.List{s.At(at,
-			fmt.Sprintf("mtu.migration.phase %q needs mtu.target written out: CNO accepts phase 2 only with the mtu phase 1 migrated to (network.to), and the computed target (%d now) moves with any pool or path edit between the two commits", phase, p.Target),
-			fmt.Sprintf("set mtu.target: %d in the commit of phase 1 and keep it until \"done\"", p.Target))}
 	}
 	return nil
 }

@@ -12,8 +12,10 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fidelity"
+	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/platform"
 )
 
@@ -152,9 +154,31 @@ func mustRead(t *testing.T, p string) string {
 	return string(b)
 }
 
-// TestMTUGitTransitions: every phase the site cannot be in is refused at
-// render (and so at vet) time, at the field to change, with a fix; each
-// refusal has a passing neighbour above (the fixtures, TestMTUGitDone).
+// loadOrRender returns the loader's diagnostics (what `siteforge vet`
+// reports), else the render's (what `siteforge render` and `lint` of the
+// site report).
+func loadOrRender(t *testing.T, src string) diag.List {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := load.Load([]string{path})
+	if len(res.Diagnostics) > 0 {
+		return res.Diagnostics
+	}
+	_, err := generators.Render(res.Sites[0], generators.Options{})
+	var dl diag.List
+	if err != nil && !errors.As(err, &dl) {
+		t.Fatal(err)
+	}
+	return dl
+}
+
+// TestMTUGitTransitions: every phase the site cannot be in is refused, at
+// the field to change, with a fix: what the site states itself at load time
+// (vet), what contradicts the MTU plan or CNO's verdicts at render time.
+// Each refusal has a passing neighbour (the fixtures, TestMTUGitDone).
 func TestMTUGitTransitions(t *testing.T) {
 	phase1 := mustRead(t, gitPhase1Site)
 	phase2 := mustRead(t, gitPhase2Site)
@@ -209,10 +233,9 @@ func TestMTUGitTransitions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := renderSource(t, tt.src, false)
-			var dl diag.List
-			if !errors.As(err, &dl) {
-				t.Fatalf("want diagnostics, got %v", err)
+			dl := loadOrRender(t, tt.src)
+			if len(dl) == 0 {
+				t.Fatal("want diagnostics, got none")
 			}
 			var got []string
 			for _, d := range dl {
