@@ -11,7 +11,8 @@ const (
 	mtuPhase2PatchJSON  = "network/mtu-migration-phase2.json"
 	mtuPhase2Kustomize  = "network/mtu-migration-phase2.kustomize-patch.yaml"
 	mtuRunbook          = "network/mtu-migration-runbook.md"
-	mtuMachineConfigDir = "network/mtu-migration" // <name>.bu and <name>.yaml per NetworkManager MTU MachineConfig
+	mtuGitObject        = "network/mtu-migration.yaml" // a Resource: the phase from git (mtu.migration.phase)
+	mtuMachineConfigDir = "network/mtu-migration"      // <name>.bu and <name>.yaml per NetworkManager MTU MachineConfig
 	day0NetworkManifest = "install/manifests/cluster-network-03-config.yml"
 	sdnMigrationDir     = "network/sdn-migration"
 	sdnMigrationRunbook = "network/sdn-migration-runbook.md"

@@ -27,8 +27,12 @@ type mtuRequest struct {
 func mtuRequests(s *site.Site, p mtu.Plan) (phase1, phase2 mtuRequest) {
 	from, to, machine := *p.Current, p.Target, p.Machine
 	mig := &platform.MTUMigration{NetworkFrom: &from, NetworkTo: &to, MachineTo: &machine}
+	what1, what2 := "phase 1 patch "+mtuPhase1PatchYAML, "phase 2 patch "+mtuPhase2PatchYAML
+	if phase := s.MTUPhase(); phase == site.MTUPhase1 || phase == site.MTUPhase2 {
+		what1, what2 = "phase 1 ("+mtuGitObject+")", "phase 2 ("+mtuGitObject+")"
+	}
 	phase1 = mtuRequest{
-		what: "phase 1 patch " + mtuPhase1PatchYAML,
+		what: what1,
 		state: platform.NetworkState{
 			NetworkType:          p.NetworkType,
 			AppliedMTU:           from,
@@ -40,7 +44,7 @@ func mtuRequests(s *site.Site, p mtu.Plan) (phase1, phase2 mtuRequest) {
 		mig: mig,
 	}
 	phase2 = mtuRequest{
-		what: "phase 2 patch " + mtuPhase2PatchYAML,
+		what: what2,
 		state: platform.NetworkState{
 			NetworkType:        p.NetworkType,
 			AppliedMTU:         to,

@@ -17,7 +17,8 @@ import (
 // (docs "Changing the cluster network MTU").
 type mtuMigration struct {
 	plan           mtu.Plan
-	phase1, phase2 obj // merge patches of Network.operator.openshift.io "cluster"
+	phase1, phase2 obj    // merge patches of Network.operator.openshift.io "cluster"
+	cfgKey         string // ovnKubernetesConfig | openshiftSDNConfig
 	interfaces     []interfaceConfig
 	origin         []diag.Position
 }
@@ -54,7 +55,8 @@ func planMTUMigration(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (*mtuMi
 		cfgKey = "openshiftSDNConfig"
 	}
 	m := &mtuMigration{
-		plan: p,
+		plan:   p,
+		cfgKey: cfgKey,
 		phase1: obj{"spec": obj{"migration": obj{"mtu": obj{
 			"network": obj{"from": *r1.mig.NetworkFrom, "to": *r1.mig.NetworkTo},
 			"machine": obj{"to": *r1.mig.MachineTo},

@@ -67,17 +67,16 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 	} else {
 		r.p("Some pools list neither `nodes` nor `count`: count their nodes with `oc get nodes -l node-role.kubernetes.io/<role>`.")
 	}
+	if phase := s.MTUPhase(); phase == site.MTUPhase1 || phase == site.MTUPhase2 {
+		m.gitSteps(s, r, phase)
+		return r.Bytes()
+	}
 
 	r.h2("0. Before you start")
 	r.p("Check that the cluster applies the MTU this migration starts from (else CNO refuses phase 1 with " +
 		"\"invalid Migration.MTU.Network.From(...) not equal to the currently applied MTU(...)\"), that no migration is in progress, " +
 		"and that every pool is up to date and not paused:")
-	r.sh(
-		"oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}{\"\\n\"}'   # "+fmt.Sprint(from),
-		"oc get network.operator cluster -o jsonpath='{.spec.migration}{\"\\n\"}'          # empty",
-		"oc get mcp",
-		waitPools(s),
-	)
+	r.sh(m.beforeChecks(s)...)
 
 	r.h2("1. Phase 1: start the migration")
 	r.sh(fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", platform.OperatorNetworkResource, platform.ConfigSingletonName, mtuPhase1PatchYAML))
@@ -90,11 +89,7 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 		waitPools(s),
 	)
 	r.p("Check that every node runs the migration configuration:")
-	r.sh(
-		"oc describe node | egrep \"hostname|machineconfig\"   # state Done, currentConfig == desiredConfig",
-		"oc get machineconfig $(oc get mcp worker -o jsonpath='{.spec.configuration.name}') -o yaml | grep ExecStart   # /usr/local/bin/"+platform.MTUMigrationRenderedScript,
-		"oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}{\"\\n\"}'   # "+fmt.Sprint(to),
-	)
+	r.sh(m.phase1Checks()...)
 
 	r.h2("2. Make the machine MTU permanent")
 	if len(m.interfaces) == 0 {
@@ -135,12 +130,7 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 	r.p("(JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", mtuPhase2PatchJSON, platform.OperatorNetworkResource, platform.ConfigSingletonName, compactJSON(m.phase2))
 	r.p("It removes spec.migration and sets the MTU to network.to. CNO accepts only an MTU equal to network.to here " +
 		"(any other value: \"cannot change ... MTU without migration\"); do not remove spec.migration alone. MCO rolls every pool again:")
-	r.sh(
-		waitRolloutStarted,
-		waitPools(s),
-		"oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}{\"\\n\"}'   # "+fmt.Sprint(to),
-		fmt.Sprintf("oc debug node/<node> -- chroot /host ip -o link show %s   # mtu %d", firstInterface(s), machine),
-	)
+	r.sh(append([]string{waitRolloutStarted, waitPools(s)}, m.phase2Checks(s)...)...)
 
 	r.h2("4. Afterwards")
 	r.p("Set `mtu.current: %d` in the site and render again: the migration files disappear.", to)
@@ -151,6 +141,33 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 		"(`%s`) and are not listed in this site's kustomization.yaml. Use them in the same order, with the same waits, "+
 		"one sync per phase.", mtuPhase1Kustomize, mtuPhase2Kustomize, platform.OperatorNetworkPatchTarget)
 	return r.Bytes()
+}
+
+// beforeChecks are the commands that check the cluster is ready for phase 1.
+func (m *mtuMigration) beforeChecks(s *site.Site) []string {
+	return []string{
+		"oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}{\"\\n\"}'   # " + fmt.Sprint(*m.plan.Current),
+		"oc get network.operator cluster -o jsonpath='{.spec.migration}{\"\\n\"}'          # empty",
+		"oc get mcp",
+		waitPools(s),
+	}
+}
+
+// phase1Checks check that every node runs the phase 1 configuration.
+func (m *mtuMigration) phase1Checks() []string {
+	return []string{
+		"oc describe node | egrep \"hostname|machineconfig\"   # state Done, currentConfig == desiredConfig",
+		"oc get machineconfig $(oc get mcp worker -o jsonpath='{.spec.configuration.name}') -o yaml | grep ExecStart   # /usr/local/bin/" + platform.MTUMigrationRenderedScript,
+		"oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}{\"\\n\"}'   # " + fmt.Sprint(m.plan.Target),
+	}
+}
+
+// phase2Checks check the result of phase 2.
+func (m *mtuMigration) phase2Checks(s *site.Site) []string {
+	return []string{
+		"oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}{\"\\n\"}'   # " + fmt.Sprint(m.plan.Target),
+		fmt.Sprintf("oc debug node/<node> -- chroot /host ip -o link show %s   # mtu %d", firstInterface(s), m.plan.Machine),
+	}
 }
 
 func machineWhy(s *site.Site) string {

@@ -45,6 +45,9 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 		return nil
 	}
 
+	if dl := checkMTUPhase(s, plan); dl != nil {
+		diags = append(diags, dl...)
+	}
 	switch s.Cluster.Lifecycle {
 	case site.LifecycleInstall:
 		a, err := day0Artifact(s, ctx.Minor, plan)
@@ -52,7 +55,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 			return nil, err
 		}
 	case site.LifecycleRunning:
-		if plan.MigrationDue() {
+		if plan.MigrationDue() && len(diags) == 0 {
 			if err := collect(mtuMigrationArtifacts(ctx, s, plan)); err != nil {
 				return nil, err
 			}
@@ -81,6 +84,9 @@ func mtuMigrationArtifacts(ctx *generators.Context, s *site.Site, plan mtu.Plan)
 	m, dl := planMTUMigration(s, ctx.Minor, plan)
 	if dl != nil {
 		return nil, dl
+	}
+	if phase := s.MTUPhase(); phase == site.MTUPhase1 || phase == site.MTUPhase2 {
+		return m.gitPhaseArtifacts(s)
 	}
 	arts := m.patchArtifacts()
 	nm, err := interfaceArtifacts(ctx, s, m.interfaces, m.origin)

@@ -68,6 +68,22 @@ func checkSemantics(s *site.Site) diag.List {
 		at("mtu.target", "an MTU target for a running cluster needs mtu.current, the MTU applied now",
 			"read it with: oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}'")
 	}
+	// The MTU migration from git (#MTUMigration): what a phase needs that the
+	// site states itself. The network generator judges the rest against the
+	// MTU plan and CNO's verdicts.
+	switch phase := s.MTUPhase(); {
+	case phase == site.MTUPhaseNone:
+	case !running:
+		at("mtu.migration.phase", fmt.Sprintf("mtu.migration.phase %q on a cluster to install: an MTU migration changes a running cluster, and a cluster to install gets its MTU from the day-0 network manifest", phase),
+			"remove mtu.migration, or set cluster.lifecycle: running once the cluster runs")
+	case phase == site.MTUPhaseDone:
+	case s.MTU.Current == nil:
+		at("mtu.migration.phase", fmt.Sprintf("mtu.migration.phase %q needs mtu.current: phase 1's network.from is the MTU the cluster applies now", phase),
+			"set mtu.current to: oc get network.config cluster -o jsonpath='{.status.clusterNetworkMTU}'")
+	case s.MTU.Target == nil:
+		at("mtu.migration.phase", fmt.Sprintf("mtu.migration.phase %q needs mtu.target written out: CNO accepts phase 2 only with the mtu phase 1 migrated to (network.to), and a computed target moves with any pool or path edit between the two commits", phase),
+			"set mtu.target to the target `siteforge mtu` computes, in the commit of phase 1, and keep it until \"done\"")
+	}
 	if m := s.NetworkMigration; m != nil {
 		if s.Network.Type != "OpenShiftSDN" {
 			at("networkMigration", "a network type migration needs network.type \"OpenShiftSDN\" (the type it migrates from)",

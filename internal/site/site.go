@@ -147,6 +147,29 @@ type MTU struct {
 	Current *int `json:"current,omitempty"`
 	Target  *int `json:"target,omitempty"`
 	Machine *int `json:"machine,omitempty"`
+	// Migration says how the migration is applied (#MTUMigration).
+	Migration *MTUMigration `json:"migration,omitempty"`
+}
+
+// MTUMigration is the MTU migration driven from git.
+type MTUMigration struct {
+	Phase string `json:"phase"`
+}
+
+// Phases of the MTU migration from git (#MTUMigration.phase).
+const (
+	MTUPhaseNone = "none"
+	MTUPhase1    = "1"
+	MTUPhase2    = "2"
+	MTUPhaseDone = "done"
+)
+
+// MTUPhase is the site's MTU migration phase, MTUPhaseNone when unset.
+func (s *Site) MTUPhase() string {
+	if s.MTU == nil || s.MTU.Migration == nil || s.MTU.Migration.Phase == "" {
+		return MTUPhaseNone
+	}
+	return s.MTU.Migration.Phase
 }
 
 // NetworkMigration is the intent to migrate the network type.

@@ -144,6 +144,22 @@ func init() {
 			Check: checkTypeAndMTUMigration,
 		},
 		{
+			ID:       "MTU013",
+			Name:     "mtu-migration-during-live-type-migration",
+			Severity: lint.Error,
+			Summary:  "an MTU migration in git next to a live network type migration",
+			Rationale: "During a live network type migration (Network.config annotated network.openshift.io/network-type-migration) CNO's " +
+				"cluster config controller writes Network.operator spec.migration itself: mode Live and networkType, then the routable MTU " +
+				"as spec.migration.mtu, then nothing once the migration ends (openshift/cluster-network-operator release-4.16 " +
+				"pkg/controller/clusterconfig/migration.go prepareOperatorConfigForNetworkTypeMigration, applied server-side as " +
+				"\"clusterconfig\"). A spec.migration.mtu from git is overwritten by CNO and written back by every sync (Argo CD forces " +
+				"conflicts), so the two migrations fight over the same field. The CRD allows the combination (mode Live), CNO's procedure " +
+				"does not (docs \"Migrating from the OpenShift SDN network plugin\": no MTU migration in progress).",
+			Fix: "Finish the MTU migration first (phase 2 applied, spec.migration gone), then start the live migration, which lowers the " +
+				"cluster MTU by 50 itself; or drop the MTU migration from git until the live migration is over.",
+			Check: checkMTUMigrationDuringLiveMigration,
+		},
+		{
 			ID:       "MTU012",
 			Name:     "install-config-cluster-mtu-refused",
 			Severity: lint.Error,

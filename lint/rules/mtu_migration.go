@@ -220,3 +220,31 @@ func checkMTUNoOp(set lint.Set, r *lint.Reporter) {
 		r.Object(o.obj, msg, "spec", "migration", "mtu", "network", "to")
 	}
 }
+
+// ---------------------------------------------------------------- MTU013
+
+func checkMTUMigrationDuringLiveMigration(set lint.Set, r *lint.Reporter) {
+	if set.Site != nil {
+		return // the network generator refuses an MTU migration next to a live migration
+	}
+	ns := readNetSet(set)
+	var live *networkConfigDoc
+	for _, c := range ns.configs {
+		if c.liveMigration() {
+			live = c
+			break
+		}
+	}
+	if live == nil {
+		return
+	}
+	started := fmt.Sprint(live.obj.KeyPosOf("metadata", "annotations", platform.NetworkTypeMigrationAnnotation))
+	for _, o := range ns.operators {
+		mig := o.Spec.Migration
+		if mig == nil || mig.MTU == nil || mig.NetworkType != "" {
+			continue // no MTU migration, or CNO's own live-migration state (mode Live + networkType)
+		}
+		r.Object(o.obj, fmt.Sprintf("spec.migration.mtu is set while the live network type migration started by %s in %s runs: CNO writes spec.migration itself during the live migration (mode Live, networkType, its routable MTU) and removes it at the end, so this MTU migration fights it; finish the MTU migration first, then start the live migration",
+			platform.NetworkTypeMigrationAnnotation, started), "spec", "migration", "mtu")
+	}
+}

@@ -354,6 +354,22 @@ func init() {
 `,
 		}},
 
+		// MTU013: CNO release-4.16 pkg/controller/clusterconfig/migration.go
+		// prepareOperatorConfigForNetworkTypeMigration owns spec.migration
+		// during a live migration (the Network.config of net_test.go).
+		ruleCase{rule: "MTU013", name: "MTU migration next to a live network type migration", files: map[string]string{
+			"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1),
+			"phase1.yaml":         sub(phase1, "%FROM%", "1450", "%TO%", "1400", "%MACHINE%", "1500"),
+		}, want: []string{`phase1.yaml:8:7: error: spec.migration.mtu is set while the live network type migration started by network.openshift.io/network-type-migration in network-config.yaml:6:5 runs`}},
+		ruleCase{rule: "MTU013", name: "MTU migration without a live migration", files: map[string]string{
+			"network-config.yaml": strings.Replace(networkConfigStatus, "%MTU%", "1450", 1),
+			"phase1.yaml":         sub(phase1, "%FROM%", "1450", "%TO%", "1400", "%MACHINE%", "1500"),
+		}},
+		ruleCase{rule: "MTU013", name: "live migration after the MTU migration (phase 2)", files: map[string]string{
+			"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1),
+			"phase2.yaml":         strings.Replace(phase2, "%MTU%", "1400", 1),
+		}},
+
 		// MTU012: openshift/installer pkg/types/validation/installconfig_test.go,
 		// cases "networking clusterNetworkMTU - ..." (validInstallConfig is AWS).
 		ruleCase{rule: "MTU012", name: "installer: invalid for non-aws", files: map[string]string{
