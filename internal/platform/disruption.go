@@ -238,3 +238,11 @@ func LegacyFileRule(path, dir string, minor OCPMinor) LegacyRule {
 // release-4.21 (openshift/api features/features.go as vendored by MCO;
 // pkg/controller/common/reconcile.go isConfigReconcilable).
 const IrreconcilableOverridesSince OCPMinor = 22
+
+// PoolMaxUnavailableDefault is how many nodes of a MachineConfigPool MCO
+// updates at once when spec.maxUnavailable is unset; a percentage is of the
+// pool's nodes, rounded down, and at least 1 (MCO
+// pkg/controller/node/node_controller.go maxUnavailable;
+// openshift/api machineconfiguration/v1 MachineConfigPoolSpec.MaxUnavailable
+// "Defaults to 1").
+const PoolMaxUnavailableDefault = 1

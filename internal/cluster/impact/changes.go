@@ -22,18 +22,21 @@ func b64(data []byte) string { return base64.StdEncoding.EncodeToString(data) }
 // poolChanges is what MCO does on a pool whose MachineConfigs go from
 // oldMCs to newMCs (disruption.Compare on the merged configs), each change
 // charged to the MachineConfig that sets it.
-func poolChanges(oldMCs, newMCs []machineconfigv1.MachineConfig, policy *operatorv1.MachineConfiguration, minor platform.OCPMinor) ([]Change, error) {
-	oldR, err := disruption.Merge(oldMCs)
-	if err != nil {
-		return nil, err
+func poolChanges(oldMCs, newMCs []machineconfigv1.MachineConfig, policy *disruption.NodeDisruptionPolicy, minor platform.OCPMinor) ([]Change, error) {
+	if minor == 0 {
+		minor = platform.LatestMinor
 	}
-	newR, err := disruption.Merge(newMCs)
+	oldR, err := disruption.Merge(oldMCs, minor)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("before: %w", err)
+	}
+	newR, err := disruption.Merge(newMCs, minor)
+	if err != nil {
+		return nil, fmt.Errorf("after: %w", err)
 	}
 	var out []Change
-	for _, c := range disruption.Compare(oldR, newR, disruption.PolicyOf(policy, minor), minor) {
-		out = append(out, Change{Object: owners(c.Path, oldMCs, newMCs), Path: c.Path, Action: c.Action, Reason: c.Reason})
+	for _, c := range disruption.Compare(oldR, newR, policy, minor) {
+		out = append(out, Change{Object: owners(c.Path, oldMCs, newMCs), Path: c.Path, Action: c.Action, Reason: c.Reason, Refused: c.Refused})
 	}
 	return out, nil
 }
@@ -153,11 +156,10 @@ func networkConfig(c Cluster) *configv1.Network {
 }
 
 // migrationChanges are the network changes outside MachineConfigs that
-// roll every pool: a step of an MTU migration (CNO renders new node
-// configurations and MCO reboots every node of every pool, one pool
-// after the other's maxUnavailable; docs "Changing the MTU for the
-// cluster network", steps "the MCO performs a rolling reboot of each node
-// in each machine config pool"), and a network type migration.
+// roll every pool: a step of an MTU migration (docs "Changing the MTU for
+// the cluster network": "After the MCO updates machines in each machine
+// config pool, it reboots each node one by one", in both steps), and a
+// network type migration.
 func migrationChanges(o, n Cluster) []Change {
 	var out []Change
 	before, _ := networkOperator(o)
@@ -178,10 +180,10 @@ func migrationChanges(o, n Cluster) []Change {
 	switch bmtu, amtu := mtuOf(bm), mtuOf(am); {
 	case amtu != nil && !reflect.DeepEqual(bmtu, amtu):
 		out = append(out, Change{Object: "Network.operator.openshift.io cluster", Path: "spec.migration.mtu", Action: disruption.Reboot,
-			Reason: "an MTU migration starts (or changes its target): CNO sets the routable MTU on every node and MCO reboots every node of every pool (docs \"Changing the MTU for the cluster network\"; CNO pkg/network/ovn_kubernetes.go, MTU migration)"})
+			Reason: "an MTU migration starts (or changes its target): the routable MTU goes to every node, and MCO reboots each node of every pool one by one (docs \"Changing the MTU for the cluster network\": \"After the MCO updates machines in each machine config pool, it reboots each node one by one\")"})
 	case bmtu != nil && amtu == nil:
 		out = append(out, Change{Object: "Network.operator.openshift.io cluster", Path: "spec.migration.mtu", Action: disruption.Reboot,
-			Reason: "the MTU migration ends: CNO applies the final MTU and MCO reboots every node of every pool a second time (docs \"Changing the MTU for the cluster network\": finalizing the MTU migration)"})
+			Reason: "the MTU migration ends: the final MTU goes to every node, and MCO reboots each node of every pool one by one, a second time (docs \"Changing the MTU for the cluster network\", finalizing the migration: \"After the MCO updates machines in each machine config pool, it reboots each node one by one\")"})
 	}
 	bc, ac := networkConfig(o), networkConfig(n)
 	if bc != nil && ac != nil && bc.Spec.NetworkType != ac.Spec.NetworkType && ac.Spec.NetworkType != "" && bc.Spec.NetworkType != "" {

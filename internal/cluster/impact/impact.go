@@ -49,6 +49,9 @@ type Change struct {
 	Path   string            `json:"path"`
 	Action disruption.Action `json:"action"`
 	Reason string            `json:"reason"`
+	// Refused: MCO refuses the new configuration (not reconcilable in
+	// place): the pool degrades and no node is updated.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // Pool is what a change does to one MachineConfigPool of one cluster.
@@ -60,7 +63,8 @@ type Pool struct {
 	Changes []Change          `json:"changes"`
 	// MaxUnavailable is how many of the pool's nodes MCO updates at
 	// once (the pool's spec.maxUnavailable; 1 by default); Waves the
-	// number of rounds a reboot or drain takes (0 when unknown).
+	// number of rounds the update takes, node by node (0 when nothing
+	// rolls out or the node count is unknown).
 	MaxUnavailable string `json:"maxUnavailable"`
 	Waves          int    `json:"waves"`
 }
@@ -183,7 +187,20 @@ func pools(c Cluster) map[string]pool {
 // machineConfigs are the MachineConfigs of the input a pool takes, plus the
 // registries.conf MCO generates for it.
 func machineConfigs(c Cluster, p pool, generated *machineconfigv1.MachineConfig) ([]machineconfigv1.MachineConfig, error) {
-	var out []machineconfigv1.MachineConfig
+	// MCO's own configs of the pool's role (00-master or 00-worker,
+	// 01-*-kubelet, ...) always come first in the merge; they are the
+	// same on both sides, so one empty stand-in keeps their place: every
+	// user config is then merged into another, as on a cluster
+	// (MergeMachineConfigs normalises a merged file's compression).
+	base := machineconfigv1.MachineConfig{}
+	role := platform.MachineConfigRoleWorker
+	if p.name == platform.MachineConfigRoleMaster {
+		role = platform.MachineConfigRoleMaster
+	}
+	base.Name = "00-" + role
+	base.Labels = map[string]string{platform.MachineConfigRoleLabel: role}
+	base.Spec.Config.Raw = []byte(`{"ignition":{"version":"3.2.0"}}`)
+	out := []machineconfigv1.MachineConfig{base}
 	for _, o := range c.Objects {
 		if o.Kind != "MachineConfig" || o.APIVersion != manifests.GroupMachineConfigV1 {
 			continue
@@ -199,6 +216,9 @@ func machineConfigs(c Cluster, p pool, generated *machineconfigv1.MachineConfig)
 	if generated != nil {
 		g := *generated
 		g.Name = fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, p.name)
+		// MCO labels what it generates with the pool's role (container
+		// runtime config controller, generated registries MachineConfig)
+		g.Labels = map[string]string{platform.MachineConfigRoleLabel: p.name}
 		out = append(out, g)
 	}
 	return out, nil
@@ -258,7 +278,14 @@ func compareCluster(rep *Report, o, n Cluster) error {
 			Reason: "before the change the Machine Config Operator refused to render registries.conf (" + oldErr.Error() + "): what the nodes run now is not in the input, so the registries.conf change is compared with MCO's base file"})
 		oldGen = nil
 	}
-	policy := nodeDisruptionPolicy(n)
+	var policy *disruption.NodeDisruptionPolicy
+	if mc := nodeDisruptionPolicy(n); mc != nil {
+		p, err := disruption.ReadNodeDisruptionPolicy(mc)
+		if err != nil {
+			return err
+		}
+		policy = p
+	}
 	oldPools, newPools := pools(o), pools(n)
 	names := map[string]bool{}
 	for p := range newPools {
@@ -277,7 +304,9 @@ func compareCluster(rep *Report, o, n Cluster) error {
 		np := newPools[name]
 		op, existed := oldPools[name]
 		if !existed {
-			op = np // a new custom pool: its nodes come from the worker pool (reported there)
+			// a new custom pool: its nodes leave the worker pool, so they
+			// go from the worker pool's configuration to the new pool's
+			op = oldPools[platform.MachineConfigRoleWorker]
 		}
 		oldMCs, err := machineConfigs(o, op, oldGen)
 		if err != nil {
@@ -287,23 +316,29 @@ func compareCluster(rep *Report, o, n Cluster) error {
 		if err != nil {
 			return err
 		}
-		if !existed {
-			oldMCs = nil
-		}
 		changes, err := poolChanges(oldMCs, newMCs, policy, n.Minor)
 		if err != nil {
 			return fmt.Errorf("pool %s: %w", name, err)
 		}
-		changes = append(changes, migration...)
+		changes = append(append([]Change{}, changes...), migration...)
 		if !existed {
 			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + name, Action: disruption.None,
-				Reason: "a new pool: its nodes are those its nodeSelector takes from the worker pool; each moves once it is labelled, with the reboot its new configuration needs"})
+				Reason: "a new pool: its nodes are those its nodeSelector takes from the worker pool; each moves once it carries the label, compared here with the worker pool's configuration"})
 		}
 		p := Pool{Site: n.Name, Pool: name, Nodes: nodeCount(n, np, newPools), Changes: changes, Action: disruption.None}
+		mcoChanges := make([]disruption.Change, 0, len(changes))
 		for _, c := range changes {
-			p.Action = max(p.Action, c.Action)
+			mcoChanges = append(mcoChanges, disruption.Change{Path: c.Path, Action: c.Action, Refused: c.Refused})
+		}
+		p.Action = disruption.PoolAction(mcoChanges)
+		if disruption.Refused(mcoChanges) {
+			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + name, Action: disruption.None,
+				Reason: "the Machine Config Operator refuses the new configuration (it cannot be applied in place): the pool degrades and no node is updated; see the refused changes"})
 		}
 		p.MaxUnavailable, p.Waves = waves(np, p.Nodes)
+		if p.Action == disruption.None {
+			p.Waves = 0 // nothing rolls out
+		}
 		if a, b := maxUnavailableString(op.maxUnavailable), maxUnavailableString(np.maxUnavailable); existed && a != b {
 			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + name, Path: "spec.maxUnavailable", Action: disruption.None,
 				Reason: fmt.Sprintf("maxUnavailable %s -> %s: MCO updates that many of the pool's nodes at once%s", a, b, wavesText(p))})
@@ -335,25 +370,24 @@ func sortedNames(m map[string]bool) []string {
 	return out
 }
 
-// maxUnavailableString is a pool's maxUnavailable as written, 1 by
-// default (openshift/api machineconfiguration/v1 MachineConfigPoolSpec
-// MaxUnavailable: "Defaults to 1").
+// maxUnavailableString is a pool's maxUnavailable as written, or the
+// default.
 func maxUnavailableString(v *intstr.IntOrString) string {
 	if v == nil {
-		return "1"
+		return fmt.Sprint(platform.PoolMaxUnavailableDefault)
 	}
 	return v.String()
 }
 
 // waves is how many rounds MCO needs to update the pool's nodes: nodes
 // divided by maxUnavailable (a percentage of the nodes, rounded down but at
-// least 1, as MCO's getUnavailableNodes/maxUnavailable computes it).
+// least 1: MCO pkg/controller/node/node_controller.go maxUnavailable).
 func waves(p pool, n *int) (string, int) {
 	s := maxUnavailableString(p.maxUnavailable)
 	if n == nil || *n <= 0 {
 		return s, 0
 	}
-	mu := 1
+	mu := platform.PoolMaxUnavailableDefault
 	if p.maxUnavailable != nil {
 		v, err := intstr.GetScaledValueFromIntOrPercent(p.maxUnavailable, *n, false)
 		if err == nil {

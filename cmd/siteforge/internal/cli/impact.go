@@ -372,16 +372,24 @@ func nodesText(n *int) string {
 }
 
 func impactText(w io.Writer, rep impact.Report) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SITE\tPOOL\tNODES\tACTION\tWAVES")
-	for _, p := range rep.Pools {
-		waves := "-"
-		if p.Waves > 0 {
-			waves = fmt.Sprintf("%d (maxUnavailable %s)", p.Waves, p.MaxUnavailable)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Site, p.Pool, nodesText(p.Nodes), p.Action, waves)
+	if len(rep.Pools) == 0 {
+		fmt.Fprintln(w, "no node is drained, restarted or rebooted: no MachineConfigPool's configuration changes")
 	}
-	tw.Flush()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if len(rep.Pools) == 0 {
+		tw = nil
+	}
+	if tw != nil {
+		fmt.Fprintln(tw, "SITE\tPOOL\tNODES\tACTION\tWAVES")
+		for _, p := range rep.Pools {
+			waves := "-"
+			if p.Waves > 0 {
+				waves = fmt.Sprintf("%d (maxUnavailable %s)", p.Waves, p.MaxUnavailable)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Site, p.Pool, nodesText(p.Nodes), p.Action, waves)
+		}
+		tw.Flush()
+	}
 	for _, p := range rep.Pools {
 		for _, c := range p.Changes {
 			fmt.Fprintf(w, "%s/%s: %s: %s %s: %s\n", p.Site, p.Pool, c.Action, c.Object, c.Path, c.Reason)
@@ -401,8 +409,12 @@ func mdCell(s string) string {
 func impactMarkdown(w io.Writer, rep impact.Report) {
 	fmt.Fprintln(w, "### siteforge impact")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| site | pool | nodes | action | why |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
+	if len(rep.Pools) == 0 {
+		fmt.Fprintln(w, "No node is drained, restarted or rebooted: no MachineConfigPool's configuration changes.")
+	} else {
+		fmt.Fprintln(w, "| site | pool | nodes | action | why |")
+		fmt.Fprintln(w, "|---|---|---|---|---|")
+	}
 	for _, p := range rep.Pools {
 		var why []string
 		for _, c := range p.Changes {

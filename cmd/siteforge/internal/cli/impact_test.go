@@ -15,6 +15,9 @@ type impactScenario struct {
 	name string
 	file string // relative to the example
 	edit func(t *testing.T, s string) string
+	// before, when set, is applied to the old state too (a change from
+	// one edited state to another)
+	before func(t *testing.T, s string) string
 }
 
 func replaceOnce(old, new string) func(t *testing.T, s string) string {
@@ -51,22 +54,28 @@ machineConfigs: "99-worker-chrony": {
 
 var impactExamples = map[string][]impactScenario{
 	"disconnected-quay-cache": {
-		{"chrony-edit", "site.yaml", replaceOnce("server ntp2.lab.example.com iburst", "server ntp3.lab.example.com iburst")},
-		{"digest-mirror-added", "site.yaml", replaceOnce("\nmirroring:\n", "\nmirroring:\n  sources:\n    registry.example.com/team:\n      mirrors: [quay.lab.example.com:8443/team]\n")},
-		{"mirror-removed", "site.yaml", replaceOnce("      registry-redhat-io: registry.redhat.io\n", "")},
-		{"tag-mirror-added", "site.yaml", replaceOnce("\nmirroring:\n", "\nmirroring:\n  sources:\n    registry.example.com/team:\n      mirrors: [quay.lab.example.com:8443/team]\n      serves: tags\n")},
-		{"catalog-display-name", "site.yaml", replaceOnce("displayName: Red Hat Operators", "displayName: Red Hat Operators (lab cache)")},
+		{name: "chrony-edit", file: "site.yaml", edit: replaceOnce("server ntp2.lab.example.com iburst", "server ntp3.lab.example.com iburst")},
+		{name: "digest-mirror-added", file: "site.yaml", edit: replaceOnce("\nmirroring:\n", "\nmirroring:\n  sources:\n    registry.example.com/team:\n      mirrors: [quay.lab.example.com:8443/team]\n")},
+		{name: "mirror-removed", file: "site.yaml", edit: replaceOnce("      registry-redhat-io: registry.redhat.io\n", "")},
+		{name: "tag-mirror-added", file: "site.yaml", edit: replaceOnce("\nmirroring:\n", "\nmirroring:\n  sources:\n    registry.example.com/team:\n      mirrors: [quay.lab.example.com:8443/team]\n      serves: tags\n")},
+		{name: "catalog-display-name", file: "site.yaml", edit: replaceOnce("displayName: Red Hat Operators", "displayName: Red Hat Operators (lab cache)")},
 	},
 	"fleet": {
-		{"chrony-added", "defaults.cue", appendText(cueChrony)},
-		{"catalog-display-name", "defaults.cue", replaceOnce(`"redhat-operators": image:`, `"redhat-operators": displayName: "Red Hat Operators (hub cache)"
+		{name: "chrony-added", file: "defaults.cue", edit: appendText(cueChrony)},
+		{name: "catalog-display-name", file: "defaults.cue", edit: replaceOnce(`"redhat-operators": image:`, `"redhat-operators": displayName: "Red Hat Operators (hub cache)"
 		"redhat-operators": image:`)},
 	},
 	"aws-local-zones": {
-		{"chrony-added", "site.cue", appendText(cueChrony)},
+		{name: "chrony-added", file: "site.cue", edit: appendText(cueChrony)},
+		// the MTU migration from git: phase 1 starts it, phase 2 ends it;
+		// each rolls every pool
+		{name: "mtu-phase-1", file: "site.cue", edit: appendText("mtu: target: 1200\nmtu: migration: phase: \"1\"\n"),
+			before: appendText("mtu: target: 1200\n")},
+		{name: "mtu-phase-2", file: "site.cue", edit: appendText("mtu: target: 1200\nmtu: migration: phase: \"2\"\n"),
+			before: appendText("mtu: target: 1200\nmtu: migration: phase: \"1\"\n")},
 	},
 	"remote-workers": {
-		{"chrony-added", "site.cue", appendText(cueChrony)},
+		{name: "chrony-added", file: "site.cue", edit: appendText(cueChrony)},
 	},
 }
 
@@ -88,6 +97,9 @@ func TestImpactGolden(t *testing.T) {
 					t.Fatal(err)
 				}
 				write(t, newDir, map[string]string{sc.file: sc.edit(t, string(data))})
+				if sc.before != nil {
+					write(t, oldDir, map[string]string{sc.file: sc.before(t, string(data))})
+				}
 				r := mainIn(t, dir, "impact", "--format", "markdown", filepath.Join("old", example), filepath.Join("new", example))
 				if r.code != ExitOK {
 					t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -215,12 +227,17 @@ machineConfigs:
 	for _, p := range rep.Pools {
 		got = append(got, p.Site+"/"+p.Pool+" "+p.Action)
 	}
-	if strings.Join(got, ", ") != "store-0002/master reboot" {
-		t.Errorf("pools = %v, want store-0002/master reboot only\n%s", got, r.stdout)
+	if strings.Join(got, ", ") != "store-0002/master reboot, store-0002/worker none" {
+		t.Errorf("pools = %v, want store-0002 only: master reboot, worker none\n%s", got, r.stdout)
 	}
-	// from a subfolder, a PATH of the repository
-	r = mainIn(t, filepath.Join(dir, "sites"), "impact", "--git", "HEAD", "store-0001")
-	if r.code != ExitOK || strings.Contains(r.stdout, "reboot") {
-		t.Errorf("store-0001 did not change: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	// a revision git does not know: exit 2, git's reason
+	r = mainIn(t, dir, "impact", "--git", "no-such-rev")
+	if r.code != ExitFailure || !strings.Contains(r.stderr, "git archive no-such-rev") {
+		t.Errorf("unknown revision: exit %d\n%s", r.code, r.stderr)
+	}
+	// an option smuggled as a revision is refused before git runs
+	r = mainIn(t, dir, "impact", "--git", "--output=/tmp/x")
+	if r.code != ExitFailure {
+		t.Errorf("--git --output=...: exit %d", r.code)
 	}
 }
