@@ -246,3 +246,10 @@ const IrreconcilableOverridesSince OCPMinor = 22
 // openshift/api machineconfiguration/v1 MachineConfigPoolSpec.MaxUnavailable
 // "Defaults to 1").
 const PoolMaxUnavailableDefault = 1
+
+// PullFromMirrorDrainCheckSince is the first release whose MCO decides a
+// registries.conf drain by each mirror's pull-from-mirror = "digest-only"
+// (allDigestOnlyMirror); release 4.12 looks at the registry's
+// mirror-by-digest-only instead (machine-config-operator release-4.12 and
+// release-4.13 pkg/daemon/drain.go isSafeContainerRegistryConfChanges).
+const PullFromMirrorDrainCheckSince OCPMinor = 13

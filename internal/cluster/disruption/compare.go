@@ -144,7 +144,7 @@ func policyFileChange(path string, cp clusterPolicies, oldIgn, newIgn ign3types.
 	}
 	c := Change{Path: path, Action: a, Reason: fmt.Sprintf("%s NodeDisruptionPolicy for %s: %s", owner(p.user), where, what)}
 	if slices.ContainsFunc(p.actions, func(x platform.NDPAction) bool { return x.Type == platform.NDPActionSpecial }) {
-		registriesDrain(&c, oldIgn, newIgn)
+		registriesDrain(&c, oldIgn, newIgn, platform.NodeDisruptionPolicySince)
 	}
 	return c
 }
@@ -159,7 +159,7 @@ func legacyFileChange(path string, minor platform.OCPMinor, hasPolicy bool, oldI
 	case platform.LegacyReloadCrio:
 		c.Action, c.Reason = Reload, "MCO reloads CRI-O (systemctl reload crio)"+src
 		if path == platform.RegistriesConfPath {
-			registriesDrain(&c, oldIgn, newIgn)
+			registriesDrain(&c, oldIgn, newIgn, minor)
 		}
 	case platform.LegacyRestartCrio:
 		c.Action, c.Reason = Restart, "MCO restarts CRI-O (systemctl restart crio)"+src
@@ -172,8 +172,8 @@ func legacyFileChange(path string, minor platform.OCPMinor, hasPolicy bool, oldI
 
 // registriesDrain turns a registries.conf reload into a drain unless the
 // change is safe in MCO's sense.
-func registriesDrain(c *Change, oldIgn, newIgn ign3types.Config) {
-	safe, why, err := safeRegistriesChange(oldIgn, newIgn)
+func registriesDrain(c *Change, oldIgn, newIgn ign3types.Config, minor platform.OCPMinor) {
+	safe, why, err := safeRegistriesChange(oldIgn, newIgn, minor)
 	switch {
 	case err != nil:
 		c.Action = Drain

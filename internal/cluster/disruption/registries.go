@@ -46,7 +46,13 @@ func registriesConfData(c ign3types.Config) ([]byte, error) {
 // mirror-by-digest-only when its mirrors and their pull-from-mirror stay
 // the same. why says what makes the change unsafe; err is a file MCO cannot
 // read, which fails the update.
-func safeRegistriesChange(oldIgn, newIgn ign3types.Config) (safe bool, why string, err error) {
+//
+// Before platform.PullFromMirrorDrainCheckSince (release-4.12 drain.go)
+// MCO looks at the registry's mirror-by-digest-only instead: an added
+// registry is safe when it is mirror-by-digest-only, a changed
+// mirror-by-digest-only drains, and an added mirror is safe on a
+// mirror-by-digest-only registry (what ImageContentSourcePolicies write).
+func safeRegistriesChange(oldIgn, newIgn ign3types.Config, minor platform.OCPMinor) (safe bool, why string, err error) {
 	oldData, err := registriesConfData(oldIgn)
 	if err != nil {
 		return false, "", fmt.Errorf("old %s: %w", platform.RegistriesConfPath, err)
@@ -99,6 +105,12 @@ func safeRegistriesChange(oldIgn, newIgn ign3types.Config) (safe bool, why strin
 		nr := newRegs[s]
 		or, ok := oldRegs[s]
 		if !ok {
+			if minor < platform.PullFromMirrorDrainCheckSince {
+				if !nr.MirrorByDigestOnly {
+					return false, fmt.Sprintf("registry %s is added with mirror-by-digest-only = false", s), nil
+				}
+				continue
+			}
 			if !allDigestOnly(nr) {
 				return false, fmt.Sprintf("registry %s is added with a mirror that does not set pull-from-mirror = \"digest-only\"", s), nil
 			}
@@ -117,10 +129,21 @@ func safeRegistriesChange(oldIgn, newIgn ign3types.Config) (safe bool, why strin
 		case or.Insecure != nr.Insecure:
 			return false, fmt.Sprintf("registry %s: insecure changes", s), nil
 		}
+		if minor < platform.PullFromMirrorDrainCheckSince && or.MirrorByDigestOnly != nr.MirrorByDigestOnly {
+			return false, fmt.Sprintf("registry %s: mirror-by-digest-only changes", s), nil
+		}
 		for _, m := range or.Mirrors {
 			if _, found := findMirror(m.Location, nr.Mirrors); !found {
 				return false, fmt.Sprintf("registry %s: mirror %s is removed", s, m.Location), nil
 			}
+		}
+		if minor < platform.PullFromMirrorDrainCheckSince {
+			for _, m := range nr.Mirrors {
+				if _, found := findMirror(m.Location, or.Mirrors); !found && !nr.MirrorByDigestOnly {
+					return false, fmt.Sprintf("registry %s: mirror %s is added to a registry that is not mirror-by-digest-only", s, m.Location), nil
+				}
+			}
+			continue
 		}
 		for _, m := range nr.Mirrors {
 			if om, found := findMirror(m.Location, or.Mirrors); found {

@@ -134,3 +134,41 @@ func TestCompareRegistriesConfUserPolicy(t *testing.T) {
 		t.Fatalf("default policy: %s", describe(got))
 	}
 }
+
+// TestCompareRegistriesConf412: release-4.12 MCO (pkg/daemon/drain.go
+// isSafeContainerRegistryConfChanges, drain_test.go TestIsDrainRequired
+// "skip drain: only new registry added with mirror-by-digest-only set to
+// true") judges by the registry's mirror-by-digest-only, which is what
+// ImageContentSourcePolicies write; 4.13 judges by pull-from-mirror.
+func TestCompareRegistriesConf412(t *testing.T) {
+	const search = "unqualified-search-registries = [\"registry.access.redhat.com\", \"docker.io\"]\n"
+	icsp := func(mirrors ...string) string {
+		s := search + "\n[[registry]]\n  location = \"quay.io/app\"\n  mirror-by-digest-only = true\n"
+		for _, m := range mirrors {
+			s += "\n  [[registry.mirror]]\n    location = \"" + m + "\"\n"
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name     string
+		minor    platform.OCPMinor
+		old, new string
+		want     Action
+	}{
+		{"added ICSP registry on 4.12", 12, search, icsp("mirror.example.com/app"), Reload},
+		{"added ICSP registry on 4.13", 13, search, icsp("mirror.example.com/app"), Drain},
+		{"added mirror to an ICSP registry on 4.12", 12, icsp("a.example.com/app"), icsp("a.example.com/app", "b.example.com/app"), Reload},
+		{"removed mirror on 4.12", 12, icsp("a.example.com/app", "b.example.com/app"), icsp("a.example.com/app"), Drain},
+		{"mirror-by-digest-only turned off on 4.12", 12, icsp("a.example.com/app"), strings.Replace(icsp("a.example.com/app"), "true", "false", 1), Drain},
+		{"added registry without mirror-by-digest-only on 4.12", 12, search, strings.Replace(icsp("a.example.com/app"), "true", "false", 1), Drain},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := mcOpts{name: "99-worker-generated-registries", files: []file{{platform.RegistriesConfPath, tc.old}}}
+			new := mcOpts{name: "99-worker-generated-registries", files: []file{{platform.RegistriesConfPath, tc.new}}}
+			got := Compare(render(t, tc.minor, mc(t, old)), render(t, tc.minor, mc(t, new)), nil, tc.minor)
+			if len(got) != 1 || got[0].Action != tc.want {
+				t.Errorf("want %s:%s", tc.want, describe(got))
+			}
+		})
+	}
+}

@@ -41,6 +41,9 @@ type Cluster struct {
 	// (-1: unknown); nil for plain manifests, whose Node objects are
 	// counted.
 	PoolNodes map[string]int
+	// NotInstalled is a site still to be installed (cluster.lifecycle:
+	// install): it has no node to disrupt.
+	NotInstalled bool
 }
 
 // Change is one difference and what MCO does about it.
@@ -108,6 +111,16 @@ func Compare(before, after []Cluster) (Report, error) {
 	for _, n := range after {
 		seen[n.Name] = true
 		o, ok := old[n.Name]
+		if n.NotInstalled {
+			if ok && !o.NotInstalled {
+				rep.Other = append(rep.Other, Other{Site: n.Name, Path: "cluster.lifecycle", Action: disruption.None,
+					Reason: "the site is marked to be installed again (cluster.lifecycle: install): siteforge renders day-0 inputs, which change nothing on a running cluster"})
+			} else {
+				rep.Other = append(rep.Other, Other{Site: n.Name, Path: "cluster.lifecycle", Action: disruption.None,
+					Reason: "the cluster is still to be installed (cluster.lifecycle: install): no node runs yet, so none is disrupted; the nodes get this configuration at installation"})
+			}
+			continue
+		}
 		if !ok {
 			rep.Other = append(rep.Other, Other{Site: n.Name, Action: disruption.None,
 				Reason: "a new cluster: nothing runs yet, so no node is disrupted (its nodes get this configuration when they join)"})
@@ -118,7 +131,7 @@ func Compare(before, after []Cluster) (Report, error) {
 		}
 	}
 	for _, o := range before {
-		if !seen[o.Name] {
+		if !seen[o.Name] && !o.NotInstalled {
 			rep.Other = append(rep.Other, Other{Site: o.Name, Action: disruption.None,
 				Reason: "the cluster is no longer in the input: removing its files from git changes nothing on its nodes"})
 		}

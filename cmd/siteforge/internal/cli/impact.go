@@ -25,6 +25,7 @@ import (
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
 )
 
 func init() {
@@ -147,7 +148,8 @@ func impactSide(e env, base string, paths []string) ([]impact.Cluster, bool) {
 			if err != nil {
 				return err
 			}
-			c := impact.Cluster{Name: o.Site.Name, Objects: append(objs, extra...), ReleaseImage: o.Site.Cluster.ReleaseImage, PoolNodes: map[string]int{}}
+			c := impact.Cluster{Name: o.Site.Name, Objects: append(objs, extra...), ReleaseImage: o.Site.Cluster.ReleaseImage, PoolNodes: map[string]int{},
+				NotInstalled: o.Site.Cluster.Lifecycle == site.LifecycleInstall}
 			if m, err := o.Site.Minor(); err == nil {
 				c.Minor = m
 			}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,11 +35,24 @@ func appendText(extra string) func(t *testing.T, s string) string {
 	return func(t *testing.T, s string) string { return s + extra }
 }
 
-// A chrony MachineConfig for every pool, in CUE (appended to a site or the
-// fleet defaults): added where the example has none.
-const cueChrony = `
-machineConfigs: "99-worker-chrony": {
-	pool: "worker"
+// chain applies edits in order.
+func chain(edits ...func(t *testing.T, s string) string) func(t *testing.T, s string) string {
+	return func(t *testing.T, s string) string {
+		for _, e := range edits {
+			s = e(t, s)
+		}
+		return s
+	}
+}
+
+// The scenarios are written once per format: CUE text appended to a site
+// (or the fleet defaults) unifies with it; YAML is inserted where the
+// example keeps the key.
+
+func cueChrony(server string) string {
+	mc := func(pool string) string {
+		return `machineConfigs: "99-` + pool + `-chrony": {
+	pool: "` + pool + `"
 	butane: """
 		storage:
 		  files:
@@ -47,36 +61,94 @@ machineConfigs: "99-worker-chrony": {
 		      overwrite: true
 		      contents:
 		        inline: |
-		          server ntp1.example.com iburst
+		          server ` + server + ` iburst
 		"""
 }
 `
+	}
+	return "\n" + mc("master") + mc("worker")
+}
 
+func cueSource(name, serves string, mirrors ...string) string {
+	return "\nmirroring: sources: \"" + name + "\": {mirrors: [\"" + strings.Join(mirrors, "\", \"") + "\"], serves: \"" + serves + "\"}\n"
+}
+
+func cueCatalog(display string) string {
+	return "\nmirroring: catalogs: \"team-operators\": {image: \"registry.example.com/team/operator-index:v1\", displayName: \"" + display + "\"}\n"
+}
+
+func cueMTU(current, target, machine int, phase string) string {
+	return fmt.Sprintf("\nmtu: {current: %d, target: %d, machine: %d, migration: phase: %q}\n", current, target, machine, phase)
+}
+
+func yamlSource(name, serves string, mirrors ...string) string {
+	return "  sources:\n    " + name + ":\n      mirrors: [" + strings.Join(mirrors, ", ") + "]\n      serves: " + serves + "\n"
+}
+
+// cueScenarios are the scenarios of a CUE site (or fleet defaults):
+// running is the edit that makes it a running cluster (a cluster to
+// install has no node to disrupt); mtu the current, target and machine
+// MTUs of a legal migration of its plan.
+func cueScenarios(file, running string, mtu [3]int) []impactScenario {
+	base := func(extra ...string) func(t *testing.T, s string) string {
+		edits := []func(t *testing.T, s string) string{}
+		if running != "" {
+			edits = append(edits, replaceOnce(running, strings.Replace(running, `"install"`, `"running"`, 1)))
+		}
+		for _, e := range extra {
+			edits = append(edits, appendText(e))
+		}
+		return chain(edits...)
+	}
+	return []impactScenario{
+		{name: "chrony-edit", file: file, before: base(cueChrony("ntp1.example.com")), edit: base(cueChrony("ntp2.example.com"))},
+		{name: "digest-mirror-added", file: file, before: base(), edit: base(cueSource("registry.example.com/team", "digests", "mirror.example.com/team"))},
+		{name: "mirror-removed", file: file, before: base(cueSource("registry.example.com/team", "digests", "mirror.example.com/team", "mirror2.example.com/team")),
+			edit: base(cueSource("registry.example.com/team", "digests", "mirror.example.com/team"))},
+		{name: "tag-mirror-added", file: file, before: base(), edit: base(cueSource("registry.example.com/team", "tags", "mirror.example.com/team"))},
+		{name: "catalog-display-name", file: file, before: base(cueCatalog("Team Operators")), edit: base(cueCatalog("Team Operators (mirror)"))},
+		{name: "mtu-phase-1", file: file, before: base(cueMTU(mtu[0], mtu[1], mtu[2], "none")), edit: base(cueMTU(mtu[0], mtu[1], mtu[2], "1"))},
+		{name: "mtu-phase-2", file: file, before: base(cueMTU(mtu[0], mtu[1], mtu[2], "1")), edit: base(cueMTU(mtu[0], mtu[1], mtu[2], "2"))},
+	}
+}
+
+// yamlScenarios are the scenarios of a YAML site that has mirroring,
+// catalogs and a chrony MachineConfig (disconnected-quay-cache, the
+// kustomize example's site).
+func yamlScenarios(file, running, chronyLine, catalogLine string, mtu [3]int) []impactScenario {
+	base := func(extra ...func(t *testing.T, s string) string) func(t *testing.T, s string) string {
+		edits := []func(t *testing.T, s string) string{}
+		if running != "" {
+			edits = append(edits, replaceOnce(running, strings.Replace(running, "install", "running", 1)))
+		}
+		return chain(append(edits, extra...)...)
+	}
+	mtuBlock := func(phase string) func(t *testing.T, s string) string {
+		return appendText(fmt.Sprintf("\nmtu:\n  current: %d\n  target: %d\n  machine: %d\n  migration:\n    phase: %q\n", mtu[0], mtu[1], mtu[2], phase))
+	}
+	return []impactScenario{
+		{name: "chrony-edit", file: file, before: base(), edit: base(replaceOnce(chronyLine, strings.Replace(chronyLine, "ntp1", "ntp3", 1)))},
+		{name: "digest-mirror-added", file: file, before: base(), edit: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "digests", "mirror.example.com/team")))},
+		{name: "mirror-removed", file: file, before: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "digests", "mirror.example.com/team", "mirror2.example.com/team"))),
+			edit: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "digests", "mirror.example.com/team")))},
+		{name: "tag-mirror-added", file: file, before: base(), edit: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "tags", "mirror.example.com/team")))},
+		{name: "catalog-display-name", file: file, before: base(), edit: base(replaceOnce(catalogLine, catalogLine+" (mirror)"))},
+		{name: "mtu-phase-1", file: file, before: base(mtuBlock("none")), edit: base(mtuBlock("1"))},
+		{name: "mtu-phase-2", file: file, before: base(mtuBlock("1")), edit: base(mtuBlock("2"))},
+	}
+}
+
+// impactExamples: every bundled example, every scenario of issue 16 (a
+// chrony MachineConfig edit, an added digest mirror, a removed mirror, an
+// added tag mirror, a catalog display-name change, the two MTU migration
+// steps). Examples to install are made running clusters first.
 var impactExamples = map[string][]impactScenario{
-	"disconnected-quay-cache": {
-		{name: "chrony-edit", file: "site.yaml", edit: replaceOnce("server ntp2.lab.example.com iburst", "server ntp3.lab.example.com iburst")},
-		{name: "digest-mirror-added", file: "site.yaml", edit: replaceOnce("\nmirroring:\n", "\nmirroring:\n  sources:\n    registry.example.com/team:\n      mirrors: [quay.lab.example.com:8443/team]\n")},
-		{name: "mirror-removed", file: "site.yaml", edit: replaceOnce("      registry-redhat-io: registry.redhat.io\n", "")},
-		{name: "tag-mirror-added", file: "site.yaml", edit: replaceOnce("\nmirroring:\n", "\nmirroring:\n  sources:\n    registry.example.com/team:\n      mirrors: [quay.lab.example.com:8443/team]\n      serves: tags\n")},
-		{name: "catalog-display-name", file: "site.yaml", edit: replaceOnce("displayName: Red Hat Operators", "displayName: Red Hat Operators (lab cache)")},
-	},
-	"fleet": {
-		{name: "chrony-added", file: "defaults.cue", edit: appendText(cueChrony)},
-		{name: "catalog-display-name", file: "defaults.cue", edit: replaceOnce(`"redhat-operators": image:`, `"redhat-operators": displayName: "Red Hat Operators (hub cache)"
-		"redhat-operators": image:`)},
-	},
-	"aws-local-zones": {
-		{name: "chrony-added", file: "site.cue", edit: appendText(cueChrony)},
-		// the MTU migration from git: phase 1 starts it, phase 2 ends it;
-		// each rolls every pool
-		{name: "mtu-phase-1", file: "site.cue", edit: appendText("mtu: target: 1200\nmtu: migration: phase: \"1\"\n"),
-			before: appendText("mtu: target: 1200\n")},
-		{name: "mtu-phase-2", file: "site.cue", edit: appendText("mtu: target: 1200\nmtu: migration: phase: \"2\"\n"),
-			before: appendText("mtu: target: 1200\nmtu: migration: phase: \"1\"\n")},
-	},
-	"remote-workers": {
-		{name: "chrony-added", file: "site.cue", edit: appendText(cueChrony)},
-	},
+	"aws-local-zones": cueScenarios("site.cue", "", [3]int{8901, 1200, 9001}),
+	"remote-workers":  cueScenarios("site.cue", `lifecycle:     "install"`, [3]int{1400, 1300, 1500}),
+	"fleet":           cueScenarios("defaults.cue", `lifecycle:    *"install" | string`, [3]int{1400, 1300, 1500}),
+	"disconnected-quay-cache": yamlScenarios("site.yaml", "  lifecycle: install", "server ntp1.lab.example.com iburst",
+		"displayName: Red Hat Operators", [3]int{1400, 1300, 1500}),
+	"kustomize/site": yamlScenarios("site.yaml", "", "server ntp1.lab.example.com iburst", "displayName: Red Hat Operators", [3]int{1400, 1300, 1500}),
 }
 
 // TestImpactGolden: the impact report (markdown, as a pull-request comment
