@@ -24,7 +24,7 @@ import (
 
 // SourceAnnotation marks every rendered object with the input it came from,
 // so pipelines can check that render really ran.
-const SourceAnnotation = "siteforge.dev/source"
+const SourceAnnotation = manifests.SourceAnnotation
 
 // Role says where an artifact goes.
 type Role int

@@ -10,3 +10,7 @@ const (
 	GroupOperatorsCoreOS  = "operators.coreos.com/v1alpha1" // CatalogSource: operator-framework/api pkg/operators/v1alpha1 (GroupName operators.coreos.com)
 	GroupAgentInstall     = "agent-install.openshift.io/v1beta1"
 )
+
+// SourceAnnotation is the annotation siteforge puts on every object it
+// renders: the input it came from (generators.SourceAnnotation).
+const SourceAnnotation = "siteforge.dev/source"

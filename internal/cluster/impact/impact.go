@@ -18,6 +18,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/internal/cluster/disruption"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
@@ -112,6 +113,9 @@ func Compare(before, after []Cluster) (Report, error) {
 		seen[n.Name] = true
 		o, ok := old[n.Name]
 		if n.NotInstalled {
+			if ok && o.NotInstalled && sameObjects(o.Objects, n.Objects) {
+				continue // nothing changes for it
+			}
 			if ok && !o.NotInstalled {
 				rep.Other = append(rep.Other, Other{Site: n.Name, Path: "cluster.lifecycle", Action: disruption.None,
 					Reason: "the site is marked to be installed again (cluster.lifecycle: install): siteforge renders day-0 inputs, which change nothing on a running cluster"})
@@ -464,4 +468,39 @@ func nodeDisruptionPolicy(c Cluster) *operatorv1.MachineConfiguration {
 		}
 	}
 	return nil
+}
+
+// sameObjects reports whether two states hold the same objects, whatever
+// their files, order, comments and the input path siteforge notes on what
+// it renders.
+func sameObjects(a, b []*manifests.Object) bool {
+	key := func(objs []*manifests.Object) []string {
+		out := make([]string, 0, len(objs))
+		for _, o := range objs {
+			var m map[string]any
+			if sigsyaml.Unmarshal(o.Raw, &m) != nil {
+				out = append(out, string(o.Raw))
+				continue
+			}
+			if md, ok := m["metadata"].(map[string]any); ok {
+				if ann, ok := md["annotations"].(map[string]any); ok {
+					delete(ann, manifests.SourceAnnotation)
+				}
+			}
+			j, _ := json.Marshal(m) // map keys sorted
+			out = append(out, string(j))
+		}
+		sort.Strings(out)
+		return out
+	}
+	ka, kb := key(a), key(b)
+	if len(ka) != len(kb) {
+		return false
+	}
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return false
+		}
+	}
+	return true
 }

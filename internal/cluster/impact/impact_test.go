@@ -146,3 +146,27 @@ func TestRegistriesRefused(t *testing.T) {
 		t.Errorf("%+v", rep)
 	}
 }
+
+// TestNetworkTypeMigration: Network.config spec.networkType changing
+// (a live SDN -> OVN-Kubernetes migration) reboots every pool.
+func TestNetworkTypeMigration(t *testing.T) {
+	netcfg := func(typ string) string {
+		return "apiVersion: config.openshift.io/v1\nkind: Network\nmetadata:\n  name: cluster\nspec:\n  networkType: " + typ + "\n"
+	}
+	rep, err := Compare([]Cluster{{Name: "c", Objects: objs(t, netcfg("OpenShiftSDN"))}}, []Cluster{{Name: "c", Objects: objs(t, netcfg("OVNKubernetes"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Pools) != 2 {
+		t.Fatalf("%+v", rep)
+	}
+	for _, p := range rep.Pools {
+		if p.Action != disruption.Reboot || len(p.Changes) != 1 || p.Changes[0].Path != "spec.networkType" {
+			t.Errorf("pool %s: %+v", p.Pool, p)
+		}
+	}
+	rep, _ = Compare([]Cluster{{Name: "c", Objects: objs(t, netcfg("OVNKubernetes"))}}, []Cluster{{Name: "c", Objects: objs(t, netcfg("OVNKubernetes"))}})
+	if len(rep.Pools) != 0 {
+		t.Errorf("no change: %+v", rep)
+	}
+}

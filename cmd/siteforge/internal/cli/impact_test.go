@@ -204,8 +204,11 @@ func TestImpactJSONContract(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join(abs, "disconnected-quay-cache"), filepath.Join(dir, "old"))
 	copyTree(t, filepath.Join(abs, "disconnected-quay-cache"), filepath.Join(dir, "new"))
+	// a running cluster (the example is one to install: no node to disrupt)
 	data, _ := os.ReadFile(filepath.Join(dir, "new", "site.yaml"))
-	write(t, dir, map[string]string{"new/site.yaml": strings.ReplaceAll(string(data), "server ntp2.lab.example.com iburst", "server ntp3.lab.example.com iburst")})
+	running := strings.Replace(string(data), "  lifecycle: install", "  lifecycle: running", 1)
+	write(t, dir, map[string]string{"old/site.yaml": running,
+		"new/site.yaml": strings.ReplaceAll(running, "server ntp2.lab.example.com iburst", "server ntp3.lab.example.com iburst")})
 	r := mainIn(t, dir, "impact", "--format", "json", "old", "new")
 	var rep struct {
 		Pools []struct {
@@ -247,9 +250,9 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// TestImpactGit: `impact --git REV` in a fleet repository compares the
-// working tree with REV, read through git (no checkout), and names only the
-// site that changes.
+// TestImpactGit: `impact --git HEAD~1` in a fleet repository compares the
+// working tree with the revision, read through git (no checkout), and names
+// only the site that changes.
 func TestImpactGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("SKIPPED LOUDLY: git is not installed; impact --git is not tested")
@@ -264,6 +267,12 @@ func TestImpactGit(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
+	// running clusters (the example's stores are to be installed)
+	defaults, err := os.ReadFile(filepath.Join(dir, "defaults.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, map[string]string{"defaults.cue": strings.Replace(string(defaults), `lifecycle:    *"install" | string`, `lifecycle:    *"running" | string`, 1)})
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-q", "-m", "fleet")
@@ -285,7 +294,11 @@ machineConfigs:
               inline: |
                 server ntp1.example.com iburst
 `})
-	r := mainIn(t, dir, "impact", "--git", "HEAD", "--format", "json")
+	// the change is committed: HEAD~1 against the working tree, as a
+	// pull request is checked
+	git("add", ".")
+	git("commit", "-q", "-m", "store-0002: chrony")
+	r := mainIn(t, dir, "impact", "--git", "HEAD~1", "--format", "json")
 	if r.code != ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -311,5 +324,24 @@ machineConfigs:
 	r = mainIn(t, dir, "impact", "--git", "--output=/tmp/x")
 	if r.code != ExitFailure {
 		t.Errorf("--git --output=...: exit %d", r.code)
+	}
+}
+
+// TestImpactSiteToInstall: a site still to be installed has no node to
+// disrupt: no pool, one note; an unchanged one is not named.
+func TestImpactSiteToInstall(t *testing.T) {
+	abs, _ := filepath.Abs(examplesDir)
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(abs, "disconnected-quay-cache"), filepath.Join(dir, "old"))
+	copyTree(t, filepath.Join(abs, "disconnected-quay-cache"), filepath.Join(dir, "new"))
+	r := mainIn(t, dir, "impact", "old", "new")
+	if r.code != ExitOK || strings.Contains(r.stdout, "lab-disconnected") {
+		t.Errorf("unchanged site to install: exit %d\n%s", r.code, r.stdout)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "new", "site.yaml"))
+	write(t, dir, map[string]string{"new/site.yaml": strings.ReplaceAll(string(data), "ntp2.lab", "ntp3.lab")})
+	r = mainIn(t, dir, "impact", "--fail-on", "reboot", "old", "new")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "lab-disconnected: none:") || !strings.Contains(r.stdout, "still to be installed") {
+		t.Errorf("changed site to install: exit %d\n%s", r.code, r.stdout)
 	}
 }
