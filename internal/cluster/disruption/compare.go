@@ -225,49 +225,34 @@ func fileBytes(f ign3types.File) ([]byte, error) {
 // CalculateConfigFileDiffs; a later entry at the same path wins, as in its
 // map).
 func changedFiles(oldIgn, newIgn ign3types.Config) []string {
-	o := map[string]ign3types.File{}
-	for _, f := range oldIgn.Storage.Files {
-		o[f.Path] = f
-	}
-	n := map[string]ign3types.File{}
-	for _, f := range newIgn.Storage.Files {
-		n[f.Path] = f
-	}
-	var out []string
-	for p := range o {
-		if _, ok := n[p]; !ok {
-			out = append(out, p)
-		}
-	}
-	for p, f := range n {
-		if of, ok := o[p]; !ok || !reflect.DeepEqual(of, f) {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return changedKeys(oldIgn.Storage.Files, newIgn.Storage.Files, func(f ign3types.File) string { return f.Path })
 }
 
 // changedUnits lists the unit names added, removed or changed (drop-ins
 // included), sorted (MCO GetChangedConfigUnitsByType).
 func changedUnits(oldIgn, newIgn ign3types.Config) []string {
-	o := map[string]ign3types.Unit{}
-	for _, u := range oldIgn.Systemd.Units {
-		o[u.Name] = u
+	return changedKeys(oldIgn.Systemd.Units, newIgn.Systemd.Units, func(u ign3types.Unit) string { return u.Name })
+}
+
+// changedKeys lists the keys of the entries added, removed or changed
+// between two lists (the later entry of a key wins), sorted.
+func changedKeys[T any](old, new []T, key func(T) string) []string {
+	o, n := map[string]T{}, map[string]T{}
+	for _, x := range old {
+		o[key(x)] = x
 	}
-	n := map[string]ign3types.Unit{}
-	for _, u := range newIgn.Systemd.Units {
-		n[u.Name] = u
+	for _, x := range new {
+		n[key(x)] = x
 	}
 	var out []string
-	for name := range o {
-		if _, ok := n[name]; !ok {
-			out = append(out, name)
+	for k := range o {
+		if _, ok := n[k]; !ok {
+			out = append(out, k)
 		}
 	}
-	for name, u := range n {
-		if ou, ok := o[name]; !ok || !reflect.DeepEqual(ou, u) {
-			out = append(out, name)
+	for k, x := range n {
+		if ox, ok := o[k]; !ok || !reflect.DeepEqual(ox, x) {
+			out = append(out, k)
 		}
 	}
 	sort.Strings(out)
