@@ -164,7 +164,7 @@ func legacyFileChange(path string, minor platform.OCPMinor, hasPolicy bool, oldI
 	case platform.LegacyRestartCrio:
 		c.Action, c.Reason = Restart, "MCO restarts CRI-O (systemctl restart crio)"+src
 	default:
-		c.Action, c.Reason = Reboot, "a file MCO has no rule for changes: MCO reboots"+src
+		c.Action, c.Reason = Reboot, "the file is not on MCO's list of files it applies without a reboot: MCO reboots"+src
 	}
 	c.Reason += legacyNote(hasPolicy)
 	return c

@@ -113,7 +113,7 @@ func TestComparePostConfigChangeAction(t *testing.T) {
 	}{
 		// upstream "test that a normal file change is reboot"
 		{"chrony edit reboots", pre,
-			mcOpts{files: []file{f("/etc/chrony.conf", "server a\n")}}, mcOpts{files: []file{f("/etc/chrony.conf", "server b\n")}}, Reboot, "no rule"},
+			mcOpts{files: []file{f("/etc/chrony.conf", "server a\n")}}, mcOpts{files: []file{f("/etc/chrony.conf", "server b\n")}}, Reboot, "not on MCO's list"},
 		{"chrony edit reboots with policies", post,
 			mcOpts{files: []file{f("/etc/chrony.conf", "server a\n")}}, mcOpts{files: []file{f("/etc/chrony.conf", "server b\n")}}, Reboot, "without a NodeDisruptionPolicy"},
 		// upstream "test that a pull secret change is none"
@@ -141,7 +141,7 @@ func TestComparePostConfigChangeAction(t *testing.T) {
 		{"user CA restart overrides reload", pre,
 			mcOpts{files: []file{f(platform.UserCABundlePath, "r1")}}, mcOpts{files: []file{f(platform.UserCABundlePath, "r2"), f(platform.GPGNoRebootPath, "g1")}}, Restart, "restarts CRI-O"},
 		{"user CA reboots before 4.14", platform.LegacyUserCARestartSince - 1,
-			mcOpts{files: []file{f(platform.UserCABundlePath, "r1")}}, mcOpts{files: []file{f(platform.UserCABundlePath, "r2")}}, Reboot, "no rule"},
+			mcOpts{files: []file{f(platform.UserCABundlePath, "r1")}}, mcOpts{files: []file{f(platform.UserCABundlePath, "r2")}}, Reboot, "not on MCO's list"},
 		{"user CA restart with policies", post,
 			mcOpts{files: []file{f(platform.UserCABundlePath, "r1")}}, mcOpts{files: []file{f(platform.UserCABundlePath, "r2")}}, Restart, "restart coreos-update-ca-trust.service, restart crio.service"},
 		// upstream "mixed test - final should be reboot due to kargs changes"
@@ -159,11 +159,11 @@ func TestComparePostConfigChangeAction(t *testing.T) {
 		{"unit reboots with policies", post, mcOpts{units: map[string]string{"a.service": "[Unit]\n"}}, mcOpts{units: map[string]string{"a.service": "[Unit]\nDescription=x\n"}}, Reboot, "without a NodeDisruptionPolicy"},
 		// NMState dir: directoriesPostConfigChangeActionNone (4.16+), default policy None
 		{"nmstate none", post, mcOpts{}, mcOpts{files: []file{f(platform.NMStateConfigDir+"/br-ex.yml", "x")}}, None, platform.NMStateConfigDir + "/"},
-		{"nmstate reboots before 4.16", platform.LegacyDirectoryRulesSince - 1, mcOpts{}, mcOpts{files: []file{f(platform.NMStateConfigDir+"/br-ex.yml", "x")}}, Reboot, "no rule"},
+		{"nmstate reboots before 4.16", platform.LegacyDirectoryRulesSince - 1, mcOpts{}, mcOpts{files: []file{f(platform.NMStateConfigDir+"/br-ex.yml", "x")}}, Reboot, "not on MCO's list"},
 		// registries.d: legacy matches files directly in the directory only
 		// (filepath.Dir), the policy any file below it (IsSubdirectory).
 		{"registries.d reload", pre, mcOpts{}, mcOpts{files: []file{f(platform.SigstoreRegistriesDir+"/a.yaml", "x")}}, Reload, "reloads CRI-O"},
-		{"registries.d subdir reboots before policies", pre, mcOpts{}, mcOpts{files: []file{f(platform.SigstoreRegistriesDir+"/sub/a.yaml", "x")}}, Reboot, "no rule"},
+		{"registries.d subdir reboots before policies", pre, mcOpts{}, mcOpts{files: []file{f(platform.SigstoreRegistriesDir+"/sub/a.yaml", "x")}}, Reboot, "not on MCO's list"},
 		{"registries.d subdir reload with policies", post, mcOpts{}, mcOpts{files: []file{f(platform.SigstoreRegistriesDir+"/sub/a.yaml", "x")}}, Reload, "reload crio.service"},
 		// /etc/crio/policies: default policy from 4.18
 		{"crio policies reboot in 4.17", platform.NDPCrioPoliciesSince - 1, mcOpts{}, mcOpts{files: []file{f(platform.CrioPoliciesDir+"/p.json", "x")}}, Reboot, "without"},
