@@ -64,9 +64,11 @@ func init() {
 				"all (docs \"Configuring an egress IP address\")." + egrSetNote + egrSiteNote,
 			Fix: "Use a free host address of the node subnet: not a node IP, a VIP, the network or broadcast address, nor a pod or service address."},
 		{ID: "EGR004", Name: "egress-ip-duplicate", Severity: lint.Error,
-			Summary: "the same egress IP is in two EgressIP objects, or twice in one",
-			Rationale: "An address may be in one EgressIP object only, once: OVN-Kubernetes refuses the second with event UnsupportedRequest and " +
-				"assigns neither predictably (docs \"Configuring an egress IP address\"; OVN-K egressip controller)." + egrSiteNote,
+			Summary: "the same egress IP is in two EgressIP objects",
+			Rationale: "An address may be in one EgressIP object only: OVN-Kubernetes refuses the second with event UnsupportedRequest and " +
+				"assigns neither predictably (docs \"Configuring an egress IP address\"; OVN-K egressip controller). A repeat inside one object is " +
+				"harmless: OVN-K reads an object's addresses as a set (ovn-org/ovn-kubernetes go-controller/pkg/clustermanager/egressip_controller.go " +
+				"validateEgressIPSpec)." + egrSiteNote,
 			Fix: "Keep the address in one EgressIP object; give the other object its own address."},
 		{ID: "EGR005", Name: "egress-ip-address-families", Severity: lint.Error,
 			Summary: "an EgressIP mixes IPv4 and IPv6 before 4.16, or a dual-stack pair is split over two objects",
@@ -78,7 +80,10 @@ func init() {
 		{ID: "EGR006", Name: "egress-ip-not-enough-nodes", Severity: lint.Error,
 			Summary: "no node may host egress IPs, or an EgressIP has more addresses than nodes able to host them",
 			Rationale: "OVN-Kubernetes assigns egress IPs only to nodes labelled k8s.ovn.org/egress-assignable, and puts at most one address of an " +
-				"object on a node: N addresses need N labelled nodes that can host them (event NoMatchingNodeFound). " +
+				"object on a node: N addresses need N labelled nodes that can host them (event NoMatchingNodeFound). Once it places an " +
+				"address on a secondary host network it considers only that network's nodes for the object's other addresses, reading them in " +
+				"no fixed order, so an object mixing networks may leave addresses unassigned on some runs (ovn-org/ovn-kubernetes " +
+				"go-controller/pkg/clustermanager/egressip_controller.go assignEgressIPs; event UnassignedRequest). " +
 				"Counted over the Node objects of the set (a cluster export); without Nodes the rule is skipped." + egrSiteNote,
 			Fix: "Label more nodes of the addresses' subnets k8s.ovn.org/egress-assignable, or use fewer addresses per object."},
 		{ID: "EGR007", Name: "egress-ip-over-cloud-capacity", Severity: lint.Error,

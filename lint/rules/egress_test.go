@@ -156,7 +156,7 @@ func init() {
 
 		ruleCase{rule: "EGR004", name: "one address in two objects", files: map[string]string{
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.200")},
-			want: []string{"b.yaml:6:15: error: 10.10.0.200 is already an egress IP of EgressIP a: an address may be in one EgressIP only, once (OVN-K UnsupportedRequest)"}},
+			want: []string{"b.yaml:6:15: error: 10.10.0.200 is already an egress IP of EgressIP a: an address may be in one EgressIP only (OVN-K UnsupportedRequest)"}},
 		ruleCase{rule: "EGR004", name: "distinct addresses", files: map[string]string{
 			"a.yaml": egrEgressIP("a", "a", "10.10.0.200"), "b.yaml": egrEgressIP("b", "b", "10.10.0.201")}},
 

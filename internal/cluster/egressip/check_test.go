@@ -30,7 +30,10 @@ func TestCheckPlainData(t *testing.T) {
 		objs []Object
 		want []ProblemKind
 	}{
-		{"nothing known: only the addresses themselves", Cluster{}, []Object{obj("a", "10.10.0.300", "10.10.0.7", "10.10.0.7")}, []ProblemKind{InvalidIP, DuplicateIP}},
+		{"nothing known: only the addresses themselves", Cluster{}, []Object{obj("a", "10.10.0.300", "10.10.0.7"), obj("b", "10.10.0.7")}, []ProblemKind{InvalidIP, DuplicateIP}},
+		// OVN-K reads an object's addresses as a set (validateEgressIPSpec):
+		// a repeat inside one object is dropped, not refused
+		{"a repeat inside one object", Cluster{}, []Object{obj("a", "10.10.0.7", "10.10.0.7")}, nil},
 		{"unknown release: one object may mix families", Cluster{}, []Object{obj("a", "10.10.0.7", "fd00::7")}, nil},
 		{"4.14: one object may not", Cluster{Minor: 14}, []Object{obj("a", "10.10.0.7", "fd00::7")}, []ProblemKind{MixedFamilies}},
 		{"split pair, any release", Cluster{}, []Object{obj("a", "10.10.0.7"), obj("b", "fd00::7")}, []ProblemKind{SplitDualStack}},
@@ -217,5 +220,32 @@ func TestCloudCapacityPerFamily(t *testing.T) {
 	ps = Check(az, objs("10.0.128.10"))
 	if len(ps) != 1 || !strings.Contains(ps[0].Message, "are full (ip 0)") {
 		t.Errorf("azure, one full node: %+v", ps)
+	}
+}
+
+// TestNarrowingAcrossAddresses: OVN-K keeps the nodes of a secondary host
+// network for an object's later addresses once it has placed one there
+// (assignEgressIPs: assignableNodes = assignableNodesWithSecondaryNet, never
+// reset), in no fixed order: an address of the primary subnet then fits
+// only if those nodes can host it too.
+func TestNarrowingAcrossAddresses(t *testing.T) {
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"egress": "x"}}
+	n1 := offCloudHost("n1", "10.0.0.0/24", "10.50.0.0/24") // 10.50.0.0/24: a secondary network of n1 only
+	n2 := offCloudHost("n2", "10.0.0.0/24")
+	n3 := offCloudHost("n3", "10.0.0.0/24")
+	c := Cluster{HostsKnown: true, SecondaryKnown: true, Hosts: HostSet{Hosts: []Host{n1, n2, n3}}}
+	mixed := Object{Name: "e", IPs: []string{"10.50.0.9", "10.0.0.200"}, NamespaceSelector: sel}
+	ps := Check(c, []Object{mixed})
+	if got := kindsOf(ps); !sameKinds(got, []ProblemKind{TooFewNodes}) || !strings.Contains(ps[0].Message, "only 1 of 2 addresses can be placed") {
+		t.Errorf("secondary address of n1 only with a primary one: %v %v", got, ps)
+	}
+	// the secondary network on two nodes: both addresses fit there
+	c.Hosts.Hosts[1] = offCloudHost("n2", "10.0.0.0/24", "10.50.0.0/24")
+	if got := kindsOf(Check(c, []Object{mixed})); got != nil {
+		t.Errorf("secondary network on n1 and n2: %v", got)
+	}
+	// addresses of the primary subnet only: no narrowing
+	if got := kindsOf(Check(c, []Object{{Name: "p", IPs: []string{"10.0.0.200", "10.0.0.201"}, NamespaceSelector: sel}})); got != nil {
+		t.Errorf("primary only: %v", got)
 	}
 }

@@ -154,6 +154,10 @@ func (c *checker) addresses(objs []parsed) {
 	}
 	seen := map[string]string{} // ip -> "EgressIP <name>"
 	for oi, o := range objs {
+		// OVN-K reads an object's addresses as a set
+		// (clustermanager/egressip_controller.go validateEgressIPSpec):
+		// a repeat inside one object is dropped, not refused.
+		own := map[string]bool{}
 		for i, ip := range o.ips {
 			text := o.IPs[i]
 			if ip == nil {
@@ -161,8 +165,12 @@ func (c *checker) addresses(objs []parsed) {
 				continue
 			}
 			key := ip.String()
+			if own[key] {
+				continue
+			}
+			own[key] = true
 			if prev, dup := seen[key]; dup {
-				c.add(DuplicateIP, oi, i, fmt.Sprintf("%s is already an egress IP of %s: an address may be in one EgressIP only, once (OVN-K UnsupportedRequest)", key, prev),
+				c.add(DuplicateIP, oi, i, fmt.Sprintf("%s is already an egress IP of %s: an address may be in one EgressIP only (OVN-K UnsupportedRequest)", key, prev),
 					"remove the repeated address")
 				continue
 			}
@@ -336,6 +344,7 @@ func (c *checker) enoughNodes(oi int, o parsed) {
 	}
 	matched := maxMatching(edges, len(hosts))
 	if matched == len(o.ips) {
+		c.narrowing(oi, o, edges)
 		return
 	}
 	var per []string
@@ -345,6 +354,55 @@ func (c *checker) enoughNodes(oi int, o parsed) {
 	c.add(TooFewNodes, oi, -1, fmt.Sprintf("EgressIP %q has %d addresses but only %d can be placed: a node hosts at most one address of an object, and the assignable nodes that can host them are %s (OVN-K NoMatchingNodeFound)",
 		o.Name, len(o.ips), matched, strings.Join(per, ", ")),
 		"label more nodes of the addresses' subnets (egress.assignablePools), or use fewer addresses")
+}
+
+// narrowing checks what OVN-K's narrowing does to the object's other
+// addresses: once assignEgressIPs meets an address some assignable node has
+// on a secondary host network, it keeps only those nodes for the rest of
+// the object's addresses ("assignableNodes = assignableNodesWithSecondaryNet",
+// never reset; ovn-org/ovn-kubernetes go-controller/pkg/clustermanager/
+// egressip_controller.go assignEgressIPs). It reads the addresses in no
+// fixed order (a set), so when, with that address first, the others no
+// longer fit on distinct nodes of that network, some are left unassigned
+// on some runs (event UnassignedRequest).
+func (c *checker) narrowing(oi int, o parsed, edges [][]int) {
+	if len(o.ips) < 2 {
+		return
+	}
+	hosts := c.c.Hosts.Hosts
+	for i, ip := range o.ips {
+		onSecondary := false
+		for _, j := range edges[i] {
+			if hosts[j].secondary(ip) {
+				onSecondary = true
+			}
+		}
+		if !onSecondary {
+			continue
+		}
+		keep := map[int]bool{}
+		for _, j := range edges[i] {
+			keep[j] = true
+		}
+		narrowed := make([][]int, len(edges))
+		for k := range edges {
+			for _, j := range edges[k] {
+				if keep[j] {
+					narrowed[k] = append(narrowed[k], j)
+				}
+			}
+		}
+		if m := maxMatching(narrowed, len(hosts)); m < len(o.ips) {
+			var names []string
+			for _, j := range edges[i] {
+				names = append(names, hosts[j].label())
+			}
+			c.add(TooFewNodes, oi, i, fmt.Sprintf("EgressIP %q: %s is on a secondary host network of %s; when OVN-K places it first, it considers only those nodes for the object's other addresses, and then only %d of %d addresses can be placed; OVN-K reads them in no fixed order, so some stay unassigned on some runs (OVN-K assignEgressIPs, UnassignedRequest)",
+				o.Name, ip, strings.Join(names, ", "), m, len(o.ips)),
+				"put the object's addresses in one network, or split the secondary-network address into an EgressIP of its own")
+			return
+		}
+	}
 }
 
 // maxMatching is Kuhn's augmenting-path bipartite matching: left i may take

@@ -137,7 +137,8 @@ func (h Host) secondary(ip net.IP) bool { return !h.inPrimary(ip) && h.canHost(i
 // else the nodes whose primary subnet holds it (ovn-org/ovn-kubernetes
 // go-controller/pkg/clustermanager/egressip_controller.go assignEgressIPs,
 // util.GetEgressIPNetwork). OVN-K keeps that narrowed list for the
-// object's later addresses too; Candidates judges each address on its own.
+// object's later addresses too; Candidates judges each address on its own,
+// and the checker's narrowing judges the effect across an object.
 func (hs HostSet) Candidates(ip net.IP) []int {
 	var primary, secondary []int
 	for j, h := range hs.Hosts {
