@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	configv1 "github.com/openshift/api/config/v1"
+
 	"github.com/siteforge/siteforge/internal/platform"
 )
 
@@ -40,6 +42,9 @@ type InstallConfig struct {
 		DeprecatedMachineCIDR     string      `json:"machineCIDR"`
 		DeprecatedServiceCIDR     string      `json:"serviceCIDR"`
 	} `json:"networking"`
+	// Capabilities is the optional-capability selection (baseline set and
+	// additional capabilities), as ClusterVersion spec.capabilities.
+	Capabilities *configv1.ClusterVersionCapabilitiesSpec `json:"capabilities"`
 	// Paths says which field each converted networking value was read from.
 	Paths        InstallNetworkPaths `json:"-"`
 	Compute      []InstallPool       `json:"compute"`

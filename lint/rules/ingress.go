@@ -278,7 +278,16 @@ func checkDuplicateDomains(set lint.Set, r *lint.Reporter) {
 	if set.Site != nil {
 		return // render refuses a shard with a taken domain
 	}
-	ics := ingControllers(set)
+	// The operator admits only the IngressControllers of its namespace
+	// (cluster-ingress-operator pkg/operator/controller/ingress/controller.go
+	// validate lists them InNamespace(r.config.Namespace)): one elsewhere
+	// is never admitted, and takes no domain.
+	var ics []*ingController
+	for _, c := range ingControllers(set) {
+		if ns := c.obj.Namespace; ns == "" || ns == platform.IngressOperatorNamespace {
+			ics = append(ics, c)
+		}
+	}
 	if len(ics) == 0 {
 		return
 	}

@@ -71,6 +71,11 @@ func init() {
 			want: []string{"The combined 'router-' + metadata.name + '.' + .spec.domain cannot exceed 253 characters"}},
 		ruleCase{rule: "ING002", name: "valid domain", files: map[string]string{"ic.yaml": ingControllerYAML("edge", "domain: apps-edge.example.com")}},
 
+		// the operator admits only the controllers of its namespace
+		// (cluster-ingress-operator controller.go validate, InNamespace)
+		ruleCase{rule: "ING003", name: "a controller outside openshift-ingress-operator takes no domain", files: map[string]string{
+			"a.yaml": ingControllerYAML("a", "domain: apps-x.example.com"),
+			"b.yaml": strings.Replace(ingControllerYAML("b", "domain: apps-x.example.com"), "namespace: openshift-ingress-operator", "namespace: my-ingress", 1)}},
 		ruleCase{rule: "ING003", name: "two shards, one domain", files: map[string]string{
 			"a.yaml": ingControllerYAML("a", "domain: apps-x.example.com"), "b.yaml": ingControllerYAML("b", "domain: apps-x.example.com")},
 			want: []string{`b.yaml:7:11: error: IngressController b: domain apps-x.example.com is already the domain of IngressController "a"`}},

@@ -28,6 +28,12 @@ func checkDefaultCatalogs(set lint.Set, r *lint.Reporter) {
 	if hub == nil && set.Site != nil && !set.Disconnected {
 		return // a connected site: not checked (its catalogs are the mirroring generator's)
 	}
+	// Without the marketplace capability there is no OperatorHub and no
+	// default catalog (api config/v1 ClusterVersionCapabilityMarketplace
+	// "supplies ... default catalogs"; OperatorHub +openshift:capability=marketplace).
+	if set.Site == nil && manifests.CapabilityOff(set.Objects, configv1.ClusterVersionCapabilityMarketplace) != "" {
+		return
+	}
 	enabled, path := platform.DefaultCatalogs, []string(nil)
 	if hub != nil {
 		var spec configv1.OperatorHub

@@ -275,7 +275,7 @@ func checkInstallerRegistriesConf(set lint.Set, r *lint.Reporter) {
 				case m.PullFromMirror == "":
 					problems = append(problems, fmt.Sprintf("%s -> %s mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring reaches the cluster", reg.Scope(), m.Location))
 				case m.PullFromMirror == registries.PullFromMirrorAll:
-					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"all\": assisted-service drops this mirror silently (neither a digest nor a tag mirror)", reg.Scope(), m.Location))
+					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"all\": assisted-service drops this mirror (neither a digest nor a tag mirror; with no mirror left it refuses the file, MIR020)", reg.Scope(), m.Location))
 				case m.PullFromMirror == registries.PullFromMirrorTagOnly:
 					problems = append(problems, fmt.Sprintf("%s -> %s has pull-from-mirror = \"tag-only\": assisted-service keeps it as a tag mirror it never writes out (no ImageTagMirrorSet, nothing in the install-config)", reg.Scope(), m.Location))
 				}
@@ -315,14 +315,19 @@ func checkInstallerRegistriesConfLoads(set lint.Set, r *lint.Reporter) {
 		if f.obj.Kind != "ConfigMap" {
 			continue
 		}
+		// assisted-service keeps a mirror unless its pull-from-mirror is
+		// "all" (pkg/mirrorregistries/parser.go parseMirrorRegistries), and
+		// refuses the ConfigMap when none is kept (GetImageRegistries).
 		mirrored := false
 		for _, reg := range f.conf.Registries {
-			if reg.Location != "" && len(reg.Mirrors) > 0 {
-				mirrored = true
+			for _, m := range reg.Mirrors {
+				if reg.Location != "" && m.PullFromMirror != registries.PullFromMirrorAll {
+					mirrored = true
+				}
 			}
 		}
 		if !mirrored {
-			f.report(r, 0, fmt.Sprintf("%s (%s) has no [[registry]] with a location and [[registry.mirror]] entries: assisted-service refuses it (`failed to find any image mirrors in registry.conf`, assisted-service pkg/mirrorregistries/parser.go GetImageRegistries)",
+			f.report(r, 0, fmt.Sprintf("%s (%s) has no [[registry]] with a location and a [[registry.mirror]] assisted-service keeps (pull-from-mirror = \"all\" is dropped): assisted-service refuses it (`failed to find any image mirrors in registry.conf`, assisted-service pkg/mirrorregistries/parser.go GetImageRegistries)",
 				where, f.file))
 		}
 	}

@@ -44,7 +44,9 @@ func init() {
 				"registry.redhat.io, which NeverContactSource or blockedRegistries blocks and a disconnected cluster cannot reach: the catalog " +
 				"pods stay in ImagePullBackOff. Plain manifests are checked with or without OperatorHub cluster (without it, the finding is at the " +
 				"NeverContactSource entry or blockedRegistries); a site when it is disconnected. The tag is v4.<minor> of the release the set states, " +
-				"v4.N when it is unknown.",
+				"v4.N when it is unknown. A cluster without the marketplace capability (install-config or ClusterVersion capabilities: baseline " +
+				"set None without marketplace added) has no default catalogs (api config/v1 types_cluster_version.go " +
+				"ClusterVersionCapabilityMarketplace) and is not checked.",
 			Fix: "Set OperatorHub cluster spec.disableAllDefaultSources: true and add CatalogSources for the catalogs you mirror, or add an " +
 				"ImageTagMirrorSet entry for registry.redhat.io/redhat (a Quay pull-through cache serves tags too).",
 			Check: checkDefaultCatalogs,

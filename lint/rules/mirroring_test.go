@@ -216,6 +216,17 @@ spec:
 	{rule: "MIR002", name: "no OperatorHub, registry.redhat.io NeverContactSource, release unknown", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
 	}, want: []string{"idms.yaml:10:25: error: no OperatorHub cluster in the set, so the default catalog sources are enabled: the default catalog sources redhat-operators, certified-operators, community-operators, redhat-marketplace stay enabled and pull registry.redhat.io/redhat/redhat-operator-index:v4.N, registry.redhat.io/redhat/certified-operator-index:v4.N, registry.redhat.io/redhat/community-operator-index:v4.N, registry.redhat.io/redhat/redhat-marketplace-index:v4.N (the tag of the cluster's minor; no version known) BY TAG"}},
+	// without the marketplace capability there are no default catalogs
+	// (api config/v1 ClusterVersionCapabilityMarketplace; the baseline set
+	// None enables no optional capability)
+	{rule: "MIR002", name: "marketplace capability off in the install-config", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"install-config.yaml": "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: c\nplatform:\n  none: {}\ncapabilities:\n  baselineCapabilitySet: None\n  additionalEnabledCapabilities: [baremetal]\n",
+	}},
+	{rule: "MIR002", name: "marketplace capability added back", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"install-config.yaml": "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: c\nplatform:\n  none: {}\ncapabilities:\n  baselineCapabilitySet: None\n  additionalEnabledCapabilities: [marketplace]\n",
+	}, want: []string{"idms.yaml:10:25: error: no OperatorHub cluster in the set"}},
 	{rule: "MIR002", name: "no OperatorHub, release from a ClusterInstance: the real tag", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "ci.yaml": relClusterInstance("openshift-v4.22"),
 	}, want: []string{`idms.yaml:10:25: error: no OperatorHub cluster in the set, so the default catalog sources are enabled: the default catalog sources redhat-operators, certified-operators, community-operators, redhat-marketplace stay enabled and pull registry.redhat.io/redhat/redhat-operator-index:v4.22, registry.redhat.io/redhat/certified-operator-index:v4.22, registry.redhat.io/redhat/community-operator-index:v4.22, registry.redhat.io/redhat/redhat-marketplace-index:v4.22 (the tag of 4.22 (from ClusterInstance core/core spec.clusterImageSetNameRef "openshift-v4.22")) BY TAG`}},
@@ -373,7 +384,7 @@ spec:
 
 	{rule: "MIR013", name: "assisted mirror ConfigMap mirroring tags", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentTagConf),
-	}, want: []string{`cm.yaml:11:1: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) configures tag mirroring assisted-service does not carry into the cluster (only its digest mirrors become install-config imageDigestSources; no ImageTagMirrorSet is created): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring reaches the cluster; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": assisted-service drops this mirror silently (neither a digest nor a tag mirror)`}},
+	}, want: []string{`cm.yaml:11:1: warning: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) configures tag mirroring assisted-service does not carry into the cluster (only its digest mirrors become install-config imageDigestSources; no ImageTagMirrorSet is created): registry.redhat.io -> quay.example.com/registry-redhat-io mirrors tags and digests (mirror-by-digest-only is not true): only the digest mirroring reaches the cluster; quay.io/openshift-release-dev -> quay.example.com/ocp4 has pull-from-mirror = "all": assisted-service drops this mirror (neither a digest nor a tag mirror; with no mirror left it refuses the file, MIR020)`}},
 	{rule: "MIR013", name: "assisted mirror ConfigMap digest-only", files: map[string]string{
 		"cm.yaml": mirAssistedConfigMap(mirAgentDigestConf),
 	}},
@@ -395,9 +406,15 @@ spec:
 		"cm2.yaml":               strings.Replace(mirAssistedConfigMap("unqualified-search-registries = [\"registry.access.redhat.com\"]\n"), "mirror-registry-config", "no-mirrors", 1),
 	}, want: []string{
 		`cm.yaml:11:1: error: ConfigMap multicluster-engine/mirror-registry-config data.registries.conf (assisted-service mirror registry ConfigMap) does not load:`,
-		`cm2.yaml:8:20: error: ConfigMap multicluster-engine/no-mirrors data.registries.conf (assisted-service mirror registry ConfigMap) has no [[registry]] with a location and [[registry.mirror]] entries`,
+		`cm2.yaml:8:20: error: ConfigMap multicluster-engine/no-mirrors data.registries.conf (assisted-service mirror registry ConfigMap) has no [[registry]] with a location and a [[registry.mirror]] assisted-service keeps`,
 		`mirror/registries.conf:1:1: error: mirror/registries.conf (the agent installer reads mirror/registries.conf next to install-config.yaml) does not load: containers/image rejects registries.conf: invalid condition: mirror location is unset`,
 	}},
+	// assisted-service drops pull-from-mirror = "all" mirrors
+	// (pkg/mirrorregistries/parser.go parseMirrorRegistries) and refuses a
+	// file with none left (GetImageRegistries)
+	{rule: "MIR020", name: "only pull-from-mirror all mirrors", files: map[string]string{
+		"cm.yaml": mirAssistedConfigMap("[[registry]]\nlocation = \"registry.redhat.io\"\n[[registry.mirror]]\nlocation = \"m.example.com/rh\"\npull-from-mirror = \"all\"\n"),
+	}, want: []string{`has no [[registry]] with a location and a [[registry.mirror]] assisted-service keeps`}},
 	{rule: "MIR020", name: "registries.conf files that load", files: map[string]string{
 		"mirror/registries.conf": mirAgentDigestConf,
 		"cm.yaml":                mirAssistedConfigMap(mirAgentDigestConf),
