@@ -220,11 +220,11 @@ spec:
 	// (api config/v1 ClusterVersionCapabilityMarketplace; the baseline set
 	// None enables no optional capability)
 	{rule: "MIR002", name: "marketplace capability off in the install-config", files: map[string]string{
-		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"idms.yaml":           mirIDMS("cache", mirRHCache+mirNever),
 		"install-config.yaml": "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: c\nplatform:\n  none: {}\ncapabilities:\n  baselineCapabilitySet: None\n  additionalEnabledCapabilities: [baremetal]\n",
 	}},
 	{rule: "MIR002", name: "marketplace capability added back", files: map[string]string{
-		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
+		"idms.yaml":           mirIDMS("cache", mirRHCache+mirNever),
 		"install-config.yaml": "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: c\nplatform:\n  none: {}\ncapabilities:\n  baselineCapabilitySet: None\n  additionalEnabledCapabilities: [marketplace]\n",
 	}, want: []string{"idms.yaml:10:25: error: no OperatorHub cluster in the set"}},
 	{rule: "MIR002", name: "no OperatorHub, release from a ClusterInstance: the real tag", files: map[string]string{
