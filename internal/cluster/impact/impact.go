@@ -201,23 +201,31 @@ func pools(c Cluster) map[string]pool {
 	return out
 }
 
-// machineConfigs are the MachineConfigs of the input a pool takes, plus the
-// registries.conf MCO generates for it.
+// machineConfigs are the MachineConfigs a pool's machineConfigSelector
+// takes: the input's, and what MCO adds for its built-in pools - its own
+// configs (00-master, 00-worker, 01-*-kubelet, ...: the same on both sides,
+// so one empty stand-in per role keeps their place first in the merge) and
+// the registries.conf it generates (generated, as
+// 99-<role>-generated-registries labelled with the role: MCO's container
+// runtime config controller generates it for the built-in pools only, and a
+// custom pool takes the worker one through its selector,
+// pkg/controller/container-runtime-config container_runtime_config_controller.go
+// syncImageConfig).
 func machineConfigs(c Cluster, p pool, generated *machineconfigv1.MachineConfig) ([]machineconfigv1.MachineConfig, error) {
-	// MCO's own configs of the pool's role (00-master or 00-worker,
-	// 01-*-kubelet, ...) always come first in the merge; they are the
-	// same on both sides, so one empty stand-in keeps their place: every
-	// user config is then merged into another, as on a cluster
-	// (MergeMachineConfigs normalises a merged file's compression).
-	base := machineconfigv1.MachineConfig{}
-	role := platform.MachineConfigRoleWorker
-	if p.name == platform.MachineConfigRoleMaster {
-		role = platform.MachineConfigRoleMaster
+	var all []machineconfigv1.MachineConfig
+	for _, role := range platform.BuiltinPools {
+		base := machineconfigv1.MachineConfig{}
+		base.Name = "00-" + role
+		base.Labels = map[string]string{platform.MachineConfigRoleLabel: role}
+		base.Spec.Config.Raw = []byte(`{"ignition":{"version":"3.2.0"}}`)
+		all = append(all, base)
+		if generated != nil {
+			g := *generated.DeepCopy()
+			g.Name = fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, role)
+			g.Labels = map[string]string{platform.MachineConfigRoleLabel: role}
+			all = append(all, g)
+		}
 	}
-	base.Name = "00-" + role
-	base.Labels = map[string]string{platform.MachineConfigRoleLabel: role}
-	base.Spec.Config.Raw = []byte(`{"ignition":{"version":"3.2.0"}}`)
-	out := []machineconfigv1.MachineConfig{base}
 	for _, o := range c.Objects {
 		if o.Kind != "MachineConfig" || o.APIVersion != manifests.GroupMachineConfigV1 {
 			continue
@@ -226,17 +234,13 @@ func machineConfigs(c Cluster, p pool, generated *machineconfigv1.MachineConfig)
 		if err := o.DecodeLoose(&mc); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.ID(), err)
 		}
+		all = append(all, mc)
+	}
+	var out []machineconfigv1.MachineConfig
+	for _, mc := range all {
 		if p.machineConfigSelector != nil && nodes.Matches(p.machineConfigSelector, mc.Labels) {
 			out = append(out, mc)
 		}
-	}
-	if generated != nil {
-		g := *generated
-		g.Name = fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, p.name)
-		// MCO labels what it generates with the pool's role (container
-		// runtime config controller, generated registries MachineConfig)
-		g.Labels = map[string]string{platform.MachineConfigRoleLabel: p.name}
-		out = append(out, g)
 	}
 	return out, nil
 }

@@ -170,3 +170,39 @@ func TestNetworkTypeMigration(t *testing.T) {
 		t.Errorf("no change: %+v", rep)
 	}
 }
+
+// TestGeneratedRegistriesBuiltinPoolsOnly: MCO generates registries.conf
+// for its built-in pools only (container_runtime_config_controller.go
+// syncImageConfig); a custom pool gets it through a selector taking the
+// worker role, and one that does not take it gets none.
+func TestGeneratedRegistriesBuiltinPoolsOnly(t *testing.T) {
+	idms := func(mirror string) string {
+		return "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: m\nspec:\n  imageDigestMirrors:\n  - source: registry.example.com/team\n    mirrors: [" + mirror + "]\n"
+	}
+	own := `apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  name: own
+spec:
+  machineConfigSelector:
+    matchLabels: {machineconfiguration.openshift.io/role: own}
+  nodeSelector:
+    matchLabels: {node-role.kubernetes.io/own: ""}
+`
+	inherits := strings.Replace(strings.Replace(infraPool, "%MU%", "1", 1), "name: infra", "name: infra", 1)
+	rep, err := Compare([]Cluster{{Name: "c", Objects: objs(t, own, inherits, idms("a.example.com/team")), Minor: 16}},
+		[]Cluster{{Name: "c", Objects: objs(t, own, inherits, idms("b.example.com/team")), Minor: 16}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range rep.Pools {
+		got[p.Pool] = p.Action.String()
+		if p.Pool == "infra" && (len(p.Changes) != 1 || p.Changes[0].Object != "MachineConfig 99-worker-generated-registries") {
+			t.Errorf("infra changes %+v", p.Changes)
+		}
+	}
+	if got["own"] != "none" || got["infra"] != "drain" || got["worker"] != "drain" || got["master"] != "drain" {
+		t.Errorf("pools %v: want own none (no registries.conf from MCO), the others drain (a mirror replaced)", got)
+	}
+}
