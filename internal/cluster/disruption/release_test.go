@@ -218,8 +218,8 @@ func TestRegistryDrainOverrideByRelease(t *testing.T) {
 		if tc.want == Drain && strings.Contains(got[0].Reason, "ignored before") {
 			t.Errorf("%s: an override-only policy is not a NodeDisruptionPolicy:%s", tc.minor, describe(got))
 		}
-		// without the ConfigMap the same change drains
-		if got := Compare(render(t, tc.minor, mc(t, old)), render(t, tc.minor, mc(t, new)), nil, tc.minor); PoolAction(got) != Drain {
+		// without the ConfigMap (a MachineConfiguration without it) the same change drains
+		if got := Compare(render(t, tc.minor, mc(t, old)), render(t, tc.minor, mc(t, new)), &NodeDisruptionPolicy{}, tc.minor); PoolAction(got) != Drain {
 			t.Errorf("%s without the override: %s:%s", tc.minor, PoolAction(got), describe(got))
 		}
 	}
