@@ -1,5 +1,10 @@
 package platform
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Node disruption facts: what the Machine Config Operator (MCO) does to a
 // pool's nodes when the pool's rendered MachineConfig changes. Sources are in
 // openshift/machine-config-operator (MCO below):
@@ -57,7 +62,9 @@ const (
 )
 
 // MCO's kernel types (MachineConfig spec.kernelType); anything else is the
-// default kernel (MCO pkg/helpers CanonicalizeKernelType).
+// default kernel (MCO pkg/daemon/update.go canonicalizeKernelType, later
+// pkg/helpers CanonicalizeKernelType). 64k-pages only from
+// KernelType64kPagesSince.
 const (
 	KernelTypeDefault  = "default"   // MCO pkg/controller/common constants.go KernelTypeDefault
 	KernelTypeRealtime = "realtime"  // KernelTypeRealtime
@@ -253,3 +260,173 @@ const PoolMaxUnavailableDefault = 1
 // mirror-by-digest-only instead (machine-config-operator release-4.12 and
 // release-4.13 pkg/daemon/drain.go isSafeContainerRegistryConfChanges).
 const PullFromMirrorDrainCheckSince OCPMinor = 13
+
+// MergeMachineConfigs and the daemon's diff, by release (MCO
+// pkg/controller/common/helpers.go MergeMachineConfigs, pkg/daemon/update.go
+// newMachineConfigDiff and canonicalizeKernelType on each release branch).
+const (
+	// KernelArgsConcatenatedSince: MergeMachineConfigs concatenates the
+	// configs' kernel arguments; release-4.12 and release-4.13 skip an
+	// argument already present (InSlice). Removed by commit d5cdfe4e9
+	// "Fix OCPBUGS-19708", first in release-4.14.
+	KernelArgsConcatenatedSince OCPMinor = 14
+	// KernelType64kPagesSince: the 64k-pages kernel type exists; before,
+	// MergeMachineConfigs sets the kernel type only for realtime and
+	// canonicalizeKernelType maps anything but realtime to default
+	// (release-4.14 helpers.go and update.go; commit ca0f40781 "Add
+	// kernel-64k extension", first in release-4.15). So before it a
+	// 64k-pages config runs the default kernel and kernel-devel is allowed
+	// with it.
+	KernelType64kPagesSince OCPMinor = 15
+	// MergeCompressionResetSince: MergeMachineConfigs sets each merged
+	// file's unset compression to "" before ign3.Merge and unsets it after
+	// (ignitionMergeSetFilesDefaultCompression and
+	// ignitionMergeUnsetFilesDefaultCompression; commit ca4fcd9e2
+	// "OCPBUGS-55327: Bugfix Ignition compression merge", first in
+	// release-4.20); before, a plain ign3.Merge keeps an earlier file's
+	// compression when a later file at the same path sets none.
+	MergeCompressionResetSince OCPMinor = 20
+	// OSImageURLSkipsGeneratedSince: MergeMachineConfigs ignores the
+	// osImageURL of the MachineConfigs MCO generates
+	// (GeneratedByControllerAnnotation) (release-4.21 commit 3a5e33899
+	// "MCO-2017: Backport OSImageStreams to 4.21", on main commit 9d52d684f
+	// "MCO-1961: Rework MC's OSImageURL merge logic"); before, the last
+	// non-empty osImageURL of any config wins.
+	OSImageURLSkipsGeneratedSince OCPMinor = 21
+)
+
+// Ignition spec versions MCO parses (pkg/controller/common/helpers.go
+// IgnParseWrapper and ParseAndConvertConfig): spec 2 up to 2.2 (ignition
+// config/v2_2 Parse, converted to spec 3) on every release, and spec 3 up
+// to:
+//   - 3.2 in release-4.12 (v3_2 Parse, then v3_1, v3_0: "Supported spec
+//     versions: 2.2, 3.0, 3.1, 3.2");
+//   - 3.4 from release-4.13 (v3_4 ParseCompatibleVersion; commit b747693b5
+//     "Add ignition 3.4 support, still default to 3.2");
+//   - 3.5 from release-4.19 (v3_5 ParseCompatibleVersion; commit 995bf2614
+//     "Rework controller and server to support ign to 3.5").
+//
+// Any other version (2.3, 2.4, a newer 3.x, an experimental version) fails
+// the render: "parsing Ignition config failed: unknown version".
+const (
+	IgnitionSpec2Max             = 2 // the last 2.x minor MCO parses (2.2)
+	IgnitionSpec34Since OCPMinor = 13
+	IgnitionSpec35Since OCPMinor = 19
+)
+
+// IgnitionSpecSupport is what a release's MCO does with a MachineConfig's
+// Ignition spec version.
+type IgnitionSpecSupport int
+
+const (
+	IgnitionSpecParsed      IgnitionSpecSupport = iota // spec 3 MCO parses
+	IgnitionSpecConverted                              // spec 2.0-2.2: MCO converts it to spec 3
+	IgnitionSpecUnsupported                            // the render fails
+)
+
+// ignitionSpec3Max is the last spec 3.x minor release's MCO parses.
+func ignitionSpec3Max(release OCPMinor) int {
+	switch {
+	case release >= IgnitionSpec35Since:
+		return 5
+	case release >= IgnitionSpec34Since:
+		return 4
+	}
+	return 2
+}
+
+// MCOIgnitionSpec classifies an Ignition spec version ("3.4.0") for
+// release's MCO; an unparsable version is IgnitionSpecUnsupported.
+func MCOIgnitionSpec(version string, release OCPMinor) IgnitionSpecSupport {
+	parts := strings.Split(version, ".")
+	if len(parts) != 3 {
+		return IgnitionSpecUnsupported
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(p) // a pre-release ("3.6.0-experimental") fails here
+		if err != nil || v < 0 {
+			return IgnitionSpecUnsupported
+		}
+		n[i] = v
+	}
+	switch {
+	case n[0] == 2 && n[1] <= IgnitionSpec2Max:
+		return IgnitionSpecConverted
+	case n[0] == 3 && n[1] <= ignitionSpec3Max(release):
+		return IgnitionSpecParsed
+	}
+	return IgnitionSpecUnsupported
+}
+
+// MCOIgnitionSpecs lists the spec versions release's MCO parses, as its
+// error message does ("2.2, 3.0, 3.1, 3.2").
+func MCOIgnitionSpecs(release OCPMinor) string {
+	out := "2." + strconv.Itoa(IgnitionSpec2Max)
+	for m := 0; m <= ignitionSpec3Max(release); m++ {
+		out += ", 3." + strconv.Itoa(m)
+	}
+	return out
+}
+
+// IgnitionKargsMovedRelease is the one release whose MCO moves the Ignition
+// kernelArguments into the MachineConfig's: MergeMachineConfigs appends
+// each config's kernelArguments.shouldExist to the kernel arguments
+// (skipping those present) and refuses shouldNotExist
+// (ExtractIgnitionKargsFor4_13: "Error downgrading KernelArguments"), and
+// IgnParseWrapper strips the section (down-translation to spec 3.2), so the
+// daemon never sees it (release-4.13 helpers.go; commit 8bef69da9 "Add
+// ignition kargs to MachineConfig on downgrade"). release-4.12 cannot parse
+// a spec with the section (3.3+); from release-4.14 the daemon refuses a
+// change of it (reconcilable: "ignition kargs section contains changes").
+const IgnitionKargsMovedRelease OCPMinor = 13
+
+// The core user, by release (MCO pkg/daemon/update.go reconcilable and
+// verifyUserFields; pkg/controller/common/reconcile.go from 4.16).
+const (
+	// CorePasswordHashSince: verifyUserFields accepts a core password hash;
+	// release-4.12 accepts core with one or more SSH keys and nothing else
+	// (commit de59bd288 "set passwordhash enabled, udpated
+	// verifyUserFields", first in release-4.13).
+	CorePasswordHashSince OCPMinor = 13
+	// CoreUserRemovableSince: a rendered config without users (core's SSH
+	// keys removed entirely) is accepted; release-4.12 and release-4.13
+	// refuse it ("user core may not be deleted"; commit c3f5e62d7 "Deleting
+	// SSH keys / password hashes should not degrade MachineConfigPool /
+	// node", first in release-4.14).
+	CoreUserRemovableSince OCPMinor = 14
+)
+
+// MCONamespace is the Machine Config Operator's namespace (MCO
+// pkg/controller/common/constants.go MCONamespace).
+const MCONamespace = "openshift-machine-config-operator"
+
+// RegistryDrainOverrideConfigMap is the ConfigMap (in MCONamespace) whose
+// presence makes the daemon skip the registries.conf drain: "Drain was
+// skipped for this image registry update due to the configmap ... being
+// present" (MCO pkg/daemon/update.go hasImageRegistryDrainOverrideConfigMap,
+// read by pkg/daemon/drain.go isDrainRequired and, from 4.17,
+// isDrainRequiredForNodeDisruptionActions; constants
+// ImageRegistryDrainOverrideConfigmap). Added by commit 40b716505 "daemon:
+// allow the user to override drains on IR changes" on release-4.14 (main
+// 0f4daa308), removed by commit 32f976778 "Remove all code related to the
+// Image Registry workaround Config Map", first absent in release-4.20.
+const RegistryDrainOverrideConfigMap = "image-registry-override-drain"
+
+// RegistryDrainOverride[Since,Until) are the releases that read
+// RegistryDrainOverrideConfigMap. Support exception only (commit
+// 40b716505).
+const (
+	RegistryDrainOverrideSince OCPMinor = 14
+	RegistryDrainOverrideUntil OCPMinor = 20
+)
+
+// LegacyCrioActionOrderedSince: a CRI-O reload file no longer overrides
+// a CRI-O restart file before it ("Don't override a restart CRIO action",
+// commit 84ec414dd "daemon: add check for reload crio action", first in
+// release-4.16). In release-4.14 and release-4.15
+// calculatePostConfigChangeActionFromFileDiffs sets the action per file in
+// the order of CalculateConfigFileDiffs (removed files, then added and
+// changed ones, each in Go map order), so with a restart and a reload file
+// MCO restarts or only reloads CRI-O.
+const LegacyCrioActionOrderedSince OCPMinor = 16

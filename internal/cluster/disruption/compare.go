@@ -58,9 +58,9 @@ func Compare(old, new Rendered, policy *NodeDisruptionPolicy, minor platform.OCP
 		out = append(out, Change{Path: "extensions", Action: Reboot,
 			Reason: "the RHCOS extensions change: MCO layers them with rpm-ostree and reboots (newMachineConfigDiff extensions)"})
 	}
-	if canonicalKernel(old.KernelType) != canonicalKernel(new.KernelType) {
+	if ok, nk := canonicalKernel(old.KernelType, minor), canonicalKernel(new.KernelType, minor); ok != nk {
 		out = append(out, Change{Path: "kernelType", Action: Reboot,
-			Reason: fmt.Sprintf("the kernel type changes from %s to %s: MCO switches kernels and reboots (newMachineConfigDiff kernelType)", canonicalKernel(old.KernelType), canonicalKernel(new.KernelType))})
+			Reason: fmt.Sprintf("the kernel type changes from %s to %s: MCO switches kernels and reboots (newMachineConfigDiff kernelType)", ok, nk)})
 	}
 
 	ndp := minor >= platform.NodeDisruptionPolicySince
@@ -68,20 +68,25 @@ func Compare(old, new Rendered, policy *NodeDisruptionPolicy, minor platform.OCP
 	if ndp {
 		cp = mergePolicies(policy, minor)
 	}
+	drainOverride := registryDrainOverride(policy, minor)
+	fileStart := len(out)
 	for _, path := range changedFiles(old.Ignition, new.Ignition) {
 		var c Change
 		if ndp {
-			c = policyFileChange(path, cp, old.Ignition, new.Ignition)
+			c = policyFileChange(path, cp, old.Ignition, new.Ignition, minor, drainOverride)
 		} else {
-			c = legacyFileChange(path, minor, policy != nil, old.Ignition, new.Ignition)
+			c = legacyFileChange(path, minor, policy.hasUserPolicy(), drainOverride, old.Ignition, new.Ignition)
 		}
 		c.Reason += sameContentsNote(path, old.Ignition, new.Ignition)
 		out = append(out, c)
 	}
+	if !ndp {
+		crioActionOrder(out[fileStart:], old.Ignition, new.Ignition, minor)
+	}
 	for _, unit := range changedUnits(old.Ignition, new.Ignition) {
 		if !ndp {
 			out = append(out, Change{Path: unit, Action: Reboot,
-				Reason: "a systemd unit changes: MCO reboots (pkg/daemon/update.go calculatePostConfigChangeAction: units)" + legacyNote(policy != nil)})
+				Reason: "a systemd unit changes: MCO reboots (pkg/daemon/update.go calculatePostConfigChangeAction: units)" + legacyNote(policy.hasUserPolicy())})
 			continue
 		}
 		c := Change{Path: unit, Action: Reboot,
@@ -101,8 +106,12 @@ func Compare(old, new Rendered, policy *NodeDisruptionPolicy, minor platform.OCP
 			out = append(out, Change{Path: "sshKeys", Action: a,
 				Reason: fmt.Sprintf("the core user's SSH keys or password hash change: %s NodeDisruptionPolicy for sshkey: %s", owner(cp.ssh.user), what)})
 		} else {
+			what := "SSH keys or password hash"
+			if minor < platform.CorePasswordHashSince {
+				what = "SSH keys"
+			}
 			out = append(out, Change{Path: "sshKeys", Action: None,
-				Reason: "the core user's SSH keys or password hash change: MCO writes them with no action (calculatePostConfigChangeAction)" + legacyNote(policy != nil)})
+				Reason: "the core user's " + what + " change: MCO writes them with no action (calculatePostConfigChangeAction)" + legacyNote(policy.hasUserPolicy())})
 		}
 	}
 	return out
@@ -123,15 +132,76 @@ func legacyNote(hasPolicy bool) string {
 	return fmt.Sprintf("; the NodeDisruptionPolicy is ignored before %s", platform.NodeDisruptionPolicySince)
 }
 
-func canonicalKernel(k string) string {
-	if k == platform.KernelTypeRealtime || k == platform.KernelType64kPages {
+// canonicalKernel is MCO's canonicalizeKernelType of release minor: realtime,
+// 64k-pages (from platform.KernelType64kPagesSince) or default.
+func canonicalKernel(k string, minor platform.OCPMinor) string {
+	if k == platform.KernelTypeRealtime || (k == platform.KernelType64kPages && minor >= platform.KernelType64kPagesSince) {
 		return k
 	}
 	return platform.KernelTypeDefault
 }
 
+// registryDrainOverride reports whether the daemon of release minor skips
+// the registries.conf drain: the cluster has the ConfigMap
+// platform.RegistryDrainOverrideConfigMap and the release reads it.
+func registryDrainOverride(p *NodeDisruptionPolicy, minor platform.OCPMinor) bool {
+	return p != nil && p.RegistryDrainOverride && minor >= platform.RegistryDrainOverrideSince && minor < platform.RegistryDrainOverrideUntil
+}
+
+// crioActionOrder corrects the CRI-O restart of the files of a release
+// whose MCO sets the action per file in its diff order
+// (calculatePostConfigChangeActionFromFileDiffs before
+// platform.LegacyCrioActionOrderedSince): the last CRI-O file of
+// CalculateConfigFileDiffs' order decides between restart and reload. That
+// order is the removed files, then the added and changed ones, each in Go
+// map order: when the last group holding a CRI-O file holds only reload
+// files MCO only reloads, when it holds both MCO may do either (siteforge
+// keeps the restart and says so). A reboot file makes the whole update a
+// reboot and ends the loop, so it is left alone.
+func crioActionOrder(files []Change, oldIgn, newIgn ign3types.Config, minor platform.OCPMinor) {
+	if minor < platform.LegacyUserCARestartSince || minor >= platform.LegacyCrioActionOrderedSince {
+		return
+	}
+	type group struct{ reload, restart []string }
+	var removed, rest group
+	for _, c := range files {
+		if c.Action == Reboot {
+			return
+		}
+		g := &rest
+		if _, ok := findFile(newIgn, c.Path); !ok {
+			g = &removed
+		}
+		switch platform.LegacyFileRule(c.Path, filepath.Dir(c.Path), minor) {
+		case platform.LegacyReloadCrio:
+			g.reload = append(g.reload, c.Path)
+		case platform.LegacyRestartCrio:
+			g.restart = append(g.restart, c.Path)
+		}
+	}
+	last := rest
+	if len(rest.reload)+len(rest.restart) == 0 {
+		last = removed
+	}
+	if len(removed.restart)+len(rest.restart) == 0 || len(last.reload) == 0 {
+		return
+	}
+	const src = " (pkg/daemon/update.go calculatePostConfigChangeActionFromFileDiffs: the action of the last CRI-O file in CalculateConfigFileDiffs' order, removed files first, each group in Go map order)"
+	for i := range files {
+		if platform.LegacyFileRule(files[i].Path, filepath.Dir(files[i].Path), minor) != platform.LegacyRestartCrio {
+			continue
+		}
+		if len(last.restart) == 0 {
+			files[i].Action = Reload
+			files[i].Reason += fmt.Sprintf("; but in %s MCO takes the action of the last CRI-O file, and %s comes after it: MCO only reloads CRI-O", minor, last.reload[0]) + src
+		} else {
+			files[i].Reason += fmt.Sprintf("; in %s MCO may only reload CRI-O instead, when %s comes after it", minor, strings.Join(last.reload, ", ")) + src
+		}
+	}
+}
+
 // policyFileChange is a changed file's action from the merged policies.
-func policyFileChange(path string, cp clusterPolicies, oldIgn, newIgn ign3types.Config) Change {
+func policyFileChange(path string, cp clusterPolicies, oldIgn, newIgn ign3types.Config, minor platform.OCPMinor, drainOverride bool) Change {
 	p, ok := closestFile(path, cp.files)
 	if !ok {
 		return Change{Path: path, Action: Reboot,
@@ -144,13 +214,13 @@ func policyFileChange(path string, cp clusterPolicies, oldIgn, newIgn ign3types.
 	}
 	c := Change{Path: path, Action: a, Reason: fmt.Sprintf("%s NodeDisruptionPolicy for %s: %s", owner(p.user), where, what)}
 	if slices.ContainsFunc(p.actions, func(x platform.NDPAction) bool { return x.Type == platform.NDPActionSpecial }) {
-		registriesDrain(&c, oldIgn, newIgn, platform.NodeDisruptionPolicySince)
+		registriesDrain(&c, oldIgn, newIgn, minor, drainOverride)
 	}
 	return c
 }
 
 // legacyFileChange is a changed file's action before NodeDisruptionPolicy.
-func legacyFileChange(path string, minor platform.OCPMinor, hasPolicy bool, oldIgn, newIgn ign3types.Config) Change {
+func legacyFileChange(path string, minor platform.OCPMinor, hasPolicy, drainOverride bool, oldIgn, newIgn ign3types.Config) Change {
 	const src = " (pkg/daemon/update.go calculatePostConfigChangeActionFromMCDiffs)"
 	c := Change{Path: path}
 	switch platform.LegacyFileRule(path, filepath.Dir(path), minor) {
@@ -159,7 +229,7 @@ func legacyFileChange(path string, minor platform.OCPMinor, hasPolicy bool, oldI
 	case platform.LegacyReloadCrio:
 		c.Action, c.Reason = Reload, "MCO reloads CRI-O (systemctl reload crio)"+src
 		if path == platform.RegistriesConfPath {
-			registriesDrain(&c, oldIgn, newIgn, minor)
+			registriesDrain(&c, oldIgn, newIgn, minor, drainOverride)
 		}
 	case platform.LegacyRestartCrio:
 		c.Action, c.Reason = Restart, "MCO restarts CRI-O (systemctl restart crio)"+src
@@ -171,8 +241,13 @@ func legacyFileChange(path string, minor platform.OCPMinor, hasPolicy bool, oldI
 }
 
 // registriesDrain turns a registries.conf reload into a drain unless the
-// change is safe in MCO's sense.
-func registriesDrain(c *Change, oldIgn, newIgn ign3types.Config, minor platform.OCPMinor) {
+// change is safe in MCO's sense or the cluster overrides the drain
+// (platform.RegistryDrainOverrideConfigMap; MCO checks it first).
+func registriesDrain(c *Change, oldIgn, newIgn ign3types.Config, minor platform.OCPMinor, override bool) {
+	if override {
+		c.Reason += fmt.Sprintf("; the ConfigMap %s/%s exists: MCO skips the drain whatever the change (pkg/daemon/drain.go isDrainRequired: \"This may not be a safe change\")", platform.MCONamespace, platform.RegistryDrainOverrideConfigMap)
+		return
+	}
 	safe, why, err := safeRegistriesChange(oldIgn, newIgn, minor)
 	switch {
 	case err != nil:
@@ -274,6 +349,9 @@ func refusals(old, new Rendered, policy *NodeDisruptionPolicy, minor platform.OC
 		if !reflect.DeepEqual(oi.Passwd.Groups, ni.Passwd.Groups) {
 			refuse("passwd.groups", "the passwd groups change")
 		} else if !reflect.DeepEqual(oi.Passwd.Users, ni.Passwd.Users) {
+			if minor < platform.CoreUserRemovableSince && len(oi.Passwd.Users) > 0 && len(ni.Passwd.Users) == 0 {
+				refuse("passwd.users", "user core may not be deleted (every user, the core user's SSH keys with it, is removed)")
+			}
 			for _, u := range ni.Passwd.Users {
 				if u.Name != platform.CoreUser {
 					refuse("passwd.users", fmt.Sprintf("user %q is not %q, the only user MCO updates", u.Name, platform.CoreUser))
@@ -281,7 +359,7 @@ func refusals(old, new Rendered, policy *NodeDisruptionPolicy, minor platform.OC
 				}
 			}
 			if len(out) == 0 && len(ni.Passwd.Users) > 0 {
-				if why := coreUserProblem(ni.Passwd.Users[len(ni.Passwd.Users)-1]); why != "" {
+				if why := coreUserProblem(ni.Passwd.Users[len(ni.Passwd.Users)-1], minor); why != "" {
 					refuse("passwd.users", why)
 				}
 			}
@@ -335,8 +413,20 @@ func refusals(old, new Rendered, policy *NodeDisruptionPolicy, minor platform.OC
 }
 
 // coreUserProblem is MCO's verifyUserFields: the last user must be core
-// with SSH keys or a password hash, and nothing else.
-func coreUserProblem(u ign3types.PasswdUser) string {
+// with SSH keys or a password hash, and nothing else; before
+// platform.CorePasswordHashSince with SSH keys, and nothing else (a
+// password hash included).
+func coreUserProblem(u ign3types.PasswdUser, minor platform.OCPMinor) string {
+	if minor < platform.CorePasswordHashSince {
+		if u.Name != platform.CoreUser || len(u.SSHAuthorizedKeys) == 0 {
+			return "the passwd user must be core with one or more SSH keys"
+		}
+		u.Name, u.SSHAuthorizedKeys = "", nil
+		if !reflect.DeepEqual(u, ign3types.PasswdUser{}) {
+			return fmt.Sprintf("the core user changes beyond its SSH keys (a password hash is accepted from %s)", platform.CorePasswordHashSince)
+		}
+		return ""
+	}
 	if u.Name != platform.CoreUser || (u.PasswordHash == nil && len(u.SSHAuthorizedKeys) == 0) {
 		return "the passwd user must be core with one or more SSH keys or a password hash"
 	}

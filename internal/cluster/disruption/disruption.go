@@ -23,7 +23,14 @@
 // machine-config-daemon-force file on a node (forces a reboot), a node's
 // actual FIPS state, on-cluster layering (OCL) images, the release's default
 // OS image (a release upgrade reboots every node anyway), and a cluster whose
-// TechPreview feature set turns NodeDisruptionPolicy on in 4.16.
+// TechPreview feature set turns NodeDisruptionPolicy on in 4.16. Not
+// modelled either: the ConfigMap image-registry-override-drain unless the
+// caller sets NodeDisruptionPolicy.RegistryDrainOverride; in 4.13 the
+// down-translation of every config to Ignition spec 3.2, which fails on
+// spec 3.3/3.4 fields other than kernelArguments; and before 4.17 MCO's
+// order-sensitive comparison of the units list (newMachineConfigDiff:
+// reflect.DeepEqual of systemd.units), where siteforge compares units by
+// name, so a reorder alone is no change here and a reboot there.
 package disruption
 
 // Action is what MCO does to each node of a pool, in increasing order of

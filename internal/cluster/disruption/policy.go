@@ -15,10 +15,28 @@ import (
 // which MCO merges over its defaults from platform.NodeDisruptionPolicySince,
 // and the storage sections MCO is told to accept
 // (spec.irreconcilableValidationOverrides.storage, from
-// platform.IrreconcilableOverridesSince).
+// platform.IrreconcilableOverridesSince); and, set by the caller, whether
+// the cluster has the ConfigMap platform.RegistryDrainOverrideConfigMap in
+// platform.MCONamespace.
 type NodeDisruptionPolicy struct {
 	User            opv1.NodeDisruptionPolicyConfig
 	StorageOverride []opv1.IrreconcilableValidationOverridesStorage
+	// RegistryDrainOverride: the ConfigMap image-registry-override-drain
+	// exists in openshift-machine-config-operator. From
+	// platform.RegistryDrainOverrideSince until
+	// platform.RegistryDrainOverrideUntil MCO then never drains for a
+	// registries.conf change (a support-exception workaround); other
+	// releases ignore it. ReadNodeDisruptionPolicy does not set it: the
+	// ConfigMap is another object; a caller that has only the ConfigMap
+	// passes &NodeDisruptionPolicy{RegistryDrainOverride: true}.
+	RegistryDrainOverride bool
+}
+
+// hasUserPolicy reports whether the cluster sets node disruption policies
+// of its own (which releases before platform.NodeDisruptionPolicySince
+// ignore).
+func (p *NodeDisruptionPolicy) hasUserPolicy() bool {
+	return p != nil && (len(p.User.Files) > 0 || len(p.User.Units) > 0 || len(p.User.SSHKey.Actions) > 0)
 }
 
 // ReadNodeDisruptionPolicy takes the policy of a MachineConfiguration. MCO
