@@ -11,6 +11,7 @@ package impact
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -307,6 +308,12 @@ func compareCluster(rep *Report, o, n Cluster) error {
 		}
 		policy = p
 	}
+	if registryDrainOverride(n) {
+		if policy == nil {
+			policy = &disruption.NodeDisruptionPolicy{}
+		}
+		policy.RegistryDrainOverride = true
+	}
 	oldPools, newPools := pools(o), pools(n)
 	names := map[string]bool{}
 	for p := range newPools {
@@ -338,6 +345,14 @@ func compareCluster(rep *Report, o, n Cluster) error {
 			return err
 		}
 		changes, err := poolChanges(oldMCs, newMCs, policy, n.Minor)
+		var specErr *disruption.IgnitionSpecError
+		if errors.As(err, &specErr) {
+			// MCO cannot render the pool's config: the pool degrades and
+			// no node is updated
+			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + name, Action: disruption.None, Reason: err.Error()})
+			changed = true
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("pool %s: %w", name, err)
 		}
@@ -453,6 +468,19 @@ func nodeCount(c Cluster, p pool, all map[string]pool) *int {
 func inCustomPool(labels map[string]string, all map[string]pool) bool {
 	for name, p := range all {
 		if name != platform.MachineConfigRoleMaster && name != platform.MachineConfigRoleWorker && p.nodeSelect != nil && nodes.Matches(p.nodeSelect, labels) {
+			return true
+		}
+	}
+	return false
+}
+
+// registryDrainOverride reports whether the input holds MCO's support
+// exception that skips registries.conf drains (ConfigMap
+// image-registry-override-drain in openshift-machine-config-operator, read
+// by release 4.14 to 4.19: disruption.NodeDisruptionPolicy.RegistryDrainOverride).
+func registryDrainOverride(c Cluster) bool {
+	for _, o := range c.Objects {
+		if o.Kind == "ConfigMap" && o.APIVersion == "v1" && o.Name == platform.RegistryDrainOverrideConfigMap && o.Namespace == platform.MCONamespace {
 			return true
 		}
 	}

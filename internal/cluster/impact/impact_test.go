@@ -206,3 +206,53 @@ spec:
 		t.Errorf("pools %v: want own none (no registries.conf from MCO), the others drain (a mirror replaced)", got)
 	}
 }
+
+// TestRegistryDrainOverride: on 4.14 to 4.19, MCO skips the registries.conf
+// drain when ConfigMap image-registry-override-drain is in its namespace
+// (pkg/daemon/update.go hasImageRegistryDrainOverrideConfigMap).
+func TestRegistryDrainOverride(t *testing.T) {
+	idms := func(mirror string) string {
+		return "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: m\nspec:\n  imageDigestMirrors:\n  - source: registry.example.com/team\n    mirrors: [" + mirror + "]\n"
+	}
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: image-registry-override-drain\n  namespace: openshift-machine-config-operator\n"
+	for _, tc := range []struct {
+		minor platform.OCPMinor
+		cm    bool
+		want  disruption.Action
+	}{{16, false, disruption.Drain}, {16, true, disruption.Reload}, {20, true, disruption.Drain}} {
+		before, after := []string{idms("a.example.com/team")}, []string{idms("b.example.com/team")}
+		if tc.cm {
+			before, after = append(before, cm), append(after, cm)
+		}
+		rep, err := Compare([]Cluster{{Name: "c", Objects: objs(t, before...), Minor: tc.minor}}, []Cluster{{Name: "c", Objects: objs(t, after...), Minor: tc.minor}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range rep.Pools {
+			if p.Action != tc.want {
+				t.Errorf("%s, override ConfigMap %v: pool %s %s, want %s", tc.minor, tc.cm, p.Pool, p.Action, tc.want)
+			}
+		}
+	}
+}
+
+// TestIgnitionSpecUnsupported: a MachineConfig of an Ignition spec the
+// release's MCO does not parse fails the render: no node is updated, and
+// the report says why.
+func TestIgnitionSpecUnsupported(t *testing.T) {
+	old := mc("99-worker-x", "worker", "/etc/x", "a")
+	new := strings.Replace(mc("99-worker-x", "worker", "/etc/x", "b"), "version: 3.2.0", "version: 3.5.0", 1)
+	rep, err := Compare([]Cluster{{Name: "c", Objects: objs(t, old), Minor: 16}}, []Cluster{{Name: "c", Objects: objs(t, new), Minor: 16}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, o := range rep.Other {
+		if strings.Contains(o.Reason, "3.5.0") && o.Object == "MachineConfigPool worker" {
+			found = true
+		}
+	}
+	if !found || rep.Max() != disruption.None {
+		t.Errorf("%+v", rep)
+	}
+}
