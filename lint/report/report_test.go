@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -188,6 +191,64 @@ func TestSARIF(t *testing.T) {
 		region := loc["region"].(map[string]any)
 		if region["startLine"].(float64) < 1 || region["startColumn"].(float64) < 1 || region["endLine"].(float64) < region["startLine"].(float64) {
 			t.Errorf("region %v", region)
+		}
+	}
+}
+
+// TestSARIFURIsAndRegions: artifact URIs are relative URI references,
+// percent-encoded (SARIF 2.1.0 3.10.3, RFC 3986: spaces, '#', '%' and
+// non-ASCII bytes are never literal); an absolute path inside the working
+// directory is made relative, one outside it is a file: URI; every region
+// covers at least one character (endColumn is exclusive, 3.30.8).
+func TestSARIFURIsAndRegions(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"my manifests/cat#1 100%.yaml":          "my%20manifests/cat%231%20100%25.yaml",
+		"sites/ünï/site.yaml":                   "sites/%C3%BCn%C3%AF/site.yaml",
+		filepath.Join(wd, "inside", "a b.yaml"): "inside/a%20b.yaml",
+		"/elsewhere/x:y.yaml":                   "file:///elsewhere/x%3Ay.yaml",
+		"a:b/c.yaml":                            "a%3Ab/c.yaml",
+	}
+	var res lint.Result
+	for f := range files {
+		res.Findings = append(res.Findings, lint.Finding{Rule: "INP001", Name: "unparsable-file", Severity: lint.Error, Message: "m", Pos: diag.Position{File: f, Line: 3, Col: 7}})
+	}
+	var b bytes.Buffer
+	if err := SARIF(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn, EndLine, EndColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range log.Runs[0].Results {
+		pl := r.Locations[0].PhysicalLocation
+		got[pl.ArtifactLocation.URI] = true
+		if _, err := url.Parse(pl.ArtifactLocation.URI); err != nil {
+			t.Errorf("%q is no URI: %v", pl.ArtifactLocation.URI, err)
+		}
+		if rg := pl.Region; rg.EndLine == rg.StartLine && rg.EndColumn <= rg.StartColumn {
+			t.Errorf("%s: empty region %+v", pl.ArtifactLocation.URI, rg)
+		}
+	}
+	for f, want := range files {
+		if !got[want] {
+			t.Errorf("%q: no URI %q in %v", f, want, got)
 		}
 	}
 }

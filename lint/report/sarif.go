@@ -2,8 +2,11 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/siteforge/siteforge/lint"
 )
@@ -101,8 +104,11 @@ func sarifLevel(s lint.Severity) string { return sarifLevels[s] }
 var sarifLevels = map[lint.Severity]string{lint.Error: "error", lint.Warning: "warning", lint.Info: "note"}
 
 // SARIF writes a SARIF 2.1.0 log with every rule (help text included) and
-// one result per finding. Paths are relative as given (repo-relative when
-// siteforge runs at the repository root); lines are never 0.
+// one result per finding. Paths are relative URI references, percent-encoded
+// (SARIF 2.1.0 3.10, RFC 3986), relative to the working directory
+// (repo-relative when siteforge runs at the repository root, as GitHub code
+// scanning expects); a file outside it is an absolute file: URI. Lines are
+// never 0, and a region is never empty.
 func SARIF(w io.Writer, res lint.Result) error {
 	rules := lint.Rules()
 	index := map[string]int{}
@@ -120,10 +126,13 @@ func SARIF(w io.Writer, res lint.Result) error {
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}
 	for _, f := range res.Findings {
 		l, c, el, ec := span(f)
+		if el == l && ec <= c {
+			ec = c + 1 // SARIF's endColumn is exclusive: a region is at least one character (3.30.8)
+		}
 		run.Results = append(run.Results, sarifResult{
 			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(f.Pos.File)},
+				ArtifactLocation: sarifArtifact{URI: sarifURI(f.Pos.File)},
 				Region:           sarifRegion{StartLine: l, StartColumn: c, EndLine: el, EndColumn: ec},
 			}}},
 		})
@@ -142,4 +151,43 @@ func semver(v string) string {
 		return ""
 	}
 	return v
+}
+
+// sarifURI is the URI reference of a file: relative to the working
+// directory when it is inside it, else an absolute file: URI; each path
+// segment percent-encoded (everything but RFC 3986 unreserved characters).
+func sarifURI(file string) string {
+	p := file
+	if filepath.IsAbs(p) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				p = rel
+			}
+		}
+	}
+	segs := strings.Split(filepath.ToSlash(p), "/")
+	for i, seg := range segs {
+		segs[i] = percentEncode(seg)
+	}
+	uri := strings.Join(segs, "/")
+	if filepath.IsAbs(p) {
+		return "file://" + uri
+	}
+	return uri
+}
+
+// percentEncode escapes every byte that is not an RFC 3986 unreserved
+// character (a relative reference's first segment may hold no ':', and '#',
+// '?', '%' and spaces are never literal).
+func percentEncode(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }
