@@ -24,9 +24,14 @@ to edit. The site is named after DIR when DIR's name is a DNS-1123 label.`,
 					fmt.Fprintln(e.stderr, "siteforge init: expected exactly one DIR\nusage: siteforge init DIR")
 					return ExitFailure
 				}
-				if err := initSite(args[0], *name); err != nil {
+				chosen, err := initSite(args[0], *name)
+				if err != nil {
 					fmt.Fprintf(e.stderr, "siteforge init: %v\n", err)
 					return ExitFailure
+				}
+				if *name == "" && chosen == defaultSiteName {
+					fmt.Fprintf(e.stderr, "siteforge init: note: %q is not a DNS-1123 label (lowercase letters, digits and '-'), so the site is named %q: change name in site.cue, or run init again with --name\n",
+						filepath.Base(filepath.Clean(args[0])), chosen)
 				}
 				fmt.Fprintf(e.stdout, "wrote %s\nnext: edit it, then run: siteforge vet %s\n", filepath.Join(args[0], "site.cue"), args[0])
 				return ExitOK
@@ -37,25 +42,29 @@ to edit. The site is named after DIR when DIR's name is a DNS-1123 label.`,
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
-func initSite(dir, name string) error {
+// defaultSiteName names a site whose folder's name is not a DNS-1123 label.
+const defaultSiteName = "my-site"
+
+// initSite writes the scaffold and returns the site's name.
+func initSite(dir, name string) (string, error) {
 	if name == "" {
 		name = strings.ToLower(filepath.Base(filepath.Clean(dir)))
 		if !dnsLabel.MatchString(name) {
-			name = "my-site"
+			name = defaultSiteName
 		}
 	}
 	if !dnsLabel.MatchString(name) {
-		return fmt.Errorf("site name %q is not a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters)", name)
+		return "", fmt.Errorf("site name %q is not a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters)", name)
 	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return fmt.Errorf("%s is not empty; init writes only into a new or empty directory", dir)
+		return "", fmt.Errorf("%s is not empty; init writes only into a new or empty directory", dir)
 	} else if err != nil && !os.IsNotExist(err) {
-		return err
+		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return "", err
 	}
-	return os.WriteFile(filepath.Join(dir, "site.cue"), []byte(strings.ReplaceAll(siteTemplate, "SITENAME", name)), 0o644)
+	return name, os.WriteFile(filepath.Join(dir, "site.cue"), []byte(strings.ReplaceAll(siteTemplate, "SITENAME", name)), 0o644)
 }
 
 // siteTemplate is the scaffold `init` writes: every section commented, the
