@@ -107,6 +107,19 @@ func discoverPath(p string) ([]Unit, diag.List) {
 	if err != nil {
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "cannot read directory: " + describeErr(err)}}
 	}
+	if root, ok := fleetOf(p); ok {
+		// a site folder of a fleet (<fleet>/sites/<name>): the site with
+		// the fleet's defaults, as the fleet renders it
+		defaults, err := siteFilesIn(root)
+		if err != nil {
+			return nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describeErr(err)}}
+		}
+		if len(own) == 0 {
+			return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in fleet site directory",
+				Hint: "each folder under sites/ is one site and holds its .cue, .yaml, .yml or .json files"}}
+		}
+		return []Unit{{source: p, dir: p, files: append(defaults, own...), inputDirs: []string{filepath.Join(root, fleetSitesDir), p}}}, nil
+	}
 	if IsFleet(p) {
 		return discoverFleet(p, filepath.Join(p, fleetSitesDir), own)
 	}
@@ -170,6 +183,20 @@ func discoverFleet(root, sitesDir string, defaults []string) ([]Unit, diag.List)
 			Hint: "add one folder per site under " + sitesDir})
 	}
 	return units, diags
+}
+
+// fleetOf returns the fleet a folder is a site of (dir is
+// <fleet>/sites/<name>), as a path relative to dir's own spelling.
+func fleetOf(dir string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil || IsFleet(dir) {
+		return "", false
+	}
+	parent := filepath.Dir(abs)
+	if filepath.Base(parent) != fleetSitesDir || !IsFleet(filepath.Dir(parent)) {
+		return "", false
+	}
+	return filepath.Clean(filepath.Join(dir, "..", "..")), true
 }
 
 func isDir(p string) bool {
