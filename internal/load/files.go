@@ -124,6 +124,15 @@ func discoverPath(p string) ([]Unit, diag.List) {
 		return discoverFleet(p, filepath.Join(p, fleetSitesDir), own)
 	}
 	if len(own) == 0 {
+		if root, ok := fleetOfSites(p); ok {
+			// a fleet's sites/ folder: every site, with the fleet's
+			// defaults (the layout of `render -o rendered sites`)
+			defaults, err := siteFilesIn(root)
+			if err != nil {
+				return nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describeErr(err)}}
+			}
+			return discoverFleet(root, p, defaults)
+		}
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in directory",
 			Hint: "a site directory holds .cue, .yaml, .yml or .json files; a fleet directory holds a sites/ folder"}}
 	}
@@ -197,6 +206,15 @@ func fleetOf(dir string) (string, bool) {
 		return "", false
 	}
 	return filepath.Clean(filepath.Join(dir, "..", "..")), true
+}
+
+// fleetOfSites returns the fleet whose sites/ folder dir is.
+func fleetOfSites(dir string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil || filepath.Base(abs) != fleetSitesDir || !IsFleet(filepath.Dir(abs)) {
+		return "", false
+	}
+	return filepath.Clean(filepath.Join(dir, "..")), true
 }
 
 func isDir(p string) bool {

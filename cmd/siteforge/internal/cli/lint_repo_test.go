@@ -319,3 +319,30 @@ func TestLintSiteWithOtherFiles(t *testing.T) {
 		t.Errorf("lint lab image.yaml: no INP004 pointing at the site's line\n%s", r.stdout)
 	}
 }
+
+// TestFleetSitesFolder: the documented commands of the fleet layout take
+// the fleet's sites/ folder (`render -o rendered sites`, `render --check -o
+// rendered sites`, as .pre-commit-hooks.yaml and the GitHub workflow run
+// them) and a site folder of it: both with the fleet's defaults, rendering
+// exactly what `render .` at the fleet root renders. Before, `sites` was
+// "no site files in directory".
+func TestFleetSitesFolder(t *testing.T) {
+	abs, _ := filepath.Abs(examplesDir)
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(abs, "fleet"), dir)
+	if r := mainIn(t, dir, "render", "-o", "rendered", "sites"); r.code != ExitOK {
+		t.Fatalf("render -o rendered sites: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := mainIn(t, dir, "render", "--check", "-o", "rendered", "sites"); r.code != ExitOK {
+		t.Errorf("render --check -o rendered sites: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mainIn(t, dir, "render", "--check", "-o", "rendered", "."); r.code != ExitOK {
+		t.Errorf("render --check -o rendered . after rendering sites: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mainIn(t, dir, "vet", "sites/store-0002"); r.code != ExitOK || !strings.Contains(r.stdout, "(site store-0002)") {
+		t.Errorf("vet sites/store-0002: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mainIn(t, filepath.Join(dir, "sites", "store-0003"), "vet", "."); r.code != ExitOK {
+		t.Errorf("vet . in a site folder: exit %d\n%s", r.code, r.stderr)
+	}
+}
