@@ -308,6 +308,9 @@ func parseBytes(name string, data []byte) (*ast.File, diag.List) {
 	case ".cue":
 		f, err = parser.ParseFile(name, data, parser.ParseComments)
 	case ".json":
+		if d := duplicateKeys(name, data); len(d) > 0 {
+			return nil, d
+		}
 		var expr ast.Expr
 		expr, err = json.Extract(name, data)
 		if err == nil {
@@ -319,6 +322,9 @@ func parseBytes(name string, data []byte) (*ast.File, diag.List) {
 			return nil, diag.List{{Pos: diag.Position{File: name, Line: ae.Line, Col: ae.Col},
 				Message: "syntax error: " + ae.Error(),
 				Hint:    "a site file with its aliases expanded must stay under the file-size limit"}}
+		}
+		if d := duplicateKeys(name, data); len(d) > 0 {
+			return nil, d
 		}
 		f, err = yaml.Extract(name, data)
 	}

@@ -85,6 +85,19 @@ func yamlSource(name, serves string, mirrors ...string) string {
 	return "  sources:\n    " + name + ":\n      mirrors: [" + strings.Join(mirrors, ", ") + "]\n      serves: " + serves + "\n"
 }
 
+// addSource inserts a mirrored source under the site's mirroring (its
+// sources: when it has some; a second sources: key would be refused).
+func addSource(name, serves string, mirrors ...string) func(t *testing.T, s string) string {
+	return func(t *testing.T, s string) string {
+		t.Helper()
+		entry := yamlSource(name, serves, mirrors...)
+		if strings.Contains(s, "\nmirroring:\n  sources:\n") {
+			return strings.Replace(s, "\nmirroring:\n  sources:\n", "\nmirroring:\n"+entry, 1)
+		}
+		return replaceOnce("\nmirroring:\n", "\nmirroring:\n"+entry)(t, s)
+	}
+}
+
 // cueScenarios are the scenarios of a CUE site (or fleet defaults):
 // running is the edit that makes it a running cluster (a cluster to
 // install has no node to disrupt); mtu the current, target and machine
@@ -128,10 +141,10 @@ func yamlScenarios(file, running, chronyLine, catalogLine string, mtu [3]int) []
 	}
 	return []impactScenario{
 		{name: "chrony-edit", file: file, before: base(), edit: base(replaceOnce(chronyLine, strings.Replace(chronyLine, "ntp1", "ntp3", 1)))},
-		{name: "digest-mirror-added", file: file, before: base(), edit: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "digests", "mirror.example.com/team")))},
-		{name: "mirror-removed", file: file, before: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "digests", "mirror.example.com/team", "mirror2.example.com/team"))),
-			edit: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "digests", "mirror.example.com/team")))},
-		{name: "tag-mirror-added", file: file, before: base(), edit: base(replaceOnce("\nmirroring:\n", "\nmirroring:\n"+yamlSource("registry.example.com/team", "tags", "mirror.example.com/team")))},
+		{name: "digest-mirror-added", file: file, before: base(), edit: base(addSource("registry.example.com/team", "digests", "mirror.example.com/team"))},
+		{name: "mirror-removed", file: file, before: base(addSource("registry.example.com/team", "digests", "mirror.example.com/team", "mirror2.example.com/team")),
+			edit: base(addSource("registry.example.com/team", "digests", "mirror.example.com/team"))},
+		{name: "tag-mirror-added", file: file, before: base(), edit: base(addSource("registry.example.com/team", "tags", "mirror.example.com/team"))},
 		{name: "catalog-display-name", file: file, before: base(), edit: base(replaceOnce(catalogLine, catalogLine+" (mirror)"))},
 		{name: "mtu-phase-1", file: file, before: base(mtuBlock("none")), edit: base(mtuBlock("1"))},
 		{name: "mtu-phase-2", file: file, before: base(mtuBlock("1")), edit: base(mtuBlock("2"))},
