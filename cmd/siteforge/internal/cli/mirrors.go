@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -80,6 +83,9 @@ type mirrorSet struct {
 	label        string // the site name, or "manifests"
 	input        registries.Input
 	disconnected bool
+	// mirrors are the plain manifests' mirror objects (nil for a site):
+	// where MCO's refusal points in the user's files
+	mirrors *manifests.MirrorSet
 }
 
 // mirrorInputs reads sites and manifests as lint does (internal/discover):
@@ -181,14 +187,22 @@ func manifestMirrorSet(e env, label string, objs []*manifests.Object, minor int)
 	if printDiagnostics(e.stderr, load.Result{Diagnostics: diags.Sort()}) {
 		return mirrorSet{}, false
 	}
-	return mirrorSet{label: label, input: in}, true
+	return mirrorSet{label: label, input: in, mirrors: &ms}, true
 }
 
 // conf renders one set's registries.conf, or prints MCO's error.
 func conf(e env, s mirrorSet) (*registries.Config, []byte, bool) {
 	c, err := registries.Render(s.input)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: error: the Machine Config Operator would refuse to render registries.conf: %v\n", s.label, err)
+		where := s.label
+		positions := refusalPositions(s.mirrors, err)
+		if len(positions) > 0 {
+			where = positions[0].String()
+		}
+		fmt.Fprintf(e.stderr, "%s: error: the Machine Config Operator would refuse to render registries.conf: %v\n", where, err)
+		for _, p := range positions[min(1, len(positions)):] {
+			fmt.Fprintf(e.stderr, "%s: note: the same source here\n", p)
+		}
 		fmt.Fprintln(e.stderr, "  (MCO logs this in machine-config-controller and keeps the previous file on every node)")
 		return nil, nil, false
 	}
@@ -314,4 +328,42 @@ func printResolution(w io.Writer, r registries.Resolution) bool {
 		fmt.Fprintln(w, "  disconnected: the pull FAILS: no mirror serves this reference, only the source")
 	}
 	return ok
+}
+
+// quotedSource is the source MCO's refusal names ("... for the same source
+// \"registry.redhat.io\" ...").
+var quotedSource = regexp.MustCompile(`source "([^"]+)"`)
+
+// refusalPositions are the entries of the user's mirror objects whose
+// source MCO's refusal names, in file order; none when it names no source
+// or the set is a site's.
+func refusalPositions(ms *manifests.MirrorSet, err error) []diag.Position {
+	m := quotedSource.FindStringSubmatch(err.Error())
+	if ms == nil || m == nil {
+		return nil
+	}
+	var out []diag.Position
+	for _, x := range ms.DigestSets {
+		for i, e := range x.Spec.Spec.ImageDigestMirrors {
+			if e.Source == m[1] {
+				out = append(out, x.Obj.PosOf("spec", "imageDigestMirrors", strconv.Itoa(i), "source"))
+			}
+		}
+	}
+	for _, x := range ms.TagSets {
+		for i, e := range x.Spec.Spec.ImageTagMirrors {
+			if e.Source == m[1] {
+				out = append(out, x.Obj.PosOf("spec", "imageTagMirrors", strconv.Itoa(i), "source"))
+			}
+		}
+	}
+	for _, x := range ms.ContentPolicies {
+		for i, e := range x.Spec.Spec.RepositoryDigestMirrors {
+			if e.Source == m[1] {
+				out = append(out, x.Obj.PosOf("spec", "repositoryDigestMirrors", strconv.Itoa(i), "source"))
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Compare(out[j]) < 0 })
+	return out
 }
