@@ -104,30 +104,41 @@ func (w *walker) path(root string) {
 		return
 	}
 	if !fi.IsDir() {
-		// A file named on the command line is read whatever its name.
-		switch {
-		case kindOf(root) == kindSchema:
-		case kindOf(root) == kindSite, load.IsSiteFile(root) && load.DeclaresSite(root) && !load.IsFnConfig(root):
-			w.res.Sites = append(w.res.Sites, root)
-		case load.IsSiteFile(root) && load.DeclaresSite(root):
-			// a kustomize function config
-		default:
-			objs, probs := scanFile(root)
-			w.res.Loose = append(w.res.Loose, objs...)
-			w.res.Problems = append(w.res.Problems, probs...)
+		// A file named on the command line is read whatever its name,
+		// once.
+		if strings.EqualFold(filepath.Ext(root), ".cue") {
+			if !load.IsSchemaExport(root) {
+				w.res.Sites = append(w.res.Sites, root)
+			}
+			return
 		}
+		data, probs := readFile(root)
+		switch {
+		case probs != nil:
+		case load.IsSiteFile(root) && load.DeclaresSiteData(data) && load.IsFnConfigData(data):
+			return // a kustomize function config
+		case load.IsSiteFile(root) && load.DeclaresSiteData(data):
+			w.res.Sites = append(w.res.Sites, root)
+			return
+		default:
+			var objs []*manifests.Object
+			objs, probs = manifests.Scan(root, data)
+			w.res.Loose = append(w.res.Loose, objs...)
+		}
+		w.res.Problems = append(w.res.Problems, probs...)
 		return
 	}
 	ig := &ignorer{}
 	for _, pat := range w.opts.Exclude {
 		ig.add(root, pat)
 	}
-	w.dir(root, root, ig)
+	w.dir(root, root, ig, -1)
 }
 
-// dir walks a folder that starts a context of its own: a Helm chart, a
-// fleet, a site folder, a cluster root, or loose manifests.
-func (w *walker) dir(root, dir string, ig *ignorer) {
+// dir walks a folder: a Helm chart, a fleet, a site folder or a cluster
+// root starts a context of its own; any other folder's manifests belong to
+// parent (a cluster index; -1: loose). Each folder is listed once.
+func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		w.problem(manifests.ProblemUnreadable, dir, "cannot read directory: "+fsread.Describe(err), "")
@@ -152,28 +163,19 @@ func (w *walker) dir(root, dir string, ig *ignorer) {
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			if e.IsDir() && e.Name() != "sites" && !hidden(e.Name()) && !ig.ignored(p, true) {
-				w.dir(root, p, ig)
+				w.dir(root, p, ig, -1)
 			}
 		}
 	case siteDir(dir, entries):
 		w.res.Sites = append(w.res.Sites, dir) // a site folder holds the site's own files only
 	default:
-		cluster := -1
+		cluster := parent
 		if c := clusterRoot(dir, names); c != nil {
 			w.res.Clusters = append(w.res.Clusters, *c)
 			cluster = len(w.res.Clusters) - 1
 		}
 		w.files(root, dir, entries, ig, cluster)
 	}
-}
-
-// special: a folder that starts a context of its own (see dir).
-func special(dir string, entries []os.DirEntry) bool {
-	names := map[string]bool{}
-	for _, e := range entries {
-		names[e.Name()] = true
-	}
-	return names["Chart.yaml"] || load.IsFleet(dir) || siteDir(dir, entries) || clusterRoot(dir, names) != nil
 }
 
 // files reads a folder's entries into cluster i (-1: loose) and walks its
@@ -193,16 +195,7 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 			continue
 		}
 		if e.IsDir() {
-			entries, err := os.ReadDir(p)
-			if err != nil {
-				w.problem(manifests.ProblemUnreadable, p, "cannot read directory: "+fsread.Describe(err), "")
-				continue
-			}
-			if special(p, entries) {
-				w.dir(root, p, ig)
-			} else {
-				w.files(root, p, entries, ig.child(p), cluster)
-			}
+			w.dir(root, p, ig, cluster)
 			continue
 		}
 		if isKustomization(name) {
