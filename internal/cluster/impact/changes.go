@@ -35,10 +35,20 @@ func poolChanges(oldMCs, newMCs []machineconfigv1.MachineConfig, policy *disrupt
 		return nil, fmt.Errorf("after: %w", err)
 	}
 	var out []Change
+	oldFields, newFields := fieldsOf(oldMCs), fieldsOf(newMCs)
 	for _, c := range disruption.Compare(oldR, newR, policy, minor) {
-		out = append(out, Change{Object: owners(c.Path, oldMCs, newMCs), Path: c.Path, Action: c.Action, Reason: c.Reason, Refused: c.Refused})
+		out = append(out, Change{Object: owners(c.Path, oldFields, newFields), Path: c.Path, Action: c.Action, Reason: c.Reason, Refused: c.Refused})
 	}
 	return out, nil
+}
+
+// fieldsOf is what each MachineConfig sets (mcFields), by name.
+func fieldsOf(mcs []machineconfigv1.MachineConfig) map[string]map[string]any {
+	out := make(map[string]map[string]any, len(mcs))
+	for _, mc := range mcs {
+		out[mc.Name] = mcFields(mc)
+	}
+	return out
 }
 
 // mcFields is what a MachineConfig sets, by the paths disruption names.
@@ -99,17 +109,18 @@ func mcFields(mc machineconfigv1.MachineConfig) map[string]any {
 }
 
 // owners names the MachineConfigs whose setting of path differs between
-// the two sides ("MachineConfig a, MachineConfig b").
-func owners(path string, oldMCs, newMCs []machineconfigv1.MachineConfig) string {
+// the two sides ("MachineConfig a, MachineConfig b"), from each side's
+// fields by MachineConfig name.
+func owners(path string, oldFields, newFields map[string]map[string]any) string {
 	before, after := map[string]any{}, map[string]any{}
-	for _, mc := range oldMCs {
-		if v, ok := mcFields(mc)[path]; ok {
-			before[mc.Name] = v
+	for name, f := range oldFields {
+		if v, ok := f[path]; ok {
+			before[name] = v
 		}
 	}
-	for _, mc := range newMCs {
-		if v, ok := mcFields(mc)[path]; ok {
-			after[mc.Name] = v
+	for name, f := range newFields {
+		if v, ok := f[path]; ok {
+			after[name] = v
 		}
 	}
 	var names []string

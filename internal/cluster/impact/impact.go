@@ -202,8 +202,8 @@ func pools(c Cluster) map[string]pool {
 	return out
 }
 
-// machineConfigs are the MachineConfigs a pool's machineConfigSelector
-// takes: the input's, and what MCO adds for its built-in pools - its own
+// machineConfigs are the MachineConfigs pools select from, decoded once
+// per cluster: the input's, and what MCO adds for its built-in pools - its own
 // configs (00-master, 00-worker, 01-*-kubelet, ...: the same on both sides,
 // so one empty stand-in per role keeps their place first in the merge) and
 // the registries.conf it generates (generated, as
@@ -212,7 +212,7 @@ func pools(c Cluster) map[string]pool {
 // custom pool takes the worker one through its selector,
 // pkg/controller/container-runtime-config container_runtime_config_controller.go
 // syncImageConfig).
-func machineConfigs(c Cluster, p pool, generated *machineconfigv1.MachineConfig) ([]machineconfigv1.MachineConfig, error) {
+func machineConfigs(c Cluster, generated *machineconfigv1.MachineConfig) ([]machineconfigv1.MachineConfig, error) {
 	var all []machineconfigv1.MachineConfig
 	for _, role := range platform.BuiltinPools {
 		base := machineconfigv1.MachineConfig{}
@@ -237,13 +237,19 @@ func machineConfigs(c Cluster, p pool, generated *machineconfigv1.MachineConfig)
 		}
 		all = append(all, mc)
 	}
+	return all, nil
+}
+
+// poolConfigs are the MachineConfigs of all that a pool's
+// machineConfigSelector takes.
+func poolConfigs(all []machineconfigv1.MachineConfig, p pool) []machineconfigv1.MachineConfig {
 	var out []machineconfigv1.MachineConfig
 	for _, mc := range all {
 		if p.machineConfigSelector != nil && nodes.Matches(p.machineConfigSelector, mc.Labels) {
 			out = append(out, mc)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // registriesConfig is the registries.conf MCO writes for the cluster, as
@@ -326,6 +332,15 @@ func compareCluster(rep *Report, o, n Cluster) error {
 		}
 	}
 	migration := migrationChanges(o, n)
+	oldAll, err := machineConfigs(o, oldGen)
+	if err != nil {
+		return err
+	}
+	newAll, err := machineConfigs(n, newGen)
+	if err != nil {
+		return err
+	}
+	newNodes := manifests.Nodes(n.Objects)
 	var clusterPools []Pool
 	changed := false
 	for _, name := range sortedNames(names) {
@@ -336,14 +351,7 @@ func compareCluster(rep *Report, o, n Cluster) error {
 			// go from the worker pool's configuration to the new pool's
 			op = oldPools[platform.MachineConfigRoleWorker]
 		}
-		oldMCs, err := machineConfigs(o, op, oldGen)
-		if err != nil {
-			return err
-		}
-		newMCs, err := machineConfigs(n, np, newGen)
-		if err != nil {
-			return err
-		}
+		oldMCs, newMCs := poolConfigs(oldAll, op), poolConfigs(newAll, np)
 		changes, err := poolChanges(oldMCs, newMCs, policy, n.Minor)
 		var specErr *disruption.IgnitionSpecError
 		if errors.As(err, &specErr) {
@@ -361,7 +369,7 @@ func compareCluster(rep *Report, o, n Cluster) error {
 			rep.Other = append(rep.Other, Other{Site: n.Name, Object: "MachineConfigPool " + name, Action: disruption.None,
 				Reason: "a new pool: its nodes are those its nodeSelector takes from the worker pool; each moves once it carries the label, compared here with the worker pool's configuration"})
 		}
-		p := Pool{Site: n.Name, Pool: name, Nodes: nodeCount(n, np, newPools), Changes: changes, Action: disruption.None}
+		p := Pool{Site: n.Name, Pool: name, Nodes: nodeCount(n, newNodes, np, newPools), Changes: changes, Action: disruption.None}
 		mcoChanges := make([]disruption.Change, 0, len(changes))
 		for _, c := range changes {
 			mcoChanges = append(mcoChanges, disruption.Change{Path: c.Path, Action: c.Action, Refused: c.Refused})
@@ -437,7 +445,7 @@ func waves(p pool, n *int) (string, int) {
 // nodeCount is how many nodes the pool holds: the site's count, or the
 // input's Node objects its nodeSelector takes (a node a custom pool takes
 // is that pool's, not the worker pool's); nil when the input does not say.
-func nodeCount(c Cluster, p pool, all map[string]pool) *int {
+func nodeCount(c Cluster, ns []*manifests.Node, p pool, all map[string]pool) *int {
 	if c.PoolNodes != nil {
 		n, ok := c.PoolNodes[p.name]
 		if !ok {
@@ -448,7 +456,6 @@ func nodeCount(c Cluster, p pool, all map[string]pool) *int {
 		}
 		return &n
 	}
-	ns := manifests.Nodes(c.Objects)
 	if len(ns) == 0 || p.nodeSelect == nil {
 		return nil
 	}
