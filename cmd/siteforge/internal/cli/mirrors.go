@@ -129,16 +129,24 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 				fmt.Fprintf(e.stderr, "siteforge mirrors: site %s: %v\n", o.Site.Name, err)
 				return nil, false
 			}
-			ms := manifests.ReadMirrors(objs)
-			if len(ms.Problems) > 0 {
-				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %v\n", ms.Problems)
+			// the site's objects and the files beside it, read once: a
+			// problem in a rendered object is siteforge's, in a file the
+			// user's
+			ms := manifests.ReadMirrors(append(append([]*manifests.Object{}, objs...), extra...))
+			var mine, theirs diag.List
+			for _, d := range append(ms.Problems, ms.InstallerDiagnostics()...) {
+				if strings.HasPrefix(d.Pos.File, generators.RenderedPrefix) {
+					mine = append(mine, d)
+				} else {
+					theirs = append(theirs, d)
+				}
+			}
+			if len(mine) > 0 {
+				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %v\n", mine)
 				return nil, false
 			}
-			if len(extra) > 0 {
-				ms = manifests.ReadMirrors(append(append([]*manifests.Object{}, objs...), extra...))
-				if printDiagnostics(e.stderr, load.Result{Diagnostics: append(ms.Problems, ms.InstallerDiagnostics()...).Sort()}) {
-					return nil, false
-				}
+			if printDiagnostics(e.stderr, load.Result{Diagnostics: theirs.Sort()}) {
+				return nil, false
 			}
 			in := ms.Input(int(m), o.Site.Cluster.ReleaseImage)
 			sets = append(sets, mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"})
