@@ -8,10 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -134,50 +131,6 @@ func IsManifestFile(name string) bool {
 		return true
 	}
 	return false
-}
-
-// ReadPaths reads every manifest file under paths (directories are walked
-// recursively, hidden entries skipped), in sorted order.
-func ReadPaths(paths []string) ([]*Object, diag.List) {
-	var objs []*Object
-	var diags diag.List
-	for _, root := range paths {
-		fi, err := os.Stat(root)
-		if err != nil {
-			diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read: " + describe(err)})
-			continue
-		}
-		var files []string
-		if fi.IsDir() {
-			err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if p != root && strings.HasPrefix(d.Name(), ".") {
-					if d.IsDir() {
-						return fs.SkipDir
-					}
-					return nil
-				}
-				if !d.IsDir() && IsManifestFile(p) {
-					files = append(files, p)
-				}
-				return nil
-			})
-			if err != nil {
-				diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describe(err)})
-			}
-		} else {
-			files = []string{root}
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			o, d := ReadFile(f)
-			objs = append(objs, o...)
-			diags = append(diags, d...)
-		}
-	}
-	return objs, diags
 }
 
 func describe(err error) string { return fsread.Describe(err) }

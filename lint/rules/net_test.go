@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/lint"
@@ -321,10 +322,11 @@ func TestVersionRuleCases(t *testing.T) {
 				}
 			}
 			t.Chdir(dir)
-			objs, diags := manifests.ReadPaths([]string{"."})
-			if len(diags) > 0 {
-				t.Fatalf("fixture does not read: %v", diags)
+			found := discover.Paths([]string{"."}, discover.Options{})
+			if len(found.Problems) > 0 || len(found.Clusters) > 0 {
+				t.Fatalf("fixture does not read as one set: %+v", found)
 			}
+			objs := found.Loose
 			res, err := lint.Run(&lint.Input{Objects: objs, Minor: tc.minor}, lint.Options{Enable: []string{tc.rule}})
 			if err != nil {
 				t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/fleetgen"
-	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -32,11 +32,11 @@ func lintAtOnce(t *testing.T, sites, plain []string) lint.Result {
 		}
 		in.Sites = append(in.Sites, &lint.Site{Site: o.Site, Objects: objs, Origin: origin, Warnings: o.Warnings})
 	}
-	objs, d := manifests.ReadPaths(plain)
-	if len(d) > 0 {
-		t.Fatal(d)
+	found := discover.Paths(plain, discover.Options{})
+	if len(found.Problems) > 0 || len(found.Clusters) > 0 {
+		t.Fatalf("%+v", found)
 	}
-	in.Objects = objs
+	in.Objects = found.Loose
 	res, err := lint.Run(in, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
