@@ -220,7 +220,15 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 			}
 			w.res.Problems = append(w.res.Problems, probs...)
 		case kindTemplate:
-			_, probs := scanFile(p)
+			// a template of manifests (a manifest name inside, or an
+			// apiVersion in it) is said; any other template is not ours
+			data, probs := readFile(p)
+			inner := strings.ToLower(filepath.Ext(strings.TrimSuffix(name, filepath.Ext(name))))
+			if probs == nil && (manifests.IsManifestFile("x"+inner) || bytes.Contains(data, []byte("apiVersion:"))) {
+				_, probs = manifests.Scan(p, data)
+			} else if probs == nil || !manifests.IsManifestFile("x"+inner) {
+				probs = nil
+			}
 			w.res.Problems = append(w.res.Problems, probs...)
 		case kindNoExt:
 			// Read only when it is YAML holding objects: README, LICENSE
@@ -294,11 +302,7 @@ func kindOf(p string) fileKind {
 		}
 		return kindSite
 	case manifests.IsTemplateFile(base):
-		inner := strings.ToLower(filepath.Ext(strings.TrimSuffix(base, filepath.Ext(base))))
-		if manifests.IsManifestFile("x"+inner) || mentionsAPIVersion(p) {
-			return kindTemplate
-		}
-		return kindOther
+		return kindTemplate // a manifest template or not: told by content, in files
 	case manifests.IsManifestFile(base):
 		return kindManifest // site or manifest: told by content (read once, in files)
 	case ext == "" && !strings.Contains(base, "."):
@@ -307,10 +311,6 @@ func kindOf(p string) fileKind {
 	return kindOther
 }
 
-func mentionsAPIVersion(p string) bool {
-	data, err := fsread.File(p, manifests.MaxFileSize)
-	return err == nil && bytes.Contains(data, []byte("apiVersion:"))
-}
 
 // scanFile reads a manifest file: its objects and problems.
 func scanFile(p string) ([]*manifests.Object, []manifests.Problem) {
