@@ -311,7 +311,6 @@ func kindOf(p string) fileKind {
 	return kindOther
 }
 
-
 // scanFile reads a manifest file: its objects and problems.
 func scanFile(p string) ([]*manifests.Object, []manifests.Problem) {
 	data, probs := readFile(p)
