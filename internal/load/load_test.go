@@ -140,7 +140,7 @@ func TestLoadSourceErrors(t *testing.T) {
 			name: "missing required field",
 			file: "site.yaml",
 			src:  strings.Replace(goodYAML, "  installMethod: agent\n", "", 1),
-			want: []string{`site.yaml:4:1: error: cluster: missing required field "installMethod" (add installMethod: <one of "ipi", "upi", "agent", "assisted">)`},
+			want: []string{`site.yaml:4:1: error: cluster: missing required field "installMethod" (add installMethod: <one of "ipi", "upi", "agent", "assisted", "image-based">)`},
 		},
 		{
 			name: "missing list",

@@ -30,7 +30,14 @@ var describe = map[string]string{
 	`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:[0-9]{1,5})?(/[a-z0-9]+([._-]+[a-z0-9]+)*)+(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$`: "an image reference host[/path]/name[:tag][@sha256:digest] with a registry host",
 	`^[a-z0-9]+(?:[._-][a-z0-9]+)*$`:          "a Quay organization name (lowercase letters and digits, separated by '.', '_' or '-')",
 	`^(MTU|NET|MIR|ING|EGR|MCF|INP)[0-9]{3}$`: "a rule ID such as MTU001 (MTU, NET, MIR, ING, EGR, MCF or INP and three digits)",
-	`[^ ]`: "a non-empty text",
+	`[^ ]`:                          "a non-empty text",
+	`^[a-z][a-z0-9-]*\.[a-z0-9]+$`:  "an EC2 instance type such as m6i.xlarge",
+	`^[a-z][a-z0-9.+-]*://[^ ]+$`:   "a BMC address with its scheme, such as redfish-virtualmedia+https://10.0.0.10/redfish/v1/Systems/1 or ipmi://10.0.0.10",
+	`^/dev/`:                        "a device path under /dev, such as /dev/sda or /dev/disk/by-path/...",
+	`^[0-9]+:[0-9]+:[0-9]+:[0-9]+$`: "a SCSI address host:channel:target:lun such as 0:0:0:0",
+	`^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/=]+( [^\n]*)?$`: "one SSH public key on one line, as in id_ed25519.pub: ssh-ed25519 AAAA... comment",
+	`-----BEGIN CERTIFICATE-----`:                               "PEM certificates (-----BEGIN CERTIFICATE----- blocks)",
+	`^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$`:                      "a MAC address such as 52:54:00:12:34:56",
 	`^([a-z0-9.-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`: "a Kubernetes label key",
 }
 

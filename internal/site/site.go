@@ -28,6 +28,7 @@ type Site struct {
 	Ingress          *Ingress                       `json:"ingress,omitempty"`
 	Egress           *Egress                        `json:"egress,omitempty"`
 	OVS              *OVS                           `json:"ovs,omitempty"`
+	Install          *Install                       `json:"install,omitempty"`
 	MachineConfigs   map[string]ButaneMachineConfig `json:"machineConfigs,omitempty"`
 	Lint             *LintSettings                  `json:"lint,omitempty"`
 
@@ -87,6 +88,8 @@ const (
 	InstallIPI               = "ipi"       // #Cluster.installMethod
 	InstallAgent             = "agent"
 	InstallAssisted          = "assisted"
+	InstallImageBased        = "image-based"
+	InstallUPI               = "upi"
 	LifecycleInstall         = "install" // #Cluster.lifecycle
 	LifecycleRunning         = "running"
 	ConnectivityDisconnected = "disconnected" // #Cluster.connectivity
@@ -106,6 +109,7 @@ type Pool struct {
 	Count           *int              `json:"count,omitempty"`
 	Nodes           []Node            `json:"nodes,omitempty"`
 	Labels          map[string]string `json:"labels,omitempty"`
+	InstanceType    string            `json:"instanceType,omitempty"`
 }
 
 // MachineConfigPool is the pool whose MachineConfigs the nodes get.
@@ -133,6 +137,93 @@ type Node struct {
 	Name string `json:"name"`
 	IP   string `json:"ip"`
 	IPv6 string `json:"ipv6,omitempty"`
+
+	// Install-time facts of a bare-metal host (#Node).
+	BootMAC         string           `json:"bootMAC,omitempty"`
+	Interfaces      []NodeInterface  `json:"interfaces,omitempty"`
+	BMC             *BMC             `json:"bmc,omitempty"`
+	RootDeviceHints *RootDeviceHints `json:"rootDeviceHints,omitempty"`
+	BootMode        string           `json:"bootMode,omitempty"`
+	// NetworkConfig is the host's NMState configuration, as written.
+	NetworkConfig map[string]any `json:"networkConfig,omitempty"`
+}
+
+// NodeInterface is one NIC of a host: its name in NMState and its MAC.
+type NodeInterface struct {
+	Name       string `json:"name"`
+	MACAddress string `json:"macAddress"`
+}
+
+// BMC is a host's baseboard management controller. CredentialsSecret only
+// names the Secret holding the credentials; it is never read.
+type BMC struct {
+	Address                        string `json:"address"`
+	CredentialsSecret              string `json:"credentialsSecret"`
+	DisableCertificateVerification *bool  `json:"disableCertificateVerification,omitempty"`
+}
+
+// RootDeviceHints pick the installation disk (metal3 RootDeviceHints; field
+// names as the installer and the ClusterInstance CRD spell them).
+type RootDeviceHints struct {
+	DeviceName         string `json:"deviceName,omitempty"`
+	HCTL               string `json:"hctl,omitempty"`
+	Model              string `json:"model,omitempty"`
+	Vendor             string `json:"vendor,omitempty"`
+	SerialNumber       string `json:"serialNumber,omitempty"`
+	MinSizeGigabytes   *int   `json:"minSizeGigabytes,omitempty"`
+	WWN                string `json:"wwn,omitempty"`
+	WWNWithExtension   string `json:"wwnWithExtension,omitempty"`
+	WWNVendorExtension string `json:"wwnVendorExtension,omitempty"`
+	Rotational         *bool  `json:"rotational,omitempty"`
+}
+
+// Install holds the install-time inputs of a site (#Install).
+type Install struct {
+	SSHKey                string   `json:"sshKey,omitempty"`
+	NTPSources            []string `json:"ntpSources,omitempty"`
+	RendezvousIP          string   `json:"rendezvousIP,omitempty"`
+	AdditionalTrustBundle string   `json:"additionalTrustBundle,omitempty"`
+	Hub                   *Hub     `json:"hub,omitempty"`
+}
+
+// Hub is how a hub installs the site: a ClusterInstance (#Hub).
+type Hub struct {
+	Namespace       string            `json:"namespace,omitempty"`
+	PullSecretRef   string            `json:"pullSecretRef"`
+	ClusterImageSet string            `json:"clusterImageSet"`
+	Templates       *HubTemplates     `json:"templates,omitempty"`
+	ClusterLabels   map[string]string `json:"clusterLabels,omitempty"`
+}
+
+// HubTemplates are the siteconfig operator templates a ClusterInstance uses.
+type HubTemplates struct {
+	Cluster TemplateRef `json:"cluster"`
+	Node    TemplateRef `json:"node"`
+}
+
+// TemplateRef names a template ConfigMap on the hub.
+type TemplateRef struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+}
+
+// HubInstalled reports whether the site is installed from a hub by a
+// ClusterInstance (installMethod "assisted" or "image-based").
+func (s *Site) HubInstalled() bool {
+	m := s.Cluster.InstallMethod
+	return m == InstallAssisted || m == InstallImageBased
+}
+
+// Masters lists the nodes of the master-role pools, in pool-name then list
+// order; the first is the default rendezvous host.
+func (s *Site) Masters() []Node {
+	var out []Node
+	for _, name := range s.PoolNames() {
+		if p := s.Pools[name]; p.Role == RoleMaster {
+			out = append(out, p.Nodes...)
+		}
+	}
+	return out
 }
 
 // Path is a link between two pools smaller than their uplinks.
