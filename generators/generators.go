@@ -36,6 +36,14 @@ const (
 	// File is anything else: Butane sources, registries.conf previews,
 	// patches to apply by hand, runbooks, install-time configuration.
 	File
+	// Day0 is a manifest only the installation applies (the operator
+	// Network config with the planned MTU): Path is its file name alone,
+	// Object (encoded as a Resource) or Data (with Comment, as a File) its
+	// content. Render keeps it in Output.Day0, next to the copies of the
+	// day-2 resources the installation applies as well
+	// (platform.Day0Kinds); a finisher places them where the site's
+	// installer reads them. Never in kustomization.yaml.
+	Day0
 )
 
 // Artifact is one output file of a site.
@@ -70,6 +78,29 @@ type Generator struct {
 }
 
 var registry = map[string]Generator{}
+
+// Finisher runs after every generator on the rendered output: it turns the
+// day-0 manifests (Output.Day0) and the day-2 resources into the inputs of
+// the site's installer (install-config.yaml, a hub's ClusterInstance). It
+// adds artifacts; it never changes what generators wrote.
+type Finisher struct {
+	Name   string
+	Finish func(ctx *Context, s *site.Site, out *Output) ([]Artifact, error)
+}
+
+var finishers = map[string]Finisher{}
+
+// RegisterFinisher adds a finisher; names are unique among generators and
+// finishers (they name the files they write in headers).
+func RegisterFinisher(f Finisher) {
+	if _, dup := finishers[f.Name]; dup {
+		panic("generators: duplicate finisher " + f.Name)
+	}
+	if _, dup := registry[f.Name]; dup {
+		panic("generators: finisher named as a generator: " + f.Name)
+	}
+	finishers[f.Name] = f
+}
 
 // Register adds a generator; names are unique.
 func Register(g Generator) {
@@ -133,6 +164,33 @@ type Output struct {
 	// Origins maps a path to the user positions it comes from.
 	Origins  map[string][]diag.Position
 	Warnings diag.List
+	// Day0 are the manifests the installation applies, by file name: the
+	// Day0 artifacts and a copy of every day-2 resource of a kind in
+	// platform.Day0Kinds (the same bytes, so an object applied at install
+	// and again on day 2 is one object). Empty unless cluster.lifecycle is
+	// "install". Finishers place them; they are not in Files.
+	Day0 map[string]Day0Manifest
+	// day0Resources are the Resources of a day-0 kind.
+	day0Resources []string
+}
+
+// Day0Manifest is one manifest the installation applies.
+type Day0Manifest struct {
+	// Data is the file, header included.
+	Data   []byte
+	Origin []diag.Position
+	// Resource is the day-2 resource path it copies, "" for a Day0 artifact.
+	Resource string
+}
+
+// Day0Names lists the day-0 manifest names, sorted.
+func (o *Output) Day0Names() []string {
+	names := make([]string, 0, len(o.Day0))
+	for n := range o.Day0 {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // Render runs every generator on a site. A problem in the input is returned
@@ -160,6 +218,30 @@ func Render(s *site.Site, opts Options) (*Output, error) {
 			}
 		}
 	}
+	if len(diags) == 0 {
+		if err := out.collectDay0(); err != nil {
+			return nil, err
+		}
+		for _, name := range finisherNames() {
+			arts, err := finishers[name].Finish(ctx, s, out)
+			if err != nil {
+				if dl, ok := err.(diag.List); ok {
+					diags = append(diags, dl...)
+					continue
+				}
+				return nil, fmt.Errorf("finisher %s: %w", name, err)
+			}
+			for _, a := range arts {
+				a.Generator = name
+				if a.Role == Day0 {
+					return nil, fmt.Errorf("finisher %s: day-0 artifact %s: finishers place day-0 manifests, they do not add them", name, a.Path)
+				}
+				if err := out.add(a); err != nil {
+					return nil, fmt.Errorf("finisher %s: %w", name, err)
+				}
+			}
+		}
+	}
 	out.Warnings = ctx.warnings.Sort()
 	if opts.Strict && len(out.Warnings) > 0 {
 		diags = append(diags, out.Warnings...)
@@ -178,7 +260,41 @@ func Render(s *site.Site, opts Options) (*Output, error) {
 // works.
 const KustomizationFile = "kustomization.yaml"
 
+func finisherNames() []string {
+	names := make([]string, 0, len(finishers))
+	for n := range finishers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// collectDay0 adds to the Day0 artifacts a copy of every day-2 resource of
+// a day-0 kind, for a site still to be installed.
+func (o *Output) collectDay0() error {
+	if o.Site.Cluster.Lifecycle != site.LifecycleInstall {
+		if len(o.Day0) > 0 {
+			return fmt.Errorf("day-0 manifests %v for a site with lifecycle %q", o.Day0Names(), o.Site.Cluster.Lifecycle)
+		}
+		return nil
+	}
+	for _, p := range o.day0Resources {
+		name := path.Base(p)
+		if prev, dup := o.Day0[name]; dup {
+			return fmt.Errorf("two day-0 manifests named %s (%s and %s)", name, prev.Resource, p)
+		}
+		if o.Day0 == nil {
+			o.Day0 = map[string]Day0Manifest{}
+		}
+		o.Day0[name] = Day0Manifest{Data: o.Files[p], Origin: o.Origins[p], Resource: p}
+	}
+	return nil
+}
+
 func (o *Output) add(a Artifact) error {
+	if a.Role == Day0 {
+		return o.addDay0(a)
+	}
 	p := path.Clean(a.Path)
 	if p != a.Path || p == "." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") || p == KustomizationFile {
 		return fmt.Errorf("invalid artifact path %q", a.Path)
@@ -189,12 +305,15 @@ func (o *Output) add(a Artifact) error {
 	var data []byte
 	switch a.Role {
 	case Resource:
-		b, err := EncodeObject(a.Object, o.Site.Source)
+		b, gvk, err := encodeObject(a.Object, o.Site.Source)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		data = append(header("#", a.Generator, o.Site.Source), b...)
 		o.Resources = append(o.Resources, p)
+		if platform.Day0Kind(gvk[0], gvk[1]) {
+			o.day0Resources = append(o.day0Resources, p)
+		}
 	case File:
 		data = a.Data
 		if a.Comment != "" {
@@ -206,6 +325,33 @@ func (o *Output) add(a Artifact) error {
 	return nil
 }
 
+func (o *Output) addDay0(a Artifact) error {
+	if a.Path == "" || strings.ContainsAny(a.Path, "/\\") || a.Path == "." || a.Path == ".." {
+		return fmt.Errorf("invalid day-0 manifest name %q (a file name alone)", a.Path)
+	}
+	if _, dup := o.Day0[a.Path]; dup {
+		return fmt.Errorf("two day-0 manifests named %s", a.Path)
+	}
+	var data []byte
+	if a.Object != nil {
+		b, err := EncodeObject(a.Object, o.Site.Source)
+		if err != nil {
+			return fmt.Errorf("%s: %w", a.Path, err)
+		}
+		data = append(header("#", a.Generator, o.Site.Source), b...)
+	} else {
+		data = a.Data
+		if a.Comment != "" {
+			data = append(header(a.Comment, a.Generator, o.Site.Source), data...)
+		}
+	}
+	if o.Day0 == nil {
+		o.Day0 = map[string]Day0Manifest{}
+	}
+	o.Day0[a.Path] = Day0Manifest{Data: data, Origin: a.Origin}
+	return nil
+}
+
 func header(comment, generator, source string) []byte {
 	return []byte(fmt.Sprintf("%s Generated by siteforge (generator %s) from %s. Do not edit: change the site and render again.\n", comment, generator, source))
 }
@@ -214,13 +360,21 @@ func header(comment, generator, source string) []byte {
 // the empty fields typed structs carry (creationTimestamp: null, status: {}),
 // and with the source annotation.
 func EncodeObject(obj any, source string) ([]byte, error) {
+	b, _, err := encodeObject(obj, source)
+	return b, err
+}
+
+// encodeObject is EncodeObject, also returning the object's apiVersion and
+// kind.
+func encodeObject(obj any, source string) ([]byte, [2]string, error) {
 	m, err := ToMap(obj)
 	if err != nil {
-		return nil, err
+		return nil, [2]string{}, err
 	}
+	gvk := [2]string{fmt.Sprint(m["apiVersion"]), fmt.Sprint(m["kind"])}
 	meta, _ := m["metadata"].(map[string]any)
 	if meta == nil {
-		return nil, fmt.Errorf("object has no metadata")
+		return nil, gvk, fmt.Errorf("object has no metadata")
 	}
 	delete(meta, "creationTimestamp")
 	ann, _ := meta["annotations"].(map[string]any)
@@ -232,7 +386,8 @@ func EncodeObject(obj any, source string) ([]byte, error) {
 	if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
 		delete(m, "status")
 	}
-	return yaml.Marshal(m)
+	b, err := yaml.Marshal(m)
+	return b, gvk, err
 }
 
 // ToMap converts an object (typed or a map) to a fresh JSON map.

@@ -6,6 +6,7 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/egress"
 	"github.com/siteforge/siteforge/generators/ingress"
+	"github.com/siteforge/siteforge/generators/install"
 	"github.com/siteforge/siteforge/generators/machineconfigs"
 	"github.com/siteforge/siteforge/generators/mirroring"
 	"github.com/siteforge/siteforge/generators/network"
@@ -16,6 +17,15 @@ func init() {
 	for _, g := range List {
 		generators.Register(g)
 	}
+	for _, f := range Finishers {
+		generators.RegisterFinisher(f)
+	}
+}
+
+// Finishers run after every generator (in name order): they turn the
+// rendered site into its installer's inputs.
+var Finishers = []generators.Finisher{
+	{Name: install.Name, Finish: install.Finish},
 }
 
 // List is every generator (Render runs them in name order).

@@ -68,16 +68,14 @@ func day0Artifact(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (generators
 	if err != nil {
 		return generators.Artifact{}, fmt.Errorf("encode %s: %w", day0NetworkManifest, err)
 	}
-	note := fmt.Sprintf("# The operator network configuration for the installer, cluster MTU %d (%s).\n"+
-		"# Copy it to <installation_directory>/manifests/%s after `openshift-install create manifests`\n"+
-		"# (agent-based installer: <assets_directory>/openshift/%s before `openshift-install agent create image`).\n",
-		p.Target, day0Why(p), platform.InstallerNetworkManifestName, platform.InstallerNetworkManifestName)
+	note := fmt.Sprintf("# The operator network configuration for the installer, cluster MTU %d (%s).\n",
+		p.Target, day0Why(p))
 	var origin []diag.Position
 	for _, l := range p.BindingLinks() {
 		origin = append(origin, mtu.LinkPos(s, l.Link))
 	}
 	origin = diag.Unique(append(origin, s.Positions.Of("mtu.target"), s.Positions.Of("network.type"))...)
-	return generators.Artifact{Path: day0NetworkManifest, Role: generators.File, Data: append([]byte(note), b...), Comment: "#", Origin: origin}, nil
+	return generators.Artifact{Path: day0NetworkManifest, Role: generators.Day0, Data: append([]byte(note), b...), Comment: "#", Origin: origin}, nil
 }
 
 func day0Why(p mtu.Plan) string {

@@ -46,6 +46,9 @@ func renderAll(t *testing.T, path string, strict bool) []*generators.Output {
 func decode(t *testing.T, o *generators.Output, path string) map[string]any {
 	t.Helper()
 	b, ok := o.Files[path]
+	if m, day0 := o.Day0[path]; !ok && day0 {
+		b, ok = m.Data, true
+	}
 	if !ok {
 		t.Fatalf("%s: no file %s (have %v)", o.Site.Name, path, o.Paths())
 	}
@@ -176,6 +179,12 @@ func TestFidelity(t *testing.T) {
 	}
 	objects, patches := 0, 0
 	for _, o := range outs {
+		for _, name := range o.Day0Names() {
+			if err := fidelity.Check(o.Day0[name].Data); err != nil {
+				t.Errorf("%s/day-0 %s: %v", o.Site.Name, name, err)
+			}
+			objects++
+		}
 		for _, p := range o.Paths() {
 			b := o.Files[p]
 			switch {

@@ -1,5 +1,7 @@
 package network
 
+import "github.com/siteforge/siteforge/internal/platform"
+
 // Where this generator's outputs go in a site's output folder. Patches,
 // runbooks and the NetworkManager MTU MachineConfigs are Files: they are
 // applied by hand, in an order, never by `kustomize build | oc apply`.
@@ -11,9 +13,9 @@ const (
 	mtuPhase2PatchJSON  = "network/mtu-migration-phase2.json"
 	mtuPhase2Kustomize  = "network/mtu-migration-phase2.kustomize-patch.yaml"
 	mtuRunbook          = "network/mtu-migration-runbook.md"
-	mtuGitObject        = "network/mtu-migration.yaml" // a Resource: the phase from git (mtu.migration.phase)
-	mtuMachineConfigDir = "network/mtu-migration"      // <name>.bu and <name>.yaml per NetworkManager MTU MachineConfig
-	day0NetworkManifest = "install/manifests/cluster-network-03-config.yml"
+	mtuGitObject        = "network/mtu-migration.yaml"          // a Resource: the phase from git (mtu.migration.phase)
+	mtuMachineConfigDir = "network/mtu-migration"               // <name>.bu and <name>.yaml per NetworkManager MTU MachineConfig
+	day0NetworkManifest = platform.InstallerNetworkManifestName // a Day0 manifest: the install finisher places it
 	sdnMigrationDir     = "network/sdn-migration"
 	sdnMigrationRunbook = "network/sdn-migration-runbook.md"
 	ovsDir              = "network/ovs"

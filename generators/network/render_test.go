@@ -60,6 +60,11 @@ func TestFixtures(t *testing.T) {
 			for p, b := range o.Files {
 				got[p] = b
 			}
+			for name, m := range o.Day0 { // placed by the install finisher, not linked in here
+				if m.Resource == "" {
+					got["day0/"+name] = m.Data
+				}
+			}
 			if len(o.Warnings) > 0 {
 				var w strings.Builder
 				for _, d := range o.Warnings {
