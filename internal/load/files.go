@@ -21,6 +21,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/yamllimit"
+	"github.com/siteforge/siteforge/schema"
 )
 
 // Input limits: a site description is a few kilobytes; anything far larger is
@@ -49,6 +50,57 @@ type Unit struct {
 	// inputDirs are the folders whose entries are read as input: the site
 	// folder, and a fleet's sites/ folder.
 	inputDirs []string
+	// ignored are the YAML and JSON files at the fleet root that are not
+	// fleet defaults (fleetDefaults).
+	ignored []string
+}
+
+// Ignored lists the files at the unit's fleet root that were not read as
+// fleet defaults: YAML or JSON that does not declare the site API version
+// (renovate.json, an ApplicationSet, a kustomization.yaml).
+func (u Unit) Ignored() []string { return u.ignored }
+
+// IgnoredNotes are the notes to print for the fleet-root files units did
+// not read, once per file, sorted.
+func IgnoredNotes(units []Unit) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, u := range units {
+		for _, f := range u.ignored {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, fmt.Sprintf("note: %s: not a fleet default, ignored: a YAML or JSON file at the fleet root is unified into every site only when it declares apiVersion: %s", diag.SafeLine(f), schema.APIVersion))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fleetDefaults lists the files at a fleet's root that are unified into
+// every site: every .cue file (it declares the site package), and the YAML
+// and JSON files that declare the site API version. Other YAML and JSON
+// kept at a repository root (renovate.json, applicationset.yaml,
+// kustomization.yaml) are ignored and listed: unified into every site they
+// would break all of them with errors about fields the site never wrote.
+func fleetDefaults(root string) (files, ignored []string, err error) {
+	all, err := siteFilesIn(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range all {
+		if strings.EqualFold(filepath.Ext(f), ".cue") || !isRegular(f) || DeclaresSite(f) {
+			files = append(files, f)
+			continue
+		}
+		ignored = append(ignored, f)
+	}
+	return files, ignored, nil
+}
+
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // InputPaths lists what units read: their files and the folders whose
@@ -110,7 +162,7 @@ func discoverPath(p string) ([]Unit, diag.List) {
 	if root, ok := fleetOf(p); ok {
 		// a site folder of a fleet (<fleet>/sites/<name>): the site with
 		// the fleet's defaults, as the fleet renders it
-		defaults, err := siteFilesIn(root)
+		defaults, ignored, err := fleetDefaults(root)
 		if err != nil {
 			return nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describeErr(err)}}
 		}
@@ -118,20 +170,24 @@ func discoverPath(p string) ([]Unit, diag.List) {
 			return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in fleet site directory",
 				Hint: "each folder under sites/ is one site and holds its .cue, .yaml, .yml or .json files"}}
 		}
-		return []Unit{{source: p, dir: p, files: append(defaults, own...), inputDirs: []string{filepath.Join(root, fleetSitesDir), p}}}, nil
+		return []Unit{{source: p, dir: p, files: append(defaults, own...), inputDirs: []string{filepath.Join(root, fleetSitesDir), p}, ignored: ignored}}, nil
 	}
 	if IsFleet(p) {
-		return discoverFleet(p, filepath.Join(p, fleetSitesDir), own)
+		defaults, ignored, err := fleetDefaults(p)
+		if err != nil {
+			return nil, diag.List{{Pos: diag.Position{File: p}, Message: "cannot read directory: " + describeErr(err)}}
+		}
+		return discoverFleet(p, filepath.Join(p, fleetSitesDir), defaults, ignored)
 	}
 	if len(own) == 0 {
 		if root, ok := fleetOfSites(p); ok {
 			// a fleet's sites/ folder: every site, with the fleet's
 			// defaults (the layout of `render -o rendered sites`)
-			defaults, err := siteFilesIn(root)
+			defaults, ignored, err := fleetDefaults(root)
 			if err != nil {
 				return nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describeErr(err)}}
 			}
-			return discoverFleet(root, p, defaults)
+			return discoverFleet(root, p, defaults, ignored)
 		}
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in directory",
 			Hint: "a site directory holds .cue, .yaml, .yml or .json files; a fleet directory holds a sites/ folder"}}
@@ -141,7 +197,7 @@ func discoverPath(p string) ([]Unit, diag.List) {
 
 // discoverFleet returns one unit per subfolder of sites/, each unified with
 // the fleet's own files (its defaults).
-func discoverFleet(root, sitesDir string, defaults []string) ([]Unit, diag.List) {
+func discoverFleet(root, sitesDir string, defaults, ignored []string) ([]Unit, diag.List) {
 	entries, err := os.ReadDir(sitesDir)
 	if err != nil {
 		return nil, diag.List{{Pos: diag.Position{File: sitesDir}, Message: "cannot read directory: " + describeErr(err)}}
@@ -185,7 +241,7 @@ func discoverFleet(root, sitesDir string, defaults []string) ([]Unit, diag.List)
 			continue
 		}
 		all := append(append([]string{}, defaults...), files...)
-		units = append(units, Unit{source: dir, dir: dir, files: all, inputDirs: []string{sitesDir, dir}})
+		units = append(units, Unit{source: dir, dir: dir, files: all, inputDirs: []string{sitesDir, dir}, ignored: ignored})
 	}
 	if len(units) == 0 && len(diags) == 0 {
 		diags = append(diags, diag.Diagnostic{Pos: diag.Position{File: sitesDir}, Message: "fleet has no sites",

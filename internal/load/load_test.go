@@ -360,7 +360,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-const fleetDefaults = `package site
+const fleetDefaultsCUE = `package site
 
 apiVersion: "siteforge.dev/v1alpha1"
 kind:       "Site"
@@ -382,7 +382,7 @@ pools: master: {
 
 func TestLoadFleet(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"defaults.cue":        fleetDefaults,
+		"defaults.cue":        fleetDefaultsCUE,
 		"README.md":           "not a site file",
 		"sites/a/site.cue":    "package site\nname: \"a\"\n",
 		"sites/b/site.cue":    "package site\nname: \"b\"\ncluster: version: \"4.17\"\npools: master: uplinkMTU: 9000\n",
@@ -417,7 +417,7 @@ func TestLoadFleet(t *testing.T) {
 
 func TestLoadFleetErrors(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"defaults.cue":      fleetDefaults,
+		"defaults.cue":      fleetDefaultsCUE,
 		"sites/a/site.cue":  "package site\nname: \"a\"\ncluster: platform: \"aws\"\n",
 		"sites/b/site.cue":  "package site\nname: \"dup\"\n",
 		"sites/c/site.cue":  "package site\nname: \"dup\"\n",
@@ -506,4 +506,46 @@ func TestEvaluatedValuesBounded(t *testing.T) {
 	if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "the site evaluates to more than 1000 values") {
 		t.Errorf("diagnostics: %v", res.Diagnostics)
 	}
+}
+
+// TestFleetRootOtherFiles: YAML and JSON at a fleet root that do not declare
+// the site API version (a repository's renovate.json, ApplicationSet,
+// kustomization.yaml) are not unified into the sites, and are named; a YAML
+// fleet default that declares it is.
+func TestFleetRootOtherFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"defaults.cue":        fleetDefaultsCUE,
+		"renovate.json":       `{"extends": ["config:recommended"]}`,
+		"applicationset.yaml": "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: sites\n",
+		"kustomization.yaml":  "resources: [rendered]\n",
+		"zz-defaults.yaml":    "apiVersion: siteforge.dev/v1alpha1\ncluster:\n  region: eu-west-1\n",
+		"sites/a/site.cue":    "package site\nname: \"a\"\n",
+	})
+	for _, arg := range []string{dir, filepath.Join(dir, "sites"), filepath.Join(dir, "sites", "a")} {
+		units, diags := Discover([]string{arg})
+		if len(diags) > 0 || len(units) != 1 {
+			t.Fatalf("%s: %v %v", arg, units, diags)
+		}
+		res := New2(t).LoadUnits(units, nil)
+		if len(res.Diagnostics) > 0 {
+			t.Fatalf("%s: the other files broke the site: %v", arg, res.Diagnostics)
+		}
+		if got := res.Sites[0].Cluster.Region; got != "eu-west-1" {
+			t.Errorf("%s: the YAML fleet default declaring the API version was not unified (region %q)", arg, got)
+		}
+		notes := IgnoredNotes(units)
+		if len(notes) != 3 || !strings.Contains(notes[0], "applicationset.yaml: not a fleet default, ignored") ||
+			!strings.Contains(notes[2], "renovate.json") || !strings.Contains(notes[1], "kustomization.yaml") {
+			t.Errorf("%s: notes %q", arg, notes)
+		}
+	}
+}
+
+func New2(t *testing.T) *Loader {
+	t.Helper()
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

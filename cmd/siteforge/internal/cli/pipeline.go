@@ -26,6 +26,8 @@ type siteRun struct {
 	Diagnostics diag.List
 	Warnings    []diag.List // by site index, for sites that rendered
 	Sources     map[string][]byte
+	// Notes name the fleet-root files that were not fleet defaults.
+	Notes []string
 }
 
 // eachSite loads and renders every site under paths on GOMAXPROCS workers,
@@ -48,7 +50,7 @@ func eachLoaded(paths []string, use func(i int, o *generators.Output) error) (si
 // eachUnit is eachSite over units already discovered (diags: discovery's
 // problems); opts nil loads without rendering.
 func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
-	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units))}
+	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units)), Notes: load.IgnoredNotes(units)}
 	// Only the name of a loaded site is kept (for the duplicate check), so
 	// memory does not grow with the fleet.
 	type done struct {

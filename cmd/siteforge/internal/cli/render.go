@@ -237,6 +237,9 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 // finish prints a run's warnings and problems and tells whether it succeeded.
 func finish(e env, run siteRun, err error) bool {
 	res := load.Result{Diagnostics: run.Diagnostics, Sources: run.Sources}
+	for _, n := range run.Notes {
+		fmt.Fprintln(e.stderr, n)
+	}
 	// A warning from shared fleet defaults is the same for every site:
 	// print it once.
 	var warnings diag.List

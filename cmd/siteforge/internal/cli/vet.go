@@ -23,7 +23,9 @@ func init() {
 		summary: "check site descriptions against the schema",
 		help: `PATH is a site file (.cue, .yaml, .yml, .json), a directory holding one site
 (its files are unified), or a fleet directory (a sites/ folder with one folder
-per site; the fleet directory's own files are unified into every site). A
+per site; the fleet directory's .cue files, and its YAML/JSON declaring apiVersion
+siteforge.dev/v1alpha1, are unified into every site; other YAML/JSON there
+is ignored with a note). A
 site folder of a fleet (<fleet>/sites/<name>) is that site with the fleet's
 files, as the fleet renders it. Every problem is reported at file:line:col in your files. Exit 0 when every
 site is valid, 2 otherwise.`,
