@@ -145,6 +145,65 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 }
 
+// TestPreCommitFleet runs the hooks exactly as .pre-commit-hooks.yaml and
+// docs/integrations.md document them, in a repository with the fleet layout
+// the ApplicationSet assumes (defaults at the root, sites/<name>, rendered
+// output committed under rendered/): a clean tree passes; a commit that
+// only edits a rendered file that is not YAML (a registries.conf, a
+// runbook) is checked and fails, and the printed fix command, run as
+// printed, makes the hooks pass again.
+func TestPreCommitFleet(t *testing.T) {
+	pc := preCommit(t)
+	hooks, rev := hookRepo(t)
+	cache := t.TempDir()
+	user := t.TempDir()
+	copyTree(t, filepath.Join(root, "examples", "fleet"), user, func(string, fs.DirEntry) bool { return false })
+	writeFiles(t, user, map[string]string{
+		"renovate.json": `{"extends": ["config:recommended"]}` + "\n",
+		".pre-commit-config.yaml": "repos:\n- repo: " + hooks + "\n  rev: " + rev + "\n  hooks:\n" +
+			"  - id: siteforge-lint-system\n" +
+			"  - id: siteforge-render-check-system\n    args: [-o, rendered, sites]\n",
+	})
+	// The documented render command, as the docs spell it.
+	if res := siteforge(t, user, "render", "-o", "rendered", "sites"); res.code != 0 {
+		t.Fatalf("siteforge render -o rendered sites: %v", res)
+	}
+	if res := siteforge(t, user, "render", "--check", "-o", "rendered", "sites"); res.code != 0 || !strings.Contains(res.stdout, "rendered is up to date") {
+		t.Fatalf("siteforge render --check -o rendered sites: %v", res)
+	}
+	git(t, user, "init", "-q", "-b", "main")
+	git(t, user, "add", "-A")
+	env := []string{"PATH=" + os.Getenv("PATH"), "PRE_COMMIT_HOME=" + cache, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}
+	if res := run(t, user, env, pc, "run", "--all-files", "--color", "never"); res.code != 0 {
+		t.Fatalf("hooks failed on the clean fleet: %v", res)
+	}
+	confs, _ := filepath.Glob(filepath.Join(user, "rendered", "store-0001", "mirroring", "registries-*.conf"))
+	if len(confs) == 0 {
+		t.Fatal("no rendered registries.conf to edit")
+	}
+	for _, edited := range []string{confs[0], filepath.Join(user, "rendered", "store-0001", "kustomization.yaml")} {
+		rel, _ := filepath.Rel(user, edited)
+		writeFiles(t, user, map[string]string{rel: readFile(t, edited) + "# edited by hand\n"})
+		git(t, user, "add", "-A")
+		// Only the edited file is in the commit: the hooks must still run.
+		res := run(t, user, env, pc, "run", "--color", "never", "--files", rel)
+		if res.code == 0 || !strings.Contains(res.stdout, "rendered is not up to date") {
+			t.Fatalf("render-check passed a hand edit of %s: %v", rel, res)
+		}
+		const fix = "run siteforge render -o rendered sites"
+		if !strings.Contains(res.stdout, fix) {
+			t.Fatalf("the hook's fix hint is not %q: %v", fix, res)
+		}
+		if res := siteforge(t, user, "render", "-o", "rendered", "sites"); res.code != 0 {
+			t.Fatalf("the printed fix command failed: %v", res)
+		}
+		git(t, user, "add", "-A")
+		if res := run(t, user, env, pc, "run", "--color", "never", "--files", rel); res.code != 0 {
+			t.Fatalf("hooks still fail after the printed fix: %v", res)
+		}
+	}
+}
+
 func withoutDir(list []string, dir string) []string {
 	var out []string
 	for _, d := range list {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -230,8 +231,29 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 		fmt.Fprintf(e.stdout, "%s is up to date\n", dir)
 		return ExitOK
 	}
-	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run siteforge render -o %s\n", dir, n, dir)
+	cmd := []string{"siteforge", "render", "-o", dir}
+	if opts.Strict {
+		cmd = append(cmd, "--strict")
+	}
+	cmd = append(cmd, paths...)
+	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run %s\n", dir, n, shellJoin(cmd))
 	return ExitFindings
+}
+
+// shellJoin quotes words for a POSIX shell, so a printed command can be
+// copied and run as it is.
+func shellJoin(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && strings.IndexFunc(w, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+		}) < 0 {
+			out[i] = w
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
 }
 
 // finish prints a run's warnings and problems and tells whether it succeeded.
