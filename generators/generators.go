@@ -305,11 +305,11 @@ func (o *Output) add(a Artifact) error {
 	var data []byte
 	switch a.Role {
 	case Resource:
-		b, gvk, err := encodeObject(a.Object, o.Site.Source)
+		b, gvk, err := encodeObject(a.Object, o.Site.SourceName())
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		data = append(header("#", a.Generator, o.Site.Source), b...)
+		data = append(header("#", a.Generator, o.Site.SourceName()), b...)
 		o.Resources = append(o.Resources, p)
 		if platform.Day0Kind(gvk[0], gvk[1]) {
 			o.day0Resources = append(o.day0Resources, p)
@@ -317,7 +317,7 @@ func (o *Output) add(a Artifact) error {
 	case File:
 		data = a.Data
 		if a.Comment != "" {
-			data = append(header(a.Comment, a.Generator, o.Site.Source), data...)
+			data = append(header(a.Comment, a.Generator, o.Site.SourceName()), data...)
 		}
 	}
 	o.Files[p] = data
@@ -334,15 +334,15 @@ func (o *Output) addDay0(a Artifact) error {
 	}
 	var data []byte
 	if a.Object != nil {
-		b, err := EncodeObject(a.Object, o.Site.Source)
+		b, err := EncodeObject(a.Object, o.Site.SourceName())
 		if err != nil {
 			return fmt.Errorf("%s: %w", a.Path, err)
 		}
-		data = append(header("#", a.Generator, o.Site.Source), b...)
+		data = append(header("#", a.Generator, o.Site.SourceName()), b...)
 	} else {
 		data = a.Data
 		if a.Comment != "" {
-			data = append(header(a.Comment, a.Generator, o.Site.Source), data...)
+			data = append(header(a.Comment, a.Generator, o.Site.SourceName()), data...)
 		}
 	}
 	if o.Day0 == nil {

@@ -160,3 +160,7 @@ func wholeObject(data []byte) bool {
 	}
 	return yaml.Unmarshal(data, &head) == nil && head.APIVersion != "" && head.Kind != "" && head.Metadata.Name != ""
 }
+
+// Golden files name sites relative to the repository root, whether or not
+// the checkout has a .git folder.
+func init() { load.SetRepoRoot("..") }

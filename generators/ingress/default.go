@@ -51,7 +51,7 @@ func defaultFile(d routing.DefaultPlan, s *site.Site) ([]byte, error) {
 	if !d.Pinned && d.Replicas == nil && d.Route == nil && d.Namespace == nil {
 		return nil, nil
 	}
-	obj, err := generators.EncodeObject(generators.MustCleanMap(defaultObject(d)), s.Source)
+	obj, err := generators.EncodeObject(generators.MustCleanMap(defaultObject(d)), s.SourceName())
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func day0Artifact(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (generators
 	if dl != nil {
 		return generators.Artifact{}, dl
 	}
-	b, err := encodeObject(n, s.Source)
+	b, err := encodeObject(n, s.SourceName())
 	if err != nil {
 		return generators.Artifact{}, fmt.Errorf("encode %s: %w", day0NetworkManifest, err)
 	}

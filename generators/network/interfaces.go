@@ -148,7 +148,7 @@ func interfaceArtifacts(ctx *generators.Context, s *site.Site, cfgs []interfaceC
 		for _, w := range res.Warnings {
 			ctx.Warn(w)
 		}
-		mc, err := generators.EncodeObject(res.Object, s.Source)
+		mc, err := generators.EncodeObject(res.Object, s.SourceName())
 		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", c.Name, err)
 		}

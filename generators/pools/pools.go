@@ -219,7 +219,7 @@ func Scheduler() *configv1.Scheduler {
 // change, and, applied with a merge patch (CRDs have no strategic merge),
 // it sets only the fields it names.
 func schedulerFile(s *site.Site, minor platform.OCPMinor, remote []string) ([]byte, error) {
-	obj, err := generators.EncodeObject(generators.MustCleanMap(Scheduler()), s.Source)
+	obj, err := generators.EncodeObject(generators.MustCleanMap(Scheduler()), s.SourceName())
 	if err != nil {
 		return nil, err
 	}

@@ -238,6 +238,7 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 		return nil, l.translate(err, user, firstPos(files))
 	}
 	s.Source = u.source
+	s.Origin = Origin(u.source)
 	s.Positions = positions(user)
 	s.FieldSuppressions = fieldSuppressions(user)
 	if d := checkSemantics(&s); len(d) > 0 {

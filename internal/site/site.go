@@ -35,6 +35,10 @@ type Site struct {
 	// Source is the path the site was loaded from (a file or directory), as
 	// the user gave it.
 	Source string `json:"-"`
+	// Origin is the site's path relative to the root of the repository
+	// holding it (slash-separated), the path rendered output names it by:
+	// the same from any working directory (load.Origin).
+	Origin string `json:"-"`
 	// FieldSuppressions are the @lint(ignore="ID", reason="...") attributes
 	// the user put on fields (CUE input only).
 	FieldSuppressions []FieldSuppression `json:"-"`
@@ -443,4 +447,13 @@ func (p Positions) Of(path string) diag.Position {
 		}
 	}
 	return p[""]
+}
+
+// SourceName is the path rendered output names the site by: Origin, or
+// Source for a site that was not loaded from files.
+func (s *Site) SourceName() string {
+	if s.Origin != "" {
+		return s.Origin
+	}
+	return s.Source
 }
