@@ -43,14 +43,18 @@ func loadPlugin(t *testing.T) cmpPlugin {
 	return p
 }
 
-// generate runs the plugin's generate command as the CMP sidecar does: in
-// the app's source folder, with Argo CD's build environment and the
-// Application's env as ARGOCD_ENV_*.
-func generate(t *testing.T, p cmpPlugin, appDir, sourcePath string, appEnv map[string]string) result {
+// generate runs the plugin's generate command as the CMP sidecar does
+// (argoproj/argo-cd cmpserver/plugin/plugin.go generateManifest and
+// runCommand): in the app's source folder of a copy of the repository
+// (repo), with the sidecar's environment, Argo CD's build environment and
+// the Application's plugin env as ARGOCD_ENV_* (Argo CD docs "Config
+// Management Plugins", "Build Environment").
+func generate(t *testing.T, p cmpPlugin, repo, sourcePath string, appEnv map[string]string) result {
 	t.Helper()
 	env := []string{
-		"ARGOCD_APP_NAME=" + filepath.Base(appDir),
+		"ARGOCD_APP_NAME=" + filepath.Base(sourcePath),
 		"ARGOCD_APP_NAMESPACE=argocd",
+		"ARGOCD_APP_PROJECT_NAME=default",
 		"ARGOCD_APP_REVISION=0123456789abcdef0123456789abcdef01234567",
 		"ARGOCD_APP_SOURCE_REPO_URL=https://git.example.com/telco/sites.git",
 		"ARGOCD_APP_SOURCE_PATH=" + sourcePath,
@@ -62,37 +66,89 @@ func generate(t *testing.T, p cmpPlugin, appDir, sourcePath string, appEnv map[s
 		env = append(env, "ARGOCD_ENV_"+k+"="+v)
 	}
 	cmd := p.Spec.Generate.Command
-	return run(t, appDir, env, cmd[0], append(cmd[1:], p.Spec.Generate.Args...)...)
+	return run(t, filepath.Join(repo, filepath.FromSlash(sourcePath)), env, cmd[0], append(cmd[1:], p.Spec.Generate.Args...)...)
+}
+
+// argocdMessage is the error Argo CD shows for a failed generate: the
+// command, its exit status and the trimmed stderr (argoproj/argo-cd
+// cmpserver/plugin/plugin.go CmdError.Error).
+func argocdMessage(p cmpPlugin, res result) string {
+	cmd := strings.Join(append(append([]string{}, p.Spec.Generate.Command...), p.Spec.Generate.Args...), " ")
+	return "`" + cmd + "` failed exit status " + strconv.Itoa(res.code) + ": " + strings.TrimSpace(res.stderr)
+}
+
+// examplesRepo copies examples/ into a fresh folder, as the repo-server
+// sends the repository to the sidecar (a copy, not the checkout).
+func examplesRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	copyTree(t, filepath.Join(root, "examples"), filepath.Join(repo, "examples"), nil)
+	return repo
+}
+
+// argocdSite renders one object; with policy NeverContactSource it also
+// gives a render warning (the agent installation's release mirror), with
+// AllowContactingSource it is strict-clean.
+func argocdSite(policy string) string {
+	return `apiVersion: siteforge.dev/v1alpha1
+kind: Site
+name: lab
+cluster:
+  baseDomain: example.com
+  version: "4.16"
+  platform: baremetal
+  installMethod: agent
+  lifecycle: install
+network:
+  machineNetwork: [192.168.0.0/24]
+pools:
+  master:
+    uplinkInterface: eno1
+    uplinkMTU: 1500
+mirroring:
+  quayCache:
+    host: quay.hub.example.com:8443
+    orgs:
+      ocp4-mirror: quay.io/openshift-release-dev
+    policy: ` + policy + `
+`
 }
 
 // TestArgoCDPluginGenerate: the plugin's generate writes only a YAML object
 // stream, exactly what `siteforge render --stdout` writes for the app's
-// site, and nothing at all when the render fails.
+// site, and nothing at all when the render fails, with the error first in
+// what Argo CD shows.
 func TestArgoCDPluginGenerate(t *testing.T) {
 	p := loadPlugin(t)
 
+	t.Run("no shell", func(t *testing.T) {
+		if !reflect.DeepEqual(p.Spec.Generate.Command, []string{"siteforge", "argocd", "generate"}) || len(p.Spec.Generate.Args) != 0 {
+			t.Errorf("generate = %v %v, want [siteforge argocd generate] (no shell: Argo CD shows the whole command before the error)", p.Spec.Generate.Command, p.Spec.Generate.Args)
+		}
+	})
+
 	t.Run("site", func(t *testing.T) {
-		app := filepath.Join(root, "examples", "disconnected-quay-cache")
-		discovered(t, p, app)
-		res := generate(t, p, app, "examples/disconnected-quay-cache", nil)
+		repo := examplesRepo(t)
+		app := "examples/disconnected-quay-cache"
+		discovered(t, p, filepath.Join(repo, app), true)
+		res := generate(t, p, repo, app, nil)
 		if res.code != 0 {
 			t.Fatalf("generate: %v", res)
 		}
-		objs := parseStream(t, res.stdout)
-		if len(objs) == 0 {
+		if len(parseStream(t, res.stdout)) == 0 {
 			t.Fatal("generate printed no objects")
 		}
-		want := siteforge(t, app, "render", "--stdout", ".")
+		want := siteforge(t, filepath.Join(root, app), "render", "--stdout", ".")
 		if res.stdout != want.stdout {
-			t.Errorf("generate differs from siteforge render --stdout .:\n%s", res.stdout)
+			t.Errorf("generate differs from siteforge render --stdout . in the app folder:\n%s", res.stdout)
 		}
 	})
 
 	t.Run("fleet site", func(t *testing.T) {
-		fleet := filepath.Join(root, "examples", "fleet")
-		app := filepath.Join(fleet, "sites", "store-0001")
-		discovered(t, p, app)
-		res := generate(t, p, app, "examples/fleet/sites/store-0001", nil)
+		repo := examplesRepo(t)
+		app := "examples/fleet/sites/store-0001"
+		discovered(t, p, filepath.Join(repo, app), true)
+		res := generate(t, p, repo, app, nil)
 		if res.code != 0 {
 			t.Fatalf("generate: %v", res)
 		}
@@ -100,7 +156,7 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 		// The same objects the whole fleet's render has for this site,
 		// with the fleet defaults applied, and nothing of the other sites.
 		var want []object
-		for _, o := range parseStream(t, siteforge(t, fleet, "render", "--stdout", ".").stdout) {
+		for _, o := range parseStream(t, siteforge(t, filepath.Join(root, "examples", "fleet"), "render", "--stdout", ".").stdout) {
 			if o.annotation(sourceAnnotation) == "sites/store-0001" {
 				want = append(want, o)
 			}
@@ -110,43 +166,110 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 		}
 	})
 
+	t.Run("fleet", func(t *testing.T) {
+		// A folder of several sites would deploy them all to one cluster.
+		repo := examplesRepo(t)
+		res := generate(t, p, repo, "examples/fleet", nil)
+		if res.code == 0 || res.stdout != "" || !strings.HasPrefix(res.stderr, ".: error: the app folder holds 3 sites") {
+			t.Errorf("a fleet of three sites as one app: %v", res)
+		}
+	})
+
 	t.Run("strict", func(t *testing.T) {
-		app := filepath.Join(root, "examples", "disconnected-quay-cache")
-		strict := siteforge(t, app, "render", "--stdout", "--strict", ".")
-		res := generate(t, p, app, "examples/disconnected-quay-cache", map[string]string{"SITEFORGE_STRICT": "true"})
-		if (res.code == 0) != (strict.code == 0) || res.stdout != strict.stdout {
-			t.Errorf("ARGOCD_ENV_SITEFORGE_STRICT=true does not render as --strict: %v\nwant: %v", res, strict)
-		}
-		if res.code != 0 && res.stdout != "" {
-			t.Errorf("a failed strict render wrote objects: %v", res)
-		}
-		bad := generate(t, p, app, "examples/disconnected-quay-cache", map[string]string{"SITEFORGE_STRICT": "maybe"})
-		if bad.code == 0 || bad.stdout != "" || !strings.Contains(bad.stderr, "SITEFORGE_STRICT") {
-			t.Errorf("an invalid SITEFORGE_STRICT was accepted: %v", bad)
+		repo := t.TempDir()
+		warn, clean := argocdSite("NeverContactSource"), argocdSite("AllowContactingSource")
+		writeFiles(t, repo, map[string]string{"sites/warn/site.yaml": warn, "sites/clean/site.yaml": clean})
+		// a fleet layout (sites/ at the root): paths from the fleet's root
+		warning := "sites/warn/site.yaml:" + strconv.Itoa(lineOf(t, warn, "policy: Never")) + ":13: "
+		for _, tc := range []struct {
+			app, strict string
+			ok          bool
+			stderr      string // prefix
+		}{
+			{"sites/warn", "", true, warning + "warning: "},
+			{"sites/warn", "false", true, warning + "warning: "},
+			{"sites/warn", "true", false, warning + "error: "},
+			{"sites/clean", "true", true, ""},
+			{"sites/clean", "yes", false, `siteforge argocd generate: ARGOCD_ENV_SITEFORGE_STRICT="yes": want true or false`},
+		} {
+			t.Run(tc.app+"/SITEFORGE_STRICT="+tc.strict, func(t *testing.T) {
+				res := generate(t, p, repo, tc.app, map[string]string{"SITEFORGE_STRICT": tc.strict})
+				if ok := res.code == 0 && len(parseStream(t, res.stdout)) == 1; ok != tc.ok || !strings.HasPrefix(res.stderr, tc.stderr) {
+					t.Errorf("want success %v and stderr starting %q: %v", tc.ok, tc.stderr, res)
+				}
+				if !tc.ok && res.stdout != "" {
+					t.Errorf("a failed generate wrote objects: %v", res)
+				}
+			})
 		}
 	})
 
 	t.Run("broken site", func(t *testing.T) {
 		site := readFile(t, filepath.Join(root, "examples", "disconnected-quay-cache", "site.yaml"))
 		broken := strings.Replace(site, "uplinkMTU: 1500", "uplinkMtu: 1500", 1)
-		app := t.TempDir()
-		writeFiles(t, app, map[string]string{"site.yaml": broken})
-		res := generate(t, p, app, "sites/broken", nil)
+		repo := t.TempDir()
+		writeFiles(t, repo, map[string]string{"apps/broken/site.yaml": broken})
+		res := generate(t, p, repo, "apps/broken", nil)
 		if res.code == 0 || res.stdout != "" {
 			t.Errorf("a broken site must fail with no output (Argo CD would prune everything): %v", res)
 		}
-		if want := "site.yaml:" + strconv.Itoa(lineOf(t, broken, "uplinkMtu")) + ":5: error:"; !strings.Contains(res.stderr, want) {
-			t.Errorf("stderr lacks %q: %v", want, res)
+		want := "site.yaml:" + strconv.Itoa(lineOf(t, broken, "uplinkMtu")) + ":5: error: "
+		if !strings.HasPrefix(res.stderr, want) {
+			t.Errorf("stderr does not start with %q: %v", want, res)
 		}
+		// What Argo CD shows: the error right after the command.
+		msg := argocdMessage(p, res)
+		if i := strings.Index(msg, want); i < 0 || i > 64 {
+			t.Errorf("the error starts at character %d of Argo CD's message:\n%s", i, msg)
+		}
+	})
+
+	t.Run("broken fleet defaults", func(t *testing.T) {
+		repo := examplesRepo(t)
+		defaults := filepath.Join(repo, "examples", "fleet", "defaults.cue")
+		data := readFile(t, defaults)
+		broken := strings.Replace(data, "mirroring: {", "mirorring: {", 1)
+		if broken == data {
+			t.Fatal("examples/fleet/defaults.cue has no mirroring: { to break")
+		}
+		writeFiles(t, repo, map[string]string{"examples/fleet/defaults.cue": broken})
+		res := generate(t, p, repo, "examples/fleet/sites/store-0001", nil)
+		// relative to the fleet's root, as the fleet's own render says it
+		want := "defaults.cue:" + strconv.Itoa(lineOf(t, broken, "mirorring")) + ":"
+		if res.code == 0 || res.stdout != "" || !strings.HasPrefix(res.stderr, want) {
+			t.Errorf("want no output and stderr starting %q: %v", want, res)
+		}
+	})
+
+	t.Run("discover", func(t *testing.T) {
+		// A rendered output folder holds no site.* file: Argo CD does not
+		// pick the plugin for it (a directory app applies it as it is).
+		out := t.TempDir()
+		if res := siteforge(t, root, "render", "-o", out, "examples/fleet", "examples/disconnected-quay-cache"); res.code != 0 {
+			t.Fatalf("render: %v", res)
+		}
+		entries, err := os.ReadDir(out)
+		if err != nil || len(entries) == 0 {
+			t.Fatalf("render -o wrote no site folders: %v", err)
+		}
+		for _, e := range entries {
+			discovered(t, p, filepath.Join(out, e.Name()), false)
+		}
+		discovered(t, p, filepath.Join(root, "examples", "argocd"), false)
 	})
 }
 
-// discovered checks that spec.discover.fileName matches the app folder.
-func discovered(t *testing.T, p cmpPlugin, app string) {
+// discovered checks whether spec.discover.fileName matches the app folder,
+// as the cmp-server matches it (argoproj/argo-cd cmpserver/plugin/plugin.go
+// matchRepository: filepath.Glob of the app path joined with fileName).
+func discovered(t *testing.T, p cmpPlugin, app string, want bool) {
 	t.Helper()
 	m, err := filepath.Glob(filepath.Join(app, p.Spec.Discover.FileName))
-	if err != nil || len(m) == 0 {
-		t.Errorf("discover.fileName %q does not match %s", p.Spec.Discover.FileName, app)
+	if err != nil {
+		t.Fatalf("discover.fileName %q: %v", p.Spec.Discover.FileName, err)
+	}
+	if got := len(m) > 0; got != want {
+		t.Errorf("discover.fileName %q matches %s: %v (%v), want %v", p.Spec.Discover.FileName, app, got, m, want)
 	}
 }
 
@@ -259,7 +382,8 @@ func TestArgoCDApplicationSet(t *testing.T) {
 						Plugin struct {
 							Name string `yaml:"name"`
 							Env  []struct {
-								Name string `yaml:"name"`
+								Name  string `yaml:"name"`
+								Value string `yaml:"value"`
 							} `yaml:"env"`
 						} `yaml:"plugin"`
 					} `yaml:"source"`
@@ -285,10 +409,15 @@ func TestArgoCDApplicationSet(t *testing.T) {
 	if src.Path != "{{.path.path}}" {
 		t.Errorf("source.path = %q, want the generated folder", src.Path)
 	}
-	args := strings.Join(p.Spec.Generate.Args, " ")
+	// Every setting the ApplicationSet passes is one the plugin reads (an
+	// unknown SITEFORGE_* fails the generation), with a value it accepts.
+	repo := t.TempDir()
+	writeFiles(t, repo, map[string]string{"sites/lab/site.yaml": argocdSite("AllowContactingSource")})
+	env := map[string]string{}
 	for _, e := range src.Plugin.Env {
-		if !strings.Contains(args, "ARGOCD_ENV_"+e.Name) {
-			t.Errorf("the ApplicationSet sets %s, which the plugin does not read as ARGOCD_ENV_%s", e.Name, e.Name)
-		}
+		env[e.Name] = e.Value
+	}
+	if res := generate(t, p, repo, "sites/lab", env); res.code != 0 {
+		t.Errorf("the plugin refuses the ApplicationSet's env %v: %v", env, res)
 	}
 }

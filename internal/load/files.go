@@ -485,3 +485,17 @@ func syntaxDiags(name string, src []byte, err error) diag.List {
 	}
 	return out
 }
+
+// FleetOfSite tells whether dir is a site folder of a fleet
+// (<fleet>/sites/<name>) and returns the fleet's root, spelled from dir
+// (absolute when dir is), and the site folder relative to that root.
+func FleetOfSite(dir string) (root, site string, ok bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", false
+	}
+	if root, ok = fleetOf(dir); !ok {
+		return "", "", false
+	}
+	return root, filepath.Join(fleetSitesDir, filepath.Base(abs)), true
+}

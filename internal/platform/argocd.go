@@ -69,3 +69,22 @@ const CNOOperConfigFieldManager = "operconfig"
 // prepareOperatorConfigForNetworkTypeMigration; clusterconfig_controller.go
 // applies it as "clusterconfig").
 const CNOLiveMigrationFieldManager = "clusterconfig"
+
+// What a Config Management Plugin's generate command gets from Argo CD's
+// cmp-server sidecar (Argo CD docs "Config Management Plugins": "Using
+// environment variables in your plugin"). The generate command runs in the
+// Application's source folder of a copy of the repository
+// (argoproj/argo-cd cmpserver/plugin/plugin.go generateManifestGeneric and
+// runCommand: cmd.Dir is the work directory joined with the app's path).
+const (
+	// ArgoCDPluginEnvPrefix prefixes every variable of an Application's
+	// spec.source.plugin.env before the plugin's commands see it
+	// (argoproj/argo-cd reposerver/repository/repository.go getPluginEnvs:
+	// "ARGOCD_ENV_%s=%s").
+	ArgoCDPluginEnvPrefix = "ARGOCD_ENV_"
+	// ArgoCDExecTimeoutDefault is how long the cmp-server lets a plugin
+	// command run before it terminates its process group, unless the
+	// sidecar sets ARGOCD_EXEC_TIMEOUT (docs "Config Management Plugins";
+	// argoproj/argo-cd util/exec/exec.go reads ARGOCD_EXEC_TIMEOUT).
+	ArgoCDExecTimeoutDefault = "90s"
+)
