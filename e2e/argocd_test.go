@@ -157,12 +157,12 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 		// with the fleet defaults applied, and nothing of the other sites.
 		var want []object
 		for _, o := range parseStream(t, siteforge(t, filepath.Join(root, "examples", "fleet"), "render", "--stdout", ".").stdout) {
-			if o.annotation(sourceAnnotation) == "sites/store-0001" {
+			if o.annotation(sourceAnnotation) == "examples/fleet/sites/store-0001" { // relative to the repository root, from any folder
 				want = append(want, o)
 			}
 		}
 		if len(want) == 0 || !reflect.DeepEqual(got, want) {
-			t.Errorf("generate for a fleet site: got %d objects, want the %d of sites/store-0001 in the fleet render:\n%s", len(got), len(want), res.stdout)
+			t.Errorf("generate for a fleet site: got %d objects, want the %d of examples/fleet/sites/store-0001 in the fleet render:\n%s", len(got), len(want), res.stdout)
 		}
 	})
 

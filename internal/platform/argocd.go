@@ -82,6 +82,12 @@ const (
 	// (argoproj/argo-cd reposerver/repository/repository.go getPluginEnvs:
 	// "ARGOCD_ENV_%s=%s").
 	ArgoCDPluginEnvPrefix = "ARGOCD_ENV_"
+	// ArgoCDAppSourcePathEnv is the Application's source path, relative to
+	// the repository root, in the build environment a plugin's generate
+	// command runs in (argoproj/argo-cd reposerver/repository/repository.go
+	// getEnvs / newEnv: ARGOCD_APP_SOURCE_PATH = q.ApplicationSource.Path;
+	// docs "Build Environment").
+	ArgoCDAppSourcePathEnv = "ARGOCD_APP_SOURCE_PATH"
 	// ArgoCDExecTimeoutDefault is how long the cmp-server lets a plugin
 	// command run before it terminates its process group, unless the
 	// sidecar sets ARGOCD_EXEC_TIMEOUT (docs "Config Management Plugins";

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"fmt"
 	"os"
 	"sort"
@@ -131,6 +132,31 @@ func argocdTarget(wd string) (dir, path string) {
 	return wd, "."
 }
 
+// argocdRepoRoot is the repository root of an app folder wd whose path in
+// the repository is sourcePath (ARGOCD_APP_SOURCE_PATH).
+func argocdRepoRoot(wd, sourcePath string) (string, bool) {
+	sp := filepath.Clean(filepath.FromSlash(strings.Trim(sourcePath, "/")))
+	if sourcePath == "" || filepath.IsAbs(sp) || sp == ".." || strings.HasPrefix(sp, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	if sp == "." {
+		return wd, true
+	}
+	if !strings.HasSuffix(wd, string(filepath.Separator)+sp) {
+		return "", false
+	}
+	return strings.TrimSuffix(wd, string(filepath.Separator)+sp), true
+}
+
+func envValue(environ []string, name string) string {
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
 func argocdGenerate(e env, environ []string) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(e.stderr, "siteforge argocd generate: "+format+"\n", a...)
@@ -143,6 +169,13 @@ func argocdGenerate(e env, environ []string) int {
 	wd, err := os.Getwd()
 	if err != nil {
 		return fail("the app folder: %v", err)
+	}
+	// The repository root, for the siteforge.dev/source annotation and the
+	// file headers (load.Origin): the app folder is <root>/<source path>.
+	// The copy of the repository the sidecar gets may lack .git.
+	if root, ok := argocdRepoRoot(wd, envValue(environ, platform.ArgoCDAppSourcePathEnv)); ok {
+		load.SetRepoRoot(root)
+		defer load.SetRepoRoot("")
 	}
 	dir, path := argocdTarget(wd)
 	if dir != wd {

@@ -212,3 +212,26 @@ func TestArgoCDUsage(t *testing.T) {
 		t.Errorf("help argocd does not document the settings: %s", r.stdout)
 	}
 }
+
+// TestArgoCDRepoRoot: the repository root is the app folder less
+// ARGOCD_APP_SOURCE_PATH, so the source annotation is the one the CLI
+// writes at the root, even when the sidecar's copy has no .git.
+func TestArgoCDRepoRoot(t *testing.T) {
+	for _, c := range []struct {
+		wd, sp, want string
+		ok           bool
+	}{
+		{"/tmp/x/repo/examples/fleet/sites/a", "examples/fleet/sites/a", "/tmp/x/repo", true},
+		{"/tmp/x/repo/examples/fleet/sites/a", "/examples/fleet/sites/a/", "/tmp/x/repo", true},
+		{"/tmp/x/repo", ".", "/tmp/x/repo", true},
+		{"/tmp/x/repo/a", "b", "", false},
+		{"/tmp/x/repo/a", "../a", "", false},
+		{"/tmp/x/repo/a", "", "", false},
+		{"/tmp/x/repoa", "a", "", false},
+	} {
+		got, ok := argocdRepoRoot(filepath.FromSlash(c.wd), c.sp)
+		if ok != c.ok || got != filepath.FromSlash(c.want) {
+			t.Errorf("argocdRepoRoot(%q, %q) = %q %v, want %q %v", c.wd, c.sp, got, ok, c.want, c.ok)
+		}
+	}
+}
