@@ -39,8 +39,8 @@ Wire it with the annotation
 kustomize build --enable-alpha-plugins --enable-exec.
 WITHOUT --enable-exec KUSTOMIZE SKIPS THE FUNCTION SILENTLY AND EXITS 0:
 check the output for the siteforge.dev/source annotation (docs/integrations.md).
-Under kpt: exec: siteforge fn in the Kptfile pipeline, kpt fn render
---allow-exec, run in the package's root folder.
+Under kpt (exec functions need kpt fn render --allow-exec): run kpt in
+the package's root folder; spec.paths are relative to the package.
 
 Findings are written as ResourceList results (rule, line, column in tags)
 and as file:line:col: severity: message [RULE] lines on stderr (kustomize
