@@ -11,6 +11,10 @@ FUZZTIME ?= 30s
 # Real clients the end-to-end tests drive, pinned, installed into ./bin.
 KUSTOMIZE_VERSION := v5.8.1
 KUSTOMIZE := $(BIN)/kustomize-$(KUSTOMIZE_VERSION)
+# The last kustomize BELOW the documented minimum (v5.7.0, docs/integrations.md):
+# e2e runs it to confirm it refuses the function annotation's exec.args.
+KUSTOMIZE_BELOW_MIN_VERSION := v5.6.0
+KUSTOMIZE_BELOW_MIN := $(BIN)/kustomize-$(KUSTOMIZE_BELOW_MIN_VERSION)
 # package:FuzzTarget, every fuzz target of the module.
 FUZZ_TARGETS := \
 	./internal/load:FuzzLoadCUE \
@@ -38,13 +42,17 @@ vet: ## go vet and gofmt check
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 unit: tools ## go test ./... (no fuzzing)
-	KUSTOMIZE=$(KUSTOMIZE) $(GO) test -count=1 ./...
+	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) $(GO) test -count=1 ./...
 
-tools: $(KUSTOMIZE) pre-commit ## install the test clients (pinned kustomize into ./bin, pre-commit)
+tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) pre-commit ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
 
 $(KUSTOMIZE):
 	GOBIN=$(BIN)/.install $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 	mv $(BIN)/.install/kustomize $@
+
+$(KUSTOMIZE_BELOW_MIN):
+	GOBIN=$(BIN)/.install-below-min $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_BELOW_MIN_VERSION)
+	mv $(BIN)/.install-below-min/kustomize $@
 
 # Debian's pre-commit for the e2e hook tests: installed when missing and we are
 # root; otherwise those tests skip, and this says so loudly.

@@ -12,6 +12,9 @@ import (
 // sourceAnnotation marks every object siteforge renders (generators.SourceAnnotation).
 const sourceAnnotation = "siteforge.dev/source"
 
+// generatedByAnnotation marks what SiteRender generated (krm.GeneratedByAnnotation).
+const generatedByAnnotation = "siteforge.dev/generated-by"
+
 // markerCheck is the CI check docs/integrations.md gives for the
 // --enable-exec trap; the test runs it as written there.
 const markerCheck = `grep -q 'siteforge.dev/source:' manifests.yaml || { echo 'no siteforge.dev/source annotation: siteforge did not run (kustomize build without --enable-exec?)' >&2; exit 1; }`
@@ -56,6 +59,20 @@ func TestKustomizeSiteRender(t *testing.T) {
 	for id, w := range want {
 		kinds[w.kind()]++
 		g, ok := got[id]
+		if ok {
+			// The function marks what it generated (so kpt can replace it);
+			// the path and index annotations it sets for kpt are stripped
+			// by kustomize.
+			if by := g.annotation(generatedByAnnotation); by != "SiteRender/lab-kustomize" {
+				t.Errorf("%s: %s = %q, want SiteRender/lab-kustomize", id, generatedByAnnotation, by)
+			}
+			for _, a := range []string{"internal.config.kubernetes.io/path", "config.kubernetes.io/path", "config.kubernetes.io/index"} {
+				if g.annotation(a) != "" {
+					t.Errorf("%s: kustomize left %s in its output", id, a)
+				}
+			}
+			g = g.withoutAnnotation(generatedByAnnotation)
+		}
 		switch {
 		case !ok:
 			t.Errorf("kustomize output lacks %s", id)
@@ -263,5 +280,55 @@ func TestKustomizeValidatorLimitation(t *testing.T) {
 	}
 	if strings.Contains(res.stderr, "[MIR001]") {
 		t.Errorf("SiteLint reported a finding on a clean set: %v", res)
+	}
+}
+
+// TestKustomizeInlineSiteError: an invalid inline spec.site fails the build
+// at the function config file's own line and column.
+func TestKustomizeInlineSiteError(t *testing.T) {
+	site := readFile(t, filepath.Join(root, "examples", "disconnected-quay-cache", "site.yaml"))
+	broken := strings.Replace(site, "uplinkMTU: 1500", "uplinkMtu: 1500", 1)
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(broken, "\n"), "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	config := "# A site written inline.\n" + strings.Replace(sitelintFunction, "kind: SiteLint", "kind: SiteRender", 1) + "spec:\n  site:\n" + b.String()
+	line := 1 + strings.Count(config[:strings.Index(config, "uplinkMtu")], "\n")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kustomization.yaml": "generators:\n- siterender.yaml\n",
+		"siterender.yaml":    config,
+	})
+	res := kustomizeBuild(t, dir, execFlags...)
+	if res.code == 0 {
+		t.Fatalf("kustomize build of a broken inline site exited 0: %v", res)
+	}
+	if want := "siterender.yaml:" + strconv.Itoa(line) + ":9: error:"; !strings.Contains(res.stderr, want) {
+		t.Errorf("stderr lacks %q: %v", want, res)
+	}
+}
+
+// TestKustomizeSeveralSites: one SiteRender with two sites is refused with
+// the reason (one build is one cluster), not kustomize's "already
+// registered id".
+func TestKustomizeSeveralSites(t *testing.T) {
+	site := readFile(t, filepath.Join(root, "examples", "disconnected-quay-cache", "site.yaml"))
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a/site.yaml":        site,
+		"b/site.yaml":        strings.Replace(site, "name: lab-disconnected", "name: lab-second", 1),
+		"kustomization.yaml": "generators:\n- siterender.yaml\n",
+		"siterender.yaml":    strings.Replace(sitelintFunction, "kind: SiteLint", "kind: SiteRender", 1) + "spec:\n  paths: [a, b]\n",
+	})
+	res := kustomizeBuild(t, dir, execFlags...)
+	if res.code == 0 {
+		t.Fatalf("kustomize build of two sites exited 0: %v", res)
+	}
+	if strings.Contains(res.stderr, "already registered id") || !strings.Contains(res.stderr, "is one cluster") {
+		t.Errorf("stderr does not explain why: %v", res)
+	}
+	writeFiles(t, dir, map[string]string{"siterender.yaml": strings.Replace(sitelintFunction, "kind: SiteLint", "kind: SiteRender", 1) + "spec:\n  paths: [a]\n"})
+	if res := kustomizeBuild(t, dir, execFlags...); res.code != 0 {
+		t.Errorf("one site: %v", res)
 	}
 }

@@ -108,6 +108,36 @@ func (o object) annotation(key string) string {
 	return s
 }
 
+// withoutAnnotation is a copy of o without one annotation (and without
+// metadata.annotations when it was the only one).
+func (o object) withoutAnnotation(key string) object {
+	c := object{}
+	for k, v := range o {
+		c[k] = v
+	}
+	m, _ := o["metadata"].(map[string]any)
+	a, _ := m["annotations"].(map[string]any)
+	if _, ok := a[key]; !ok {
+		return c
+	}
+	meta := map[string]any{}
+	for k, v := range m {
+		meta[k] = v
+	}
+	ann := map[string]any{}
+	for k, v := range a {
+		if k != key {
+			ann[k] = v
+		}
+	}
+	delete(meta, "annotations")
+	if len(ann) > 0 {
+		meta["annotations"] = ann
+	}
+	c["metadata"] = meta
+	return c
+}
+
 // id names an object in messages and maps.
 func (o object) id() string {
 	return fmt.Sprintf("%v %s %s/%s", o["apiVersion"], o.kind(), o.meta("namespace"), o.meta("name"))

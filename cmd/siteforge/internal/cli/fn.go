@@ -10,27 +10,37 @@ func init() {
 	register(&command{
 		name:    "fn",
 		args:    "< ResourceList",
-		summary: "run as a kustomize KRM function (SiteRender generator, SiteLint validator)",
+		summary: "run as a KRM function for kustomize or kpt (SiteRender generator, SiteLint linter)",
 		help: `Reads a config.kubernetes.io/v1 ResourceList on stdin and writes one on
-stdout; kustomize runs it. The function config (apiVersion ` + krm.APIVersion + `)
-decides what it does:
+stdout; kustomize (or kpt) runs it. The function config (apiVersion
+` + krm.APIVersion + `) decides what it does:
 
-  kind: SiteRender   (kustomization generators:)
-    spec.paths: [site inputs inside the kustomization root, relative to it:
-    absolute paths, .. and symbolic links leading out are refused] and/or
+  kind: SiteRender   (kustomization generators:; kpt mutators:)
+    spec.paths: [ONE site input inside the package, relative to it: the
+    kustomization folder, or under kpt the folder of this config file;
+    absolute paths, .. and symbolic links leading out are refused] or
     spec.site: {an inline site}; spec.strict: true turns warnings into
-    errors. Emits every site's resources, as render --stdout writes them.
+    errors. Emits the site's resources, as render --stdout writes them,
+    marked ` + krm.GeneratedByAnnotation + `: SiteRender/<name>; under kpt they
+    are written to <site name>/<file> and a new run replaces them. One
+    site per SiteRender: one build is one cluster.
 
-  kind: SiteLint     (kustomization validators:)
-    lints the items kustomize built (as one cluster) and the sites in
-    spec.paths / spec.site; spec.failOn (error|warning|info), spec.enable,
-    spec.disable, spec.ocpVersion as for lint. Never changes an item.
+  kind: SiteLint     (kustomization transformers:, LAST; kpt validators:)
+    NOT kustomize validators:: kustomize v5.8.1 fails every validator that
+    hands its items back ("validator shouldn't modify the resource map",
+    kubernetes-sigs/kustomize#5036). Lints the items (as one cluster) and
+    the sites in spec.paths / spec.site; spec.failOn (error|warning|info),
+    spec.enable, spec.disable, spec.ocpVersion as for lint. Never changes
+    an item.
 
 Wire it with the annotation
   config.kubernetes.io/function: "exec: {path: siteforge, args: [fn]}"
-and build with kustomize build --enable-alpha-plugins --enable-exec.
+(exec.args needs kustomize ` + krm.MinKustomizeVersion + ` or later) and build with
+kustomize build --enable-alpha-plugins --enable-exec.
 WITHOUT --enable-exec KUSTOMIZE SKIPS THE FUNCTION SILENTLY AND EXITS 0:
 check the output for the siteforge.dev/source annotation (docs/integrations.md).
+Under kpt (exec functions need kpt fn render --allow-exec): run kpt in
+the package's root folder; spec.paths are relative to the package.
 
 Findings are written as ResourceList results (rule, line, column in tags)
 and as file:line:col: severity: message [RULE] lines on stderr (kustomize

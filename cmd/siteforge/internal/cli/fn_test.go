@@ -56,3 +56,26 @@ items:
 		})
 	}
 }
+
+// SiteLint goes under kustomize transformers:, never validators: (kustomize
+// v5.8.1 fails every validator that hands its items back,
+// kubernetes-sigs/kustomize#5036): the help and the kind error say so, and
+// never advise validators: for it.
+func TestFnAdvisesTransformersForSiteLint(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var help, stderr, out bytes.Buffer
+	Main([]string{"help", "fn"}, strings.NewReader(""), &help, &stderr)
+	bad := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: siteforge.dev/v1alpha1\n  kind: Lint\n  metadata: {name: x}\nitems: []\n"
+	Main([]string{"fn"}, strings.NewReader(bad), &out, &stderr)
+	for name, text := range map[string]string{"help fn": help.String(), "kind error": stderr.String()} {
+		if !strings.Contains(text, "transformers:") {
+			t.Errorf("%s does not advise transformers: for SiteLint:\n%s", name, text)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, "SiteLint") && strings.Contains(l, "validators:") &&
+				!strings.Contains(l, "not validators:") && !strings.Contains(l, "kpt validators:") {
+				t.Errorf("%s advises validators: for SiteLint: %q", name, l)
+			}
+		}
+	}
+}

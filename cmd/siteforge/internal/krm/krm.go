@@ -1,12 +1,22 @@
-// Package krm runs siteforge as a kustomize KRM function: it reads a
-// config.kubernetes.io/v1 ResourceList and writes one back.
+// Package krm runs siteforge as a KRM function (kubernetes-sigs/kustomize
+// cmd/config/docs/api-conventions/functions-spec.md), under kustomize or
+// kpt: it reads a config.kubernetes.io/v1 ResourceList and writes one back.
 //
 // The function config decides the role:
 //
-//   - kind SiteRender (under kustomize `generators:`) renders sites and
-//     emits their objects;
-//   - kind SiteLint (under `validators:`) lints the items it receives and
-//     the sites it names, and never changes an item.
+//   - kind SiteRender (kustomize `generators:`, kpt `mutators:`) renders
+//     one site and emits its objects, marked with GeneratedByAnnotation
+//     and with the file annotations kpt writes them by (a folder named
+//     after the site); the objects an earlier run generated are replaced,
+//     so repeated `kpt fn render` runs leave one copy;
+//   - kind SiteLint (kustomize `transformers:`, listed last; not
+//     `validators:`, which kustomize v5.8.1 fails for any function that
+//     hands its items back, kubernetes-sigs/kustomize#5036; kpt
+//     `validators:`) lints the items it receives and the sites it names,
+//     and never changes an item.
+//
+// spec.paths are relative to the package: the folder of the function
+// config file (kpt: its path annotation) or the kustomization folder.
 //
 // Every problem is written twice: as a ResourceList result (rule, line and
 // column in tags) and as a `file:line:col: severity: message [RULE]` line on
@@ -120,7 +130,7 @@ func process(rl *framework.ResourceList, stderr io.Writer) int {
 	}
 	apiVersion, kind := fc.GetApiVersion(), fc.GetKind()
 	if apiVersion != APIVersion || (kind != KindSiteRender && kind != KindSiteLint) {
-		r.failure("functionConfig is %s %s: want apiVersion %s and kind %s (generators:) or %s (validators:)",
+		r.failure("functionConfig is %s %s: want apiVersion %s and kind %s (kustomize generators:) or %s (kustomize transformers:, listed last: not validators:, kubernetes-sigs/kustomize#5036)",
 			apiVersion, kind, APIVersion, KindSiteRender, KindSiteLint)
 		return exitFailure
 	}
@@ -144,8 +154,10 @@ func process(rl *framework.ResourceList, stderr io.Writer) int {
 // RenderSpec is the spec of a SiteRender function config.
 type RenderSpec struct {
 	// Paths are site inputs (as for siteforge render), relative to the
-	// kustomization root, which is the function's working dir; they must
-	// stay inside it (as kustomize's own default load restrictor demands).
+	// package: the kustomization folder (the function's working dir under
+	// kustomize) or the folder of the function config file (kpt); they
+	// must stay inside it (as kustomize's own default load restrictor
+	// demands). One site: one build is one cluster.
 	Paths []string `json:"paths,omitempty"`
 	// Site is one site written inline.
 	Site any `json:"site,omitempty"`
@@ -205,7 +217,18 @@ func inlineSite(fc *kyaml.RNode) ([]byte, bool) {
 	return []byte(s), true
 }
 
-// inlineSiteName is the file name positions in an inline site refer to.
+// inlineSiteName is what positions in an inline site refer to when no file
+// holds the function config: a label, not a file name (lines count from
+// spec.site's first line).
 func inlineSiteName(fc *kyaml.RNode) string {
-	return fmt.Sprintf("%s-%s.spec.site.yaml", fc.GetKind(), fc.GetName())
+	return fmt.Sprintf("%s %s spec.site", fc.GetKind(), fc.GetName())
 }
+
+// MinKustomizeVersion is the oldest kustomize that runs the function as
+// documented: the `args` field of the exec function spec
+// (`config.kubernetes.io/function: "exec: {path: siteforge, args: [fn]}"`)
+// is in kyaml fn/runtime/runtimeutil/functiontypes.go ExecSpec from kyaml
+// v0.20.0, shipped in kustomize v5.7.0; kustomize v5.6.0 (kyaml v0.19.0)
+// refuses it: `config.kubernetes.io/function unmarshal error: ... json:
+// unknown field "args"`. e2e/kustomize_test.go checks both.
+const MinKustomizeVersion = "v5.7.0"

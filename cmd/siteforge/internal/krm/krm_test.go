@@ -52,7 +52,8 @@ type output struct {
 		Severity    string            `json:"severity"`
 		ResourceRef map[string]string `json:"resourceRef"`
 		File        struct {
-			Path string `json:"path"`
+			Path  string `json:"path"`
+			Index int    `json:"index"`
 		} `json:"file"`
 		Tags map[string]string `json:"tags"`
 	} `json:"results"`
@@ -173,8 +174,13 @@ func TestSiteRenderInlineInvalid(t *testing.T) {
 	if code != exitFailure {
 		t.Errorf("exit %d, want %d", code, exitFailure)
 	}
-	if !strings.Contains(stderr, "SiteRender-render.spec.site.yaml:") || !strings.Contains(stderr, `"uplinkMtu" is not allowed`) {
+	// No file holds this function config: positions are within spec.site,
+	// under a label that names the function config and is no file name.
+	if !strings.Contains(stderr, "SiteRender render spec.site:") || !strings.Contains(stderr, `"uplinkMtu" is not allowed`) {
 		t.Errorf("stderr does not point into the inline site:\n%s", stderr)
+	}
+	if strings.Contains(stderr, ".spec.site.yaml") {
+		t.Errorf("stderr names a file that does not exist:\n%s", stderr)
 	}
 	if len(out.Results) == 0 || out.Results[0].Severity != "error" {
 		t.Errorf("results = %+v", out.Results)

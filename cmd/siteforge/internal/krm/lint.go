@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/siteforge/siteforge/generators"
@@ -42,7 +43,11 @@ func lintItems(r *reporter, spec LintSpec) int {
 
 	linted := map[string]bool{} // site sources linted as sites
 	if len(spec.Paths) > 0 || spec.Site != nil {
-		sites, res, ok := loadSites(r, spec.Paths, spec.Site != nil)
+		root, ok := packageRoot(r)
+		if !ok {
+			return exitFailure
+		}
+		sites, res, ok := loadSites(r, root, spec.Paths, spec.Site != nil)
 		if !ok {
 			return exitFailure
 		}
@@ -93,9 +98,11 @@ func lintItems(r *reporter, spec LintSpec) int {
 		return exitFailure
 	}
 	srcs := &sources{}
+	about := map[int]*item{} // finding index -> the item it is about
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		if it := items[f.Pos.File]; it != nil {
+			about[i] = it
 			end := f.End
 			f.Pos = it.userPos(srcs, f.Pos)
 			f.End = diag.Position{}
@@ -104,7 +111,13 @@ func lintItems(r *reporter, spec LintSpec) int {
 			}
 		}
 	}
-	r.findings(res.Findings)
+	r.findings(res.Findings, func(i int) *framework.File {
+		if it := about[i]; it != nil && it.path != "" {
+			// The file the tool read the item from, as it said (kpt).
+			return &framework.File{Path: it.path, Index: it.index}
+		}
+		return nil
+	})
 	if e, w, n := res.Counts(); e+w+n > 0 {
 		fmt.Fprintf(r.stderr, "siteforge fn: %s: %d errors, %d warnings, %d infos, %d suppressed\n", r.label, e, w, n, res.Suppressed)
 	}
@@ -147,6 +160,10 @@ type item struct {
 	origKind, origNamespace, origName string
 	origin                            string // origin annotation path, if any
 	renderedFrom                      string // siteforge.dev/source, if rendered
+	// the path and index annotations the tool passed (kpt: the package
+	// file the item was read from; kustomize passes none)
+	path  string
+	index int
 }
 
 func newItem(i int, n *kyaml.RNode) *item {
@@ -156,6 +173,7 @@ func newItem(i int, n *kyaml.RNode) *item {
 		apiVersion: n.GetApiVersion(), kind: n.GetKind(), namespace: n.GetNamespace(), name: n.GetName(),
 		renderedFrom: ann[generators.SourceAnnotation],
 	}
+	it.path, it.index, _ = fileOf(n)
 	it.origKind = firstOr(ann[previousKinds], it.kind)
 	it.origName = firstOr(ann[previousNames], it.name)
 	it.origNamespace = firstOr(ann[previousNamespaces], it.namespace)
@@ -206,12 +224,16 @@ func (it *item) describe() string {
 }
 
 // userPos maps a position in the item's lint copy to the user's file: the
-// same field in the object the item was built from, found through the
-// kustomization. Without one, it names the object (or the site it was
-// rendered from) without a line.
+// same field in the object the item was built from, found in the file its
+// path annotation names (kpt) or through the kustomization. Without one, it
+// names the item's file (path annotation), the site it was rendered from,
+// or the object, without a line.
 func (it *item) userPos(srcs *sources, p diag.Position) diag.Position {
 	src := srcs.find(it)
 	if src == nil {
+		if it.path != "" {
+			return diag.Position{File: it.path}
+		}
 		if it.renderedFrom != "" {
 			return diag.Position{File: it.renderedFrom}
 		}

@@ -3,6 +3,8 @@ package krm
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -12,13 +14,14 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/load"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// loadSites loads the sites named by spec.paths (relative to the working
-// dir, the kustomization root) and the inline spec.site. It reports every
+// loadSites loads the sites named by spec.paths (relative to root, the
+// package: see packageRoot) and the inline spec.site. It reports every
 // problem and returns false when any site is invalid.
-func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Result, bool) {
+func loadSites(r *reporter, root string, paths []string, inline bool) ([]*site.Site, load.Result, bool) {
 	defer guard.Track(r.label)()
 	l, err := load.New()
 	if err != nil {
@@ -26,17 +29,23 @@ func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Res
 		return nil, load.Result{}, false
 	}
 	res := load.Result{Sources: map[string][]byte{}}
+	joined := make([]string, len(paths))
 	for i, p := range paths {
-		if !confined(r, fmt.Sprintf("spec.paths[%d]", i), p) {
+		if !confined(r, root, fmt.Sprintf("spec.paths[%d]", i), p) {
 			return nil, res, false
 		}
+		joined[i] = filepath.Join(root, filepath.FromSlash(p))
 	}
 	// Every file the sites read, too: a site folder inside the root may
 	// hold a symbolic link to a file outside it.
-	units, diags := load.Discover(paths)
+	units, diags := load.Discover(joined)
 	files, _ := load.InputPaths(units)
 	for _, f := range files {
-		if !confined(r, "spec.paths", f) {
+		rel, err := filepath.Rel(root, f)
+		if err != nil {
+			rel = f
+		}
+		if !confined(r, root, "spec.paths", rel) {
 			return nil, res, false
 		}
 	}
@@ -51,13 +60,22 @@ func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Res
 		add(l.LoadUnits(units, diags))
 	}
 	if inline {
-		fc := r.rl.FunctionConfig
-		data, ok := inlineSite(fc)
+		name, data, file, ok := inlineSource(r, root)
 		if !ok {
-			r.failure("spec.site: cannot read the inline site")
-			return nil, res, false
+			// No file holds the function config (a container function, a
+			// config from stdin): positions are within spec.site, under a
+			// name that says so and is no file.
+			fc := r.rl.FunctionConfig
+			if data, ok = inlineSite(fc); !ok {
+				r.failure("spec.site: cannot read the inline site")
+				return nil, res, false
+			}
+			name = inlineSiteName(fc)
 		}
-		add(l.LoadSource(inlineSiteName(fc), data))
+		add(l.LoadSource(name, data))
+		if file != nil {
+			res.Sources[name] = file // snippets show the file's own lines
+		}
 	}
 	if len(res.Diagnostics) > 0 {
 		r.diagnostics(res, res.Diagnostics, "error")
@@ -67,18 +85,22 @@ func loadSites(r *reporter, paths []string, inline bool) ([]*site.Site, load.Res
 	return res.Sites, res, true
 }
 
-// confined reports a path (what names it) that leads outside the
-// kustomization root, naming the path and never its content.
-func confined(r *reporter, what, p string) bool {
-	_, err := fsread.Confine(".", p)
+// confined reports a path (what names it) that leads outside root (the
+// package or kustomization folder), naming the path and never its content.
+func confined(r *reporter, root, what, p string) bool {
+	_, err := fsread.Confine(root, p)
 	var oe *fsread.OutsideError
 	switch {
 	case err == nil:
 		return true
 	case errors.As(err, &oe):
-		r.failure("%s: %s: the function reads only inside the kustomization root (kustomize's own default, --load-restrictor LoadRestrictionsRootOnly); move the site under the kustomization folder", what, err)
+		r.failure("%s: %s: the function reads only inside the kustomization or kpt package folder (kustomize's own default, --load-restrictor LoadRestrictionsRootOnly); move the site under that folder", what, err)
 	default:
-		r.failure("%s: %s: %s", what, p, fsread.Describe(err))
+		name := p
+		if root != "." {
+			name += " (" + filepath.ToSlash(filepath.Join(root, p)) + ": spec.paths are relative to the function config's folder)"
+		}
+		r.failure("%s: %s: %s", what, name, fsread.Describe(err))
 	}
 	return false
 }
@@ -114,27 +136,49 @@ func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts genera
 	return outs, true
 }
 
-// renderSites is SiteRender: the input items pass through and every site's
-// resources are appended, exactly as `siteforge render --stdout` writes them
-// (each carrying the siteforge.dev/source annotation).
+// renderSites is SiteRender: the input items pass through, minus what an
+// earlier run of this SiteRender generated (kpt feeds a generator's output
+// back to it), and the site's resources are appended, as `siteforge render
+// --stdout` writes them (each carrying the siteforge.dev/source
+// annotation), plus the generated-by mark and the file annotations kpt
+// writes them by (kustomize strips those).
 func renderSites(r *reporter, spec RenderSpec) int {
 	if len(spec.Paths) == 0 && spec.Site == nil {
-		r.failure("spec.paths or spec.site is required: the sites to render, relative to the kustomization root")
+		r.failure("spec.paths or spec.site is required: the site to render, relative to the kustomization folder (kpt: the package folder)")
 		return exitFailure
 	}
-	sites, res, ok := loadSites(r, spec.Paths, spec.Site != nil)
+	root, ok := packageRoot(r)
 	if !ok {
+		return exitFailure
+	}
+	sites, res, ok := loadSites(r, root, spec.Paths, spec.Site != nil)
+	if !ok {
+		return exitFailure
+	}
+	if len(sites) > 1 {
+		names := make([]string, len(sites))
+		for i, s := range sites {
+			names[i] = s.Name + " (" + s.Source + ")"
+		}
+		r.failure("%d sites in one SiteRender: %s. One kustomize build (one kpt package) is one cluster: every site has the cluster-scoped singletons of its own cluster (%s), which two sites in one build would both define. Give each site its own kustomization (or kpt package) with one SiteRender",
+			len(sites), strings.Join(names, ", "), singletons())
 		return exitFailure
 	}
 	outs, ok := renderOutputs(r, sites, res, generators.Options{Strict: spec.Strict}, true)
 	if !ok {
 		return exitFailure
 	}
+	by := KindSiteRender + "/" + r.rl.FunctionConfig.GetName()
+	r.rl.Items = dropGenerated(r.rl.Items, by)
 	for _, o := range outs {
 		for _, p := range o.Resources {
 			n, err := kyaml.Parse(string(o.Files[p]))
 			if err != nil {
 				r.failure("site %s: internal error: %s does not parse: %v", o.Site.Name, p, err)
+				return exitFailure
+			}
+			if err := mark(n, by, generatedPath(root, o.Site.Name, p)); err != nil {
+				r.failure("site %s: internal error: %s: %v", o.Site.Name, p, err)
 				return exitFailure
 			}
 			r.rl.Items = append(r.rl.Items, n)
@@ -148,4 +192,11 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// singletons names the cluster-scoped singletons two sites would collide
+// on (openshift/api config/v1: the cluster configuration objects are named
+// "cluster", one per cluster).
+func singletons() string {
+	return fmt.Sprintf("Network, Image, OperatorHub and Ingress config.openshift.io/v1 objects named %q", platform.ConfigSingletonName)
 }

@@ -57,15 +57,20 @@ func (r *reporter) diagnostics(res load.Result, list diag.List, severity string)
 	}
 }
 
-// findings reports lint findings (positions already in the user's files).
-func (r *reporter) findings(fs []lint.Finding) {
-	for _, f := range fs {
+// findings reports lint findings (positions already in the user's files);
+// file, when it returns non-nil, is the result's file for finding i (the
+// path and index annotations of the item it is about).
+func (r *reporter) findings(fs []lint.Finding, file func(i int) *framework.File) {
+	for i, f := range fs {
 		fmt.Fprintf(r.stderr, "%s: %s: %s [%s]\n", diag.SafeLine(f.Pos.String()), f.Severity, diag.Clean(f.Message), f.Rule)
 		res := &framework.Result{
 			Message:  f.Message,
 			Severity: severity(f.Severity),
 			File:     resultFile(f.Pos),
 			Tags:     positionTags(f.Pos),
+		}
+		if fl := file(i); fl != nil {
+			res.File = fl
 		}
 		res.Tags["rule"] = f.Rule
 		res.Tags["name"] = f.Name

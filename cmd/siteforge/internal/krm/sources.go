@@ -100,6 +100,15 @@ func (s *sources) read(file string) []*manifests.Object {
 // find returns the user's object an item was built from, or nil.
 func (s *sources) find(it *item) *manifests.Object {
 	s.load()
+	if it.path != "" {
+		// The item's own file (kpt: relative to the package, which is the
+		// working directory), followed only inside it.
+		if p, err := fsread.Confine(".", it.path); err == nil {
+			if o := match(s.read(filepath.Clean(p)), it); o != nil {
+				return o
+			}
+		}
+	}
 	if it.origin != "" {
 		// The origin annotation is input too: followed only inside the
 		// kustomization root.
