@@ -5,6 +5,7 @@ package all
 import (
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/egress"
+	"github.com/siteforge/siteforge/generators/hub"
 	"github.com/siteforge/siteforge/generators/ingress"
 	"github.com/siteforge/siteforge/generators/install"
 	"github.com/siteforge/siteforge/generators/machineconfigs"
@@ -25,6 +26,7 @@ func init() {
 // Finishers run after every generator (in name order): they turn the
 // rendered site into its installer's inputs.
 var Finishers = []generators.Finisher{
+	{Name: hub.Name, Finish: hub.Finish},
 	{Name: install.Name, Finish: install.Finish},
 }
 

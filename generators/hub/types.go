@@ -1,0 +1,109 @@
+package hub
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// The ClusterInstance as siteforge writes it: the fields it sets of
+// stolostron/siteconfig api/v1alpha1 clusterinstance_types.go (ClusterInstance,
+// ClusterInstanceSpec, NodeSpec), json tags exactly as upstream. The Go module
+// is not a dependency here (it pulls in hive, metal3 and assisted-service), so
+// this is a minimal typed copy of the subset; tests decode every rendered
+// ClusterInstance strictly into it and validate it against the upstream CRD.
+
+// ClusterInstance is siteconfig.open-cluster-management.io/v1alpha1
+// ClusterInstance.
+type ClusterInstance struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              ClusterInstanceSpec `json:"spec"`
+}
+
+// ClusterInstanceSpec is the subset of ClusterInstanceSpec siteforge sets.
+type ClusterInstanceSpec struct {
+	ClusterName            string                       `json:"clusterName"`
+	PullSecretRef          LocalObjectReference         `json:"pullSecretRef"`
+	ClusterImageSetNameRef string                       `json:"clusterImageSetNameRef"`
+	SSHPublicKey           string                       `json:"sshPublicKey,omitempty"`
+	BaseDomain             string                       `json:"baseDomain"`
+	ApiVIPs                []string                     `json:"apiVIPs,omitempty"`
+	IngressVIPs            []string                     `json:"ingressVIPs,omitempty"`
+	AdditionalNTPSources   []string                     `json:"additionalNTPSources,omitempty"`
+	MachineNetwork         []MachineNetworkEntry        `json:"machineNetwork,omitempty"`
+	ClusterNetwork         []ClusterNetworkEntry        `json:"clusterNetwork,omitempty"`
+	ServiceNetwork         []ServiceNetworkEntry        `json:"serviceNetwork,omitempty"`
+	NetworkType            string                       `json:"networkType,omitempty"`
+	PlatformType           string                       `json:"platformType,omitempty"`
+	ExtraLabels            map[string]map[string]string `json:"extraLabels,omitempty"`
+	ExtraManifestsRefs     []LocalObjectReference       `json:"extraManifestsRefs,omitempty"`
+	ClusterType            string                       `json:"clusterType,omitempty"`
+	TemplateRefs           []TemplateRef                `json:"templateRefs"`
+	Nodes                  []NodeSpec                   `json:"nodes"`
+}
+
+// LocalObjectReference is corev1.LocalObjectReference (name only).
+type LocalObjectReference struct {
+	Name string `json:"name"`
+}
+
+// MachineNetworkEntry, ClusterNetworkEntry and ServiceNetworkEntry are the
+// network blocks of ClusterInstanceSpec.
+type MachineNetworkEntry struct {
+	CIDR string `json:"cidr"`
+}
+
+type ClusterNetworkEntry struct {
+	CIDR       string `json:"cidr"`
+	HostPrefix int32  `json:"hostPrefix,omitempty"`
+}
+
+type ServiceNetworkEntry struct {
+	CIDR string `json:"cidr"`
+}
+
+// TemplateRef names a template ConfigMap (upstream Reference).
+type TemplateRef struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+}
+
+// NodeSpec is the subset of NodeSpec siteforge sets.
+type NodeSpec struct {
+	BmcAddress         string               `json:"bmcAddress"`
+	BmcCredentialsName LocalObjectReference `json:"bmcCredentialsName"`
+	BootMACAddress     string               `json:"bootMACAddress"`
+	RootDeviceHints    *RootDeviceHints     `json:"rootDeviceHints,omitempty"`
+	NodeNetwork        *NMStateConfigSpec   `json:"nodeNetwork,omitempty"`
+	NodeLabels         map[string]string    `json:"nodeLabels,omitempty"`
+	HostName           string               `json:"hostName"`
+	BootMode           string               `json:"bootMode,omitempty"`
+	Role               string               `json:"role,omitempty"`
+	TemplateRefs       []TemplateRef        `json:"templateRefs"`
+}
+
+// RootDeviceHints is metal3-io/baremetal-operator apis/metal3.io/v1alpha1
+// RootDeviceHints.
+type RootDeviceHints struct {
+	DeviceName         string `json:"deviceName,omitempty"`
+	HCTL               string `json:"hctl,omitempty"`
+	Model              string `json:"model,omitempty"`
+	Vendor             string `json:"vendor,omitempty"`
+	SerialNumber       string `json:"serialNumber,omitempty"`
+	MinSizeGigabytes   int    `json:"minSizeGigabytes,omitempty"`
+	WWN                string `json:"wwn,omitempty"`
+	WWNWithExtension   string `json:"wwnWithExtension,omitempty"`
+	WWNVendorExtension string `json:"wwnVendorExtension,omitempty"`
+	Rotational         *bool  `json:"rotational,omitempty"`
+}
+
+// NMStateConfigSpec is openshift/assisted-service api/v1beta1
+// nmstate_config_types.go NMStateConfigSpec: the host's NMState YAML and the
+// NICs it names.
+type NMStateConfigSpec struct {
+	Config     map[string]any `json:"config,omitempty"`
+	Interfaces []Interface    `json:"interfaces,omitempty"`
+}
+
+// Interface is assisted-service api/v1beta1 Interface.
+type Interface struct {
+	Name       string `json:"name"`
+	MacAddress string `json:"macAddress"`
+}
