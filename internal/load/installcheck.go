@@ -113,7 +113,9 @@ func installFacts(s *site.Site) *installcheck.Facts {
 			role = installcheck.RoleMaster
 		}
 		for i, node := range pool.Nodes {
-			at := func(parts ...any) string { return site.FieldPath(append([]any{"pools", name, "nodes", i}, parts...)...) }
+			at := func(parts ...any) string {
+				return site.FieldPath(append([]any{"pools", name, "nodes", i}, parts...)...)
+			}
 			h := installcheck.Host{Name: node.Name, Role: role, Key: at()}
 			h.IPs = append(h.IPs, installcheck.Value{V: node.IP, Key: at("ip")})
 			if node.IPv6 != "" {
