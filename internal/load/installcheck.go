@@ -149,7 +149,8 @@ func installFacts(s *site.Site) *installcheck.Facts {
 		f.RendezvousIP = val(s.Install.RendezvousIP, "install", "rendezvousIP")
 	}
 	if f.ControlPlaneKey == nil {
-		f.ControlPlaneKey = "pools"
+		// no master pool: checkSemantics says so
+		f.ControlPlane, f.ControlPlaneKey = -1, "pools"
 	}
 	return f
 }

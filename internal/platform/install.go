@@ -89,3 +89,26 @@ func VIPsInMachineNetwork(platform string, agent, hub bool) bool {
 // a physical interface": openshift/assisted-service
 // pkg/staticnetworkconfig/generator.go validateInterfaceNamesExistenceYAML).
 const PredictableNICName = `^en[PsvxXbucaipod]`
+
+// The agent-based installer's agent-config.yaml: apiVersion v1beta1 (v1alpha1
+// is still read and converted), kind AgentConfig (openshift/installer
+// pkg/types/agent/agent_config_type.go AgentConfigVersion;
+// pkg/types/agent/conversion ConvertAgentConfig).
+const (
+	AgentConfigKind = "AgentConfig"
+)
+
+// AgentConfigAPIVersions are the apiVersions the installer reads.
+var AgentConfigAPIVersions = []string{"v1beta1", "v1alpha1"}
+
+// ImageBasedTemplatePrefix starts the names of the siteconfig operator's
+// image-based install templates (ibi-cluster-templates-v1,
+// ibi-node-templates-v1), as against the assisted installer's
+// (ai-cluster-templates-v1, ai-node-templates-v1) (stolostron/siteconfig
+// bundle/manifests/siteconfig.clusterserviceversion.yaml, config/samples).
+const ImageBasedTemplatePrefix = "ibi-"
+
+// ClusterInstance clusterType values with two control-plane nodes and an
+// arbiter (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go
+// ClusterTypeHighlyAvailableArbiter).
+const ClusterTypeHighlyAvailableArbiter = "HighlyAvailableArbiter"

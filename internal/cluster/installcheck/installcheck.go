@@ -498,8 +498,9 @@ func orList(ns []int) string {
 // openshift/installer pkg/asset/agent/agentconfig/agenthosts.go
 // validateRendezvousIPNotWorker; docs "Preparing to install with the
 // Agent-based Installer"). The installer refuses a worker's address; an
-// address no control-plane host has, when every control-plane host's
-// address is known, leaves the hosts waiting for a service nobody runs.
+// address no control-plane host has, when every control-plane host has a
+// static address of its family, leaves the hosts waiting for a service
+// nobody runs.
 func (c *checker) rendezvous() {
 	f := c.f
 	r := f.RendezvousIP
@@ -510,13 +511,22 @@ func (c *checker) rendezvous() {
 	if err != nil {
 		return
 	}
+	// A host's address of the rendezvousIP's family is known when it is
+	// static (an agent-config host on DHCP for that family is not).
 	var masters []string
 	allKnown := true
 	for _, h := range f.Hosts {
-		has := false
+		has, static := false, ""
 		for _, ip := range h.IPs {
-			if a, err := netip.ParseAddr(strings.TrimSpace(ip.V)); err == nil && a.Unmap() == want.Unmap() {
+			a, err := netip.ParseAddr(strings.TrimSpace(ip.V))
+			if err != nil || a.Unmap().Is4() != want.Unmap().Is4() {
+				continue
+			}
+			if a.Unmap() == want.Unmap() {
 				has = true
+			}
+			if static == "" {
+				static = ip.V
 			}
 		}
 		switch {
@@ -527,10 +537,10 @@ func (c *checker) rendezvous() {
 			return
 		case has:
 			return
-		case h.Role == RoleMaster && len(h.IPs) == 0:
+		case h.Role == RoleMaster && static == "":
 			allKnown = false
 		case h.Role == RoleMaster:
-			masters = append(masters, h.Name+" "+h.IPs[0].V)
+			masters = append(masters, h.Name+" "+static)
 		}
 	}
 	if allKnown && len(masters) > 0 {
@@ -578,7 +588,7 @@ func (c *checker) bmc() {
 var predictable = regexp.MustCompile(platform.PredictableNICName)
 
 // nmstate checks a host's NMState config: a mapping whose interfaces are a
-// list of mappings with a name and a type, and whose ethernet interfaces,
+// list of mappings with a name, and whose ethernet interfaces,
 // bond and bridge ports, VLAN base interfaces and route next-hop interfaces
 // are NICs of the host (its MAC-to-name mapping), interfaces the config
 // defines, or physical names the assisted service accepts unmapped
@@ -651,11 +661,6 @@ func (c *checker) nmstate(h *Host) {
 				fmt.Sprintf("networkConfig.interfaces[%d] of node %s has no name: the assisted service refuses it (interface name not found in networks configuration)", i, h.Name),
 				"name the interface: name: eno1")
 			continue
-		}
-		if t, _ := m["type"].(string); t == "" {
-			c.add(CheckNMState, key, sub,
-				fmt.Sprintf("networkConfig interface %s of node %s has no type: NMState needs it to create the interface and the assisted service to map it to a NIC", name, h.Name),
-				"add type: ethernet (or bond, vlan, linux-bridge, ...)")
 		}
 		defined[name] = true
 		if id, _ := m["identifier"].(string); id == "mac-address" {
