@@ -343,6 +343,9 @@ func (c *checker) duplicates() {
 				continue
 			}
 			if other, ok := ips[a.Unmap()]; ok {
+				if other == h.Name {
+					continue // the host's own address written twice
+				}
 				c.add(CheckDuplicate, ip.Key, nil,
 					fmt.Sprintf("IP %s of node %s is also %s's: two hosts with one address break both", ip.V, h.Name, other),
 					"give every node its own address")
