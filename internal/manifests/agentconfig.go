@@ -22,16 +22,9 @@ type AgentHost struct {
 	Hostname   string          `json:"hostname"`
 	Role       string          `json:"role"`
 	Interfaces []HostInterface `json:"interfaces"`
-	BMC        *BMCSection     `json:"bmc"`
 	// NetworkConfig is the host's NMState config as written (a mapping
 	// when well formed).
 	NetworkConfig any `json:"networkConfig"`
-}
-
-// BMCSection is the install-config/agent-config BMC section; only its
-// presence and address are read (never username or password).
-type BMCSection struct {
-	Address string `json:"address"`
 }
 
 // HostInterface maps a NIC name to its MAC (agent-config
