@@ -61,6 +61,7 @@ var Families = map[string]string{
 	"EGR": "EgressIP",
 	"MCF": "MachineConfigs, pools, remote workers, node tuning",
 	"LNT": "the linter itself: suppressions",
+	"INS": "install objects: install-config, agent-config, ClusterInstance (VIPs, addresses, sizes, hosts)",
 	"INP": "inputs: files that cannot be read, templates, duplicate objects, sites that do not load",
 }
 

@@ -161,13 +161,9 @@ func checkSite(s *site.Site) (*site.Hub, diag.List) {
 				`use platform "baremetal" (or "none" for a single node), or installMethod "ipi" for a cloud`))
 		}
 	}
-	if s.Cluster.InstallMethod == site.InstallAssisted && len(s.Masters()) == 1 && s.Cluster.Platform != "none" {
-		if _, ok := platform.ClusterInstancePlatformTypes[s.Cluster.Platform]; ok {
-			dl = append(dl, s.At("cluster.platform",
-				fmt.Sprintf("a single-node cluster installed by the assisted installer cannot have platform %q: assisted-service refuses it (openshift/assisted-service internal/provider/platform.go: \"Can't set %%s platform on single node OpenShift\")", s.Cluster.Platform),
-				`set cluster: platform: "none" (DNS then points api, api-int and *.apps at the node; no VIPs)`))
-		}
-	}
+	// A single node's platform, and every node's BMC and boot MAC, are
+	// install checks (internal/cluster/installcheck), refused when the site
+	// loads.
 	for _, pname := range s.PoolNames() {
 		p := s.Pools[pname]
 		if len(p.Nodes) == 0 {
@@ -179,21 +175,6 @@ func checkSite(s *site.Site) (*site.Hub, diag.List) {
 				fmt.Sprintf("pool %s lists no nodes: a ClusterInstance names every host of a hub install (its BMC and boot MAC)", pname),
 				fmt.Sprintf("list the pool's hosts: pools: %s: nodes: [{name, ip, bootMAC, bmc: {address, credentialsSecret}}]", pname)))
 			continue
-		}
-		for i, n := range p.Nodes {
-			var missing []string
-			if n.BootMAC == "" {
-				missing = append(missing, "bootMAC")
-			}
-			if n.BMC == nil {
-				missing = append(missing, "bmc")
-			}
-			if len(missing) == 0 {
-				continue
-			}
-			dl = append(dl, s.At(site.FieldPath("pools", pname, "nodes", i),
-				fmt.Sprintf("node %s has no %s: a hub install provisions every host through its BMC and boots it from bootMAC (ClusterInstance nodes[].bmcAddress, bmcCredentialsName and bootMACAddress are required)", n.Name, strings.Join(missing, " and ")),
-				`add bootMAC: "aa:bb:cc:dd:ee:ff" and bmc: {address: "redfish-virtualmedia+https://<bmc>/redfish/v1/Systems/1", credentialsSecret: "<Secret on the hub with keys username and password>"}`))
 		}
 	}
 	return h, dl

@@ -427,16 +427,26 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"install.hub missing", noHub, "18:1: install: installMethod \"assisted\" installs the cluster from a hub with a ClusterInstance: install.hub is required"},
 		{"install missing", noInstall, "8:18: cluster.installMethod: installMethod \"assisted\" installs the cluster from a hub"},
-		{"node without bmc", noBMC, `33:9: pools.worker.nodes[0]: node w0 has no bmc:`},
-		{"node without bootMAC", noMAC, `38:9: pools.infra.nodes[0]: node i0 has no bootMAC:`},
+		// refused when the site loads (internal/cluster/installcheck)
+		{"node without bmc", noBMC, `33:9: pools.worker.nodes[0]: node w0 has no BMC:`},
+		{"node without bootMAC", noMAC, `38:9: pools.infra.nodes[0]: node i0 has no boot MAC:`},
 		{"pool with a count only", countOnly, `32:12: pools.worker.count: pool worker lists no nodes`},
 		{"namespace other than the cluster name with bundled templates", snoSite("assisted", "none", "    namespace: other\n"), `22:16: install.hub.namespace: namespace "other" differs from the cluster name "sno"`},
 		{"cloud platform", strings.Replace(haSite("assisted", ""), "platform: baremetal", "platform: aws\n  region: us-east-1", 1), `7:13: cluster.platform: platform "aws" cannot be installed from a hub`},
-		{"single node on baremetal, assisted", snoSite("assisted", "baremetal", ""), `7:13: cluster.platform: a single-node cluster installed by the assisted installer cannot have platform "baremetal"`},
+		{"single node on baremetal, assisted", snoSite("assisted", "baremetal", ""), `7:13: cluster.platform: a single-node cluster (1 control-plane node, no workers) on platform baremetal`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := render(t, tc.src)
+			p := filepath.Join(t.TempDir(), "site.yaml")
+			if err := os.WriteFile(p, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var err error = diag.List(nil)
+			if res := load.Load([]string{p}); len(res.Diagnostics) > 0 {
+				err = res.Diagnostics
+			} else {
+				_, err = generators.Render(res.Sites[0], generators.Options{})
+			}
 			dl, ok := err.(diag.List)
 			if !ok {
 				t.Fatalf("got %v (%T), want a diag.List", err, err)

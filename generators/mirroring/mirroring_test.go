@@ -80,7 +80,9 @@ pools:
     uplinkInterface: eno1
     uplinkMTU: 1500
     nodes:
-      - {name: m0, ip: 192.168.1.10}
+      # bootMAC and bmc: a hub install (assisted) registers the host as a
+      # BareMetalHost (internal/cluster/installcheck)
+      - {name: m0, ip: 192.168.1.10, bootMAC: "52:54:00:00:01:10", bmc: {address: "redfish-virtualmedia+https://10.0.0.10/redfish/v1/Systems/1", credentialsSecret: m0-bmc}}
 %s`, def(sp.version, "4.16"), def(sp.install, "agent"), def(sp.connectivity, "disconnected"), def(sp.lifecycle, "install"), sp.pools)
 	if sp.mirroring != "" {
 		b.WriteString("mirroring:\n" + sp.mirroring)

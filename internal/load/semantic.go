@@ -143,5 +143,5 @@ func checkSemantics(s *site.Site) diag.List {
 				"use master, worker or the name of a pool with role custom")
 		}
 	}
-	return out
+	return append(out, checkInstall(s)...)
 }

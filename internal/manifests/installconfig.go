@@ -49,13 +49,24 @@ type InstallConfig struct {
 	Paths        InstallNetworkPaths `json:"-"`
 	Compute      []InstallPool       `json:"compute"`
 	ControlPlane *InstallPool        `json:"controlPlane"`
+	// Arbiter is the arbiter pool of a two-node cluster with an arbiter
+	// (openshift/installer pkg/types/installconfig.go Arbiter).
+	Arbiter *InstallPool `json:"arbiter"`
 
 	// Platform is the platform key in lower case (the site schema's
 	// spelling); "" unless the file names exactly one.
 	Platform string `json:"-"`
+	// PlatformKey is the platform key as written (BareMetal, baremetal).
+	PlatformKey string `json:"-"`
 	// APIVIPs and IngressVIPs are the platform section's VIPs (apiVIPs,
 	// and the pre-4.12 singular apiVIP).
 	APIVIPs, IngressVIPs []string `json:"-"`
+	// VIPKeys are the keys the VIPs were written under in the platform
+	// section ("apiVIPs" or "apiVIP", "ingressVIPs" or "ingressVIP").
+	APIVIPKey, IngressVIPKey string `json:"-"`
+	// LoadBalancerType is the platform section's loadBalancer.type
+	// (UserManaged or OpenShiftManagedDefault; "" when not written).
+	LoadBalancerType string `json:"-"`
 }
 
 // CIDREntry is a {cidr: ...} list element of install-config and Network.
@@ -67,6 +78,10 @@ type CIDREntry struct {
 type InstallPool struct {
 	Name     string `json:"name"`
 	Replicas *int   `json:"replicas"`
+	// Fencing is the control plane's fencing section of a two-node cluster
+	// with fencing (openshift/installer pkg/types MachinePool Fencing);
+	// only its presence is read, never its credentials.
+	Fencing json.RawMessage `json:"fencing"`
 }
 
 // InstallConfigs reads every install-config among objs that decodes, in
@@ -84,16 +99,27 @@ func InstallConfigs(objs []*Object) []*InstallConfig {
 		ic.convertNetworking()
 		if len(ic.Sections) == 1 {
 			for key, raw := range ic.Sections {
-				ic.Platform = strings.ToLower(key)
+				ic.Platform, ic.PlatformKey = strings.ToLower(key), key
 				var vips struct {
 					APIVIPs     []string `json:"apiVIPs"`
 					IngressVIPs []string `json:"ingressVIPs"`
 					APIVIP      string   `json:"apiVIP"`
 					IngressVIP  string   `json:"ingressVIP"`
+					LB          struct {
+						Type string `json:"type"`
+					} `json:"loadBalancer"`
 				}
 				_ = json.Unmarshal(raw, &vips)
 				ic.APIVIPs = append(vips.APIVIPs, nonEmpty(vips.APIVIP)...)
 				ic.IngressVIPs = append(vips.IngressVIPs, nonEmpty(vips.IngressVIP)...)
+				ic.APIVIPKey, ic.IngressVIPKey = "apiVIPs", "ingressVIPs"
+				if len(vips.APIVIPs) == 0 && vips.APIVIP != "" {
+					ic.APIVIPKey = "apiVIP"
+				}
+				if len(vips.IngressVIPs) == 0 && vips.IngressVIP != "" {
+					ic.IngressVIPKey = "ingressVIP"
+				}
+				ic.LoadBalancerType = vips.LB.Type
 			}
 		}
 		out = append(out, ic)

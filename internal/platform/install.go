@@ -81,3 +81,95 @@ var ClusterInstancePlatformTypes = map[string]string{
 	"vsphere":   "VSphere",
 	"nutanix":   "Nutanix",
 }
+// ---------------------------------------------------------------- install checks
+
+// Control-plane sizes the installers accept.
+//
+//   - Agent-based installer: 1 or 3 control-plane nodes before 4.18; 1, 3, 4
+//     or 5 from 4.18 (openshift/installer docs/user/agent/control-plane-replicas.md;
+//     pkg/asset/agent/installconfig.go validateControlPlaneReplicas, test case
+//     "ControlPlane.Replicas can only be set to 5, 4, 3, or 1").
+//   - Assisted service (hub installs by ClusterInstance): exactly 3 dedicated
+//     control-plane nodes in high availability mode before 4.18, 3 to 5 from
+//     4.18, 1 for a single node (openshift/assisted-service
+//     internal/common/common.go MinimumVersionForNonStandardHAOCPControlPlane,
+//     MaxMasterHostsNeededForInstallationInHaModeOfOCP418OrNewer;
+//     internal/bminventory/inventory.go validateHighAvailabilityWithControlPlaneCount).
+//   - Two control-plane nodes only as a two-node cluster with an arbiter
+//     (from 4.19) or with fencing (from 4.20) (assisted-service
+//     MinimumVersionForArbiterClusters, MinimumVersionForTwoNodesWithFencing;
+//     installer pkg/types/validation/installconfig.go validateArbiter,
+//     agent fencing credentials).
+const (
+	ControlPlaneFlexibleSince OCPMinor = 18 // 4 and 5 control-plane nodes
+	TwoNodeArbiterSince       OCPMinor = 19 // 2 control-plane nodes + arbiter
+	TwoNodeFencingSince       OCPMinor = 20 // 2 control-plane nodes with fencing
+)
+
+// ControlPlaneSizes lists the control-plane node counts the agent installer
+// and the assisted service accept on release minor for a cluster without an
+// arbiter or fencing (see ControlPlaneFlexibleSince).
+func ControlPlaneSizes(minor OCPMinor) []int {
+	if minor >= ControlPlaneFlexibleSince {
+		return []int{1, 3, 4, 5}
+	}
+	return []int{1, 3}
+}
+
+// PlatformNone is the platform of a cluster whose networking the user
+// manages (no VIPs, no keepalived): the installer's platform "none"
+// (openshift/installer pkg/types/none/platform.go: Platform has no fields,
+// so apiVIPs and ingressVIPs cannot be written in it) and the assisted
+// service's user-managed networking ("API VIPs cannot be set with User
+// Managed Networking": internal/cluster/validations/validations.go
+// ValidateVIPsWereNotSetUserManagedNetworking).
+const PlatformNone = "none"
+
+// vipsInMachineNetwork are the platforms whose API and ingress VIPs the
+// installer requires inside a machine network (openshift/installer
+// pkg/types/validation/installconfig.go validateVIPsForPlatform:
+// reqVIPinMachineCIDR true for baremetal, openstack and ovirt, for vsphere
+// only with the agent-based installer, false for nutanix). The assisted
+// service requires it for every cluster with VIPs
+// (internal/network/machine_network_cidr.go VerifyVipWithSingleMachineNetwork:
+// "does not belong to machine-network-cidr").
+var vipsInMachineNetwork = map[string]bool{"baremetal": true, "openstack": true, "ovirt": true}
+
+// VIPsInMachineNetwork reports whether the installer requires the VIPs of
+// platform inside a machine network; agent: the agent-based installer;
+// hub: installed by the assisted service.
+func VIPsInMachineNetwork(platform string, agent, hub bool) bool {
+	return hub || vipsInMachineNetwork[platform] || agent && platform == "vsphere"
+}
+
+// PredictableNICName matches the interface names systemd gives physical NICs
+// (man systemd.net-naming-scheme: en + o/s/x/v/P/b/u/c/a/i/p/d...): the
+// assisted service accepts an NMState ethernet interface or bond port of
+// such a name without a MAC-to-interface mapping, and refuses any other
+// unmapped name ("mac-interface mapping for interface %s is missing and not
+// a physical interface": openshift/assisted-service
+// pkg/staticnetworkconfig/generator.go validateInterfaceNamesExistenceYAML).
+const PredictableNICName = `^en[PsvxXbucaipod]`
+
+// The agent-based installer's agent-config.yaml: apiVersion v1beta1 (v1alpha1
+// is still read and converted), kind AgentConfig (openshift/installer
+// pkg/types/agent/agent_config_type.go AgentConfigVersion;
+// pkg/types/agent/conversion ConvertAgentConfig).
+const (
+	AgentConfigKind = "AgentConfig"
+)
+
+// AgentConfigAPIVersions are the apiVersions the installer reads.
+var AgentConfigAPIVersions = []string{"v1beta1", "v1alpha1"}
+
+// ImageBasedTemplatePrefix starts the names of the siteconfig operator's
+// image-based install templates (ibi-cluster-templates-v1,
+// ibi-node-templates-v1), as against the assisted installer's
+// (ai-cluster-templates-v1, ai-node-templates-v1) (stolostron/siteconfig
+// bundle/manifests/siteconfig.clusterserviceversion.yaml, config/samples).
+const ImageBasedTemplatePrefix = "ibi-"
+
+// ClusterInstance clusterType values with two control-plane nodes and an
+// arbiter (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go
+// ClusterTypeHighlyAvailableArbiter).
+const ClusterTypeHighlyAvailableArbiter = "HighlyAvailableArbiter"

@@ -16,6 +16,7 @@ const (
 	factMirrorObjects
 	factRegistriesFiles
 	factAnalysis
+	factInstall
 )
 
 // machineConfigs are the set's MachineConfigs with their decoded Ignition

@@ -1,0 +1,82 @@
+package manifests
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/siteforge/siteforge/internal/platform"
+)
+
+// AgentConfig is the part of an agent-config.yaml (the agent-based
+// installer's hosts) siteforge reads; json tags as openshift/installer
+// pkg/types/agent Config and Host.
+type AgentConfig struct {
+	Obj                  *Object     `json:"-"`
+	RendezvousIP         string      `json:"rendezvousIP"`
+	AdditionalNTPSources []string    `json:"additionalNTPSources"`
+	Hosts                []AgentHost `json:"hosts"`
+}
+
+// AgentHost is one host of agent-config.
+type AgentHost struct {
+	Hostname   string          `json:"hostname"`
+	Role       string          `json:"role"`
+	Interfaces []HostInterface `json:"interfaces"`
+	// NetworkConfig is the host's NMState config as written (a mapping
+	// when well formed).
+	NetworkConfig any `json:"networkConfig"`
+}
+
+// HostInterface maps a NIC name to its MAC (agent-config
+// hosts[].interfaces, ClusterInstance nodes[].nodeNetwork.interfaces:
+// assisted-service api/v1beta1 Interface).
+type HostInterface struct {
+	Name       string `json:"name"`
+	MacAddress string `json:"macAddress"`
+}
+
+// AgentConfigs reads every agent-config among objs that decodes, in order.
+func AgentConfigs(objs []*Object) []*AgentConfig {
+	var out []*AgentConfig
+	for _, o := range objs {
+		if o.Kind != platform.AgentConfigKind || !slices.Contains(platform.AgentConfigAPIVersions, o.APIVersion) {
+			continue
+		}
+		ac := &AgentConfig{Obj: o}
+		if o.DecodeLoose(ac) != nil {
+			continue
+		}
+		out = append(out, ac)
+	}
+	return out
+}
+
+// NMStateAddress is a static address of an NMState config and the path of
+// its ip field inside the config.
+type NMStateAddress struct {
+	IP   string
+	Path []string
+}
+
+// NMStateAddresses lists the static addresses of an NMState config
+// (interfaces[].ipv4/ipv6.address[].ip), as the agent-based installer reads a
+// host's IPs (openshift/installer pkg/asset/agent GetAllHostIPs).
+func NMStateAddresses(cfg any) []NMStateAddress {
+	m, _ := cfg.(map[string]any)
+	ifaces, _ := m["interfaces"].([]any)
+	var out []NMStateAddress
+	for i, raw := range ifaces {
+		in, _ := raw.(map[string]any)
+		for _, fam := range []string{"ipv4", "ipv6"} {
+			f, _ := in[fam].(map[string]any)
+			addrs, _ := f["address"].([]any)
+			for j, a := range addrs {
+				am, _ := a.(map[string]any)
+				if ip, _ := am["ip"].(string); ip != "" {
+					out = append(out, NMStateAddress{IP: ip, Path: []string{"interfaces", strconv.Itoa(i), fam, "address", strconv.Itoa(j), "ip"}})
+				}
+			}
+		}
+	}
+	return out
+}

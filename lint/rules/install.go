@@ -1,0 +1,304 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/siteforge/siteforge/internal/cluster/installcheck"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/lint"
+)
+
+// The INS family: the install checks (internal/cluster/installcheck) on the
+// install objects of plain manifests: install-config.yaml, agent-config.yaml
+// (an install-config and an agent-config of one cluster are checked
+// together) and siteconfig ClusterInstances. Sites get the same checks at
+// vet and render (internal/load), so a site's own objects are not checked
+// again here.
+
+const insPlain = " Checked on install-config.yaml, agent-config.yaml (with the install-config of the same cluster) and ClusterInstance manifests; sites get the same check at `siteforge vet` and render."
+
+func init() {
+	checks := map[string]func(lint.Set, *lint.Reporter){}
+	for id, check := range map[string]installcheck.Check{
+		"INS001": installcheck.CheckVIP, "INS002": installcheck.CheckDuplicate, "INS003": installcheck.CheckCIDR,
+		"INS004": installcheck.CheckSingleNode, "INS005": installcheck.CheckRendezvous, "INS006": installcheck.CheckControlPlane,
+		"INS007": installcheck.CheckBMC, "INS008": installcheck.CheckNMState,
+	} {
+		checks[id] = func(set lint.Set, r *lint.Reporter) {
+			for _, f := range installFindings(set) {
+				if f.Check == check {
+					k := f.Key.(*insKey)
+					r.Object(k.obj, f.Message, append(append([]string{}, k.path...), f.Sub...)...)
+				}
+			}
+		}
+	}
+	lint.RegisterFamily("v1alpha1", checks, []*lint.Rule{
+		{ID: "INS001", Name: "install-vip-address", Severity: lint.Error,
+			Summary: "an API or ingress VIP outside the machine networks, on a network or broadcast address, on a node's IP, or shared by API and ingress",
+			Rationale: "The installer requires the VIPs inside a machine network on baremetal, OpenStack and oVirt (vSphere: with the agent-based installer) and refuses an API VIP that is also an ingress VIP, unless the load balancer is user-managed " +
+				"(openshift/installer pkg/types/validation/installconfig.go validateVIPsForPlatform, validateAPIAndIngressVIPs: \"IP expected to be in one of the machine networks\", \"VIP for API must not be one of the Ingress VIPs\"). " +
+				"The assisted service requires every VIP inside a machine network and refuses its broadcast address and an address a host uses " +
+				"(openshift/assisted-service internal/network/machine_network_cidr.go VerifyVipWithSingleMachineNetwork). The network address of an IPv4 machine network and the subnet-router anycast address of an IPv6 one (RFC 4291 2.6.1) belong to no host either: keepalived cannot hold them." + insPlain,
+			Fix: "Use a free host address of a machine network for each VIP, a different one for the API and the ingress, and none a node has."},
+		{ID: "INS002", Name: "install-duplicate-address", Severity: lint.Error,
+			Summary: "two hosts with one IP or MAC, or a host listing a MAC or interface name twice",
+			Rationale: "The agent-based installer refuses a MAC used by two hosts (\"duplicate MAC address found\": openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateHostInterfaces); the assisted service requires a host's MACs and interface names to be unique " +
+				"(pkg/staticnetworkconfig/generator.go validateMacInterfaceName) and holds hosts whose addresses collide (internal/host/validator.go noIPCollisionsInNetwork). A host is recognised by its MACs: a copied MAC gives one host another's config." + insPlain,
+			Fix: "Copy each host's MACs from its own NICs, and give each host its own address."},
+		{ID: "INS003", Name: "install-cidr-host-bits", Severity: lint.Error,
+			Summary: "a machine, cluster or service network written with host bits set (10.0.0.5/24 for 10.0.0.0/24)",
+			Rationale: "The installer refuses a network whose address has host bits: \"invalid network address. got 10.0.0.5/24, expecting 10.0.0.0/24\" (openshift/installer pkg/validate/validate.go SubnetCIDR, from pkg/types/validation/installconfig.go validateNetworking); " +
+				"the assisted service likewise (\"is not a valid network CIDR\": internal/network/cidr_validations.go verifySubnetCIDR)." + insPlain,
+			Fix: "Write the network address the message gives."},
+		{ID: "INS004", Name: "install-single-node-platform", Severity: lint.Error,
+			Summary: "VIPs with platform none, or a single-node cluster on a platform other than none or external",
+			Rationale: "Platform none has no VIPs: its install-config section has no VIP fields (openshift/installer pkg/types/none/platform.go), and the assisted service refuses VIPs with user-managed networking " +
+				"(internal/cluster/validations/validations.go ValidateVIPsWereNotSetUserManagedNetworking). A cluster of one control-plane node and no workers is installed only on platform none or external, by the agent-based installer " +
+				"(pkg/asset/agent/installconfig.go validateSNOConfiguration: \"Only platform none and external supports 1 ControlPlane and 0 Compute nodes\") and by the assisted service (ValidateControlPlaneCountWithPlatform: \"Single node cluster is not supported alongside %s platform\"); " +
+				"docs \"Installing OpenShift on a single node\"." + insPlain,
+			Fix: "For a single node: platform none (platformType None in a ClusterInstance) and no VIPs. For VIPs: platform baremetal with three or more control-plane nodes."},
+		{ID: "INS005", Name: "install-rendezvous-host", Severity: lint.Error,
+			Summary: "the agent-based installer's rendezvousIP is a worker's address, or no control-plane host's",
+			Rationale: "The rendezvous host runs the assisted service the other hosts register with; it must be a control-plane host (\"The rendezvousIP must be assigned to a control plane host\": openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateRendezvousIPNotWorker; " +
+				"docs \"Preparing to install with the Agent-based Installer\"). An address no host has, when every control-plane host's static address is known, (checked when every control-plane host has a static address of the rendezvousIP's family) leaves the hosts waiting for a service nobody runs." + insPlain,
+			Fix: "Set rendezvousIP to the static address of a control-plane host."},
+		{ID: "INS006", Name: "install-control-plane-size", Severity: lint.Error,
+			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release",
+			Rationale: "1 or 3 control-plane nodes before 4.18; 1, 3, 4 or 5 from 4.18 (openshift/installer docs/user/agent/control-plane-replicas.md; openshift/assisted-service internal/common/common.go MinimumVersionForNonStandardHAOCPControlPlane, " +
+				"internal/bminventory/inventory.go validateHighAvailabilityWithControlPlaneCount). Two only as a two-node cluster with an arbiter (4.19) or with fencing (4.20) (MinimumVersionForArbiterClusters, MinimumVersionForTwoNodesWithFencing). " +
+				"Plain manifests without a known release are judged by the latest release." + insPlain,
+			Fix: "Use a supported number of control-plane nodes, declare the arbiter (install-config arbiter, ClusterInstance clusterType HighlyAvailableArbiter) or fencing of a two-node cluster, or install a release that accepts the size."},
+		{ID: "INS007", Name: "install-bmc-credentials", Severity: lint.Error,
+			Summary: "a ClusterInstance node without a BMC, a BMC credentials Secret name or a boot MAC",
+			Rationale: "The siteconfig operator registers each node as a BareMetalHost: bmcAddress, bmcCredentialsName (the Secret with keys username and password) and bootMACAddress are required " +
+				"(stolostron/siteconfig api/v1alpha1 clusterinstance_types.go NodeSpec). The Secret is created on the hub out of band; the ClusterInstance only names it." + insPlain,
+			Fix: "Give every node bmcAddress, bmcCredentialsName.name and bootMACAddress, and create the Secret in the cluster's namespace on the hub."},
+		{ID: "INS008", Name: "install-nmstate-interfaces", Severity: lint.Error,
+			Summary: "a host's NMState config that is malformed or names an interface the host does not have",
+			Rationale: "A host's networkConfig is an NMState document whose interfaces are a list of mappings with a name. The assisted service maps ethernet interfaces and bond ports to NICs by the host's MAC-to-name list " +
+				"and refuses a name that is neither mapped nor a physical NIC name (\"mac-interface mapping for interface %s is missing and not a physical interface\": openshift/assisted-service pkg/staticnetworkconfig/generator.go validateInterfaceNamesExistenceYAML; " +
+				"predictable names as man systemd.net-naming-scheme). VLAN base interfaces, bridge ports and route next-hop interfaces must be NICs of the host or interfaces the config defines." + insPlain,
+			Fix: "List each NIC the config uses in the host's interfaces (name and macAddress), or use the names the host has."},
+	})
+}
+
+// insKey is where a value of an install object is: the object and the field
+// path inside it.
+type insKey struct {
+	obj  *manifests.Object
+	path []string
+}
+
+func insVal(v string, o *manifests.Object, path ...string) installcheck.Value {
+	return installcheck.Value{V: v, Key: &insKey{o, path}}
+}
+
+// installFindings are the install checks' findings on the set's plain
+// install objects, computed once per set.
+func installFindings(set lint.Set) []installcheck.Finding {
+	return lint.Fact(set, factInstall, func() []installcheck.Finding {
+		var out []installcheck.Finding
+		for _, f := range installFacts(set) {
+			out = append(out, installcheck.Run(f)...)
+		}
+		return out
+	})
+}
+
+// installFacts describes each cluster the set's install objects install.
+func installFacts(set lint.Set) []*installcheck.Facts {
+	objs := set.Objects
+	if set.Site != nil {
+		// the site's own objects were checked at load; only the plain
+		// manifests given with it are read here
+		extra := map[*manifests.Object]bool{}
+		for _, o := range set.Site.Extra {
+			extra[o] = true
+		}
+		objs = nil
+		for _, o := range set.Objects {
+			if extra[o] {
+				objs = append(objs, o)
+			}
+		}
+	}
+	ics, acs := manifests.InstallConfigs(objs), manifests.AgentConfigs(objs)
+	var out []*installcheck.Facts
+	if len(ics) == 1 && len(acs) == 1 {
+		f := installConfigFacts(ics[0], set.Minor)
+		f.Method = installcheck.MethodAgent
+		agentConfigFacts(f, acs[0])
+		out = append(out, f)
+	} else {
+		for _, ic := range ics {
+			out = append(out, installConfigFacts(ic, set.Minor))
+		}
+		for _, ac := range acs {
+			f := &installcheck.Facts{Method: installcheck.MethodAgent, Minor: set.Minor, ControlPlane: -1, Workers: -1}
+			agentConfigFacts(f, ac)
+			out = append(out, f)
+		}
+	}
+	for _, ci := range manifests.ClusterInstances(objs) {
+		out = append(out, clusterInstanceFacts(ci, set.Minor))
+	}
+	return out
+}
+
+func installConfigFacts(ic *manifests.InstallConfig, minor platform.OCPMinor) *installcheck.Facts {
+	o := ic.Obj
+	f := &installcheck.Facts{
+		Platform: ic.Platform, PlatformKey: &insKey{o, []string{"platform"}},
+		Method: installcheck.MethodOther, Minor: minor,
+		UserManagedLB: ic.LoadBalancerType == "UserManaged",
+		ControlPlane:  -1, Workers: -1,
+		TwoNode: ic.Arbiter != nil || ic.ControlPlane != nil && len(ic.ControlPlane.Fencing) > 0,
+	}
+	if ic.PlatformKey != "" {
+		f.PlatformKey = &insKey{o, []string{"platform", ic.PlatformKey}}
+	}
+	n := &ic.Networking
+	for i, c := range n.MachineNetwork {
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "machineNetwork", Value: insVal(c.CIDR, o, ic.MachineNetworkPath(i)...)})
+	}
+	for i, c := range n.ClusterNetwork {
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "clusterNetwork", Value: insVal(c.CIDR, o, ic.ClusterNetworkPath(i)...)})
+	}
+	for i, c := range n.ServiceNetwork {
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "serviceNetwork", Value: insVal(c, o, ic.ServiceNetworkPath(i)...)})
+	}
+	vipPath := func(key string, i int) []string {
+		if strings.HasSuffix(key, "s") {
+			return []string{"platform", ic.PlatformKey, key, strconv.Itoa(i)}
+		}
+		return []string{"platform", ic.PlatformKey, key}
+	}
+	for i, v := range ic.APIVIPs {
+		f.APIVIPs = append(f.APIVIPs, insVal(v, o, vipPath(ic.APIVIPKey, i)...))
+	}
+	for i, v := range ic.IngressVIPs {
+		f.IngressVIPs = append(f.IngressVIPs, insVal(v, o, vipPath(ic.IngressVIPKey, i)...))
+	}
+	if cp := ic.ControlPlane; cp != nil && cp.Replicas != nil {
+		f.ControlPlane, f.ControlPlaneKey = *cp.Replicas, &insKey{o, []string{"controlPlane", "replicas"}}
+	}
+	workers := 0
+	for _, c := range ic.Compute {
+		if c.Replicas == nil {
+			workers = -1
+			break
+		}
+		workers += *c.Replicas
+	}
+	if len(ic.Compute) > 0 {
+		f.Workers, f.WorkersKey = workers, &insKey{o, []string{"compute"}}
+	}
+	return f
+}
+
+// agentConfigFacts adds an agent-config's hosts and rendezvousIP.
+func agentConfigFacts(f *installcheck.Facts, ac *manifests.AgentConfig) {
+	o := ac.Obj
+	if ac.RendezvousIP != "" {
+		f.RendezvousIP = insVal(ac.RendezvousIP, o, "rendezvousIP")
+	}
+	for i, h := range ac.Hosts {
+		at := func(p ...string) []string { return append([]string{"hosts", strconv.Itoa(i)}, p...) }
+		host := installcheck.Host{Name: h.Hostname, Role: h.Role, Key: &insKey{o, at()}}
+		if host.Name == "" {
+			host.Name = "hosts[" + strconv.Itoa(i) + "]"
+		}
+		for j, in := range h.Interfaces {
+			host.Interfaces = append(host.Interfaces, installcheck.Interface{
+				Name: insVal(in.Name, o, at("interfaces", strconv.Itoa(j), "name")...),
+				MAC:  insVal(in.MacAddress, o, at("interfaces", strconv.Itoa(j), "macAddress")...),
+			})
+		}
+		if h.NetworkConfig != nil {
+			host.NetworkConfig, host.NetworkConfigKey = h.NetworkConfig, &insKey{o, at("networkConfig")}
+			for _, a := range manifests.NMStateAddresses(h.NetworkConfig) {
+				host.IPs = append(host.IPs, insVal(a.IP, o, append(at("networkConfig"), a.Path...)...))
+			}
+		}
+		f.Hosts = append(f.Hosts, host)
+	}
+}
+
+func clusterInstanceFacts(ci *manifests.ClusterInstance, minor platform.OCPMinor) *installcheck.Facts {
+	o, spec := ci.Obj, &ci.Spec
+	f := &installcheck.Facts{
+		Platform: strings.ToLower(spec.PlatformType), PlatformKey: &insKey{o, []string{"spec", "platformType"}},
+		Method: installcheck.MethodAssisted, Minor: minor, HubHosts: true,
+		TwoNode:         spec.ClusterType == platform.ClusterTypeHighlyAvailableArbiter,
+		ControlPlaneKey: &insKey{o, []string{"spec", "nodes"}}, WorkersKey: &insKey{o, []string{"spec", "nodes"}},
+	}
+	for _, t := range spec.TemplateRefs {
+		if strings.HasPrefix(t.Name, platform.ImageBasedTemplatePrefix) {
+			f.Method = installcheck.MethodImage
+		}
+	}
+	for i, c := range spec.MachineNetwork {
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "machineNetwork", Value: insVal(c.CIDR, o, "spec", "machineNetwork", strconv.Itoa(i), "cidr")})
+	}
+	for i, c := range spec.ClusterNetwork {
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "clusterNetwork", Value: insVal(c.CIDR, o, "spec", "clusterNetwork", strconv.Itoa(i), "cidr")})
+	}
+	for i, c := range spec.ServiceNetwork {
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "serviceNetwork", Value: insVal(c.CIDR, o, "spec", "serviceNetwork", strconv.Itoa(i), "cidr")})
+	}
+	for i, v := range spec.APIVIPs {
+		f.APIVIPs = append(f.APIVIPs, insVal(v, o, "spec", "apiVIPs", strconv.Itoa(i)))
+	}
+	for i, v := range spec.IngressVIPs {
+		f.IngressVIPs = append(f.IngressVIPs, insVal(v, o, "spec", "ingressVIPs", strconv.Itoa(i)))
+	}
+	f.ControlPlane, f.Workers = -1, -1
+	if len(spec.Nodes) > 0 {
+		f.ControlPlane, f.Workers = 0, 0
+	}
+	for i, n := range spec.Nodes {
+		at := func(p ...string) []string { return append([]string{"spec", "nodes", strconv.Itoa(i)}, p...) }
+		role := n.RoleOrDefault()
+		switch role {
+		case installcheck.RoleMaster:
+			f.ControlPlane++
+		case installcheck.RoleWorker:
+			f.Workers++
+		default: // arbiter
+			f.TwoNode = true
+		}
+		h := installcheck.Host{Name: n.HostName, Role: role, Key: &insKey{o, at()}}
+		if h.Name == "" {
+			h.Name = "nodes[" + strconv.Itoa(i) + "]"
+		}
+		h.BootMAC = insVal(n.BootMACAddress, o, at("bootMACAddress")...)
+		if n.BootMACAddress == "" {
+			h.BootMAC.Key = &insKey{o, at()}
+		}
+		if n.BmcAddress != "" || n.BmcCredentialsName != nil {
+			h.BMC = &installcheck.BMC{Key: &insKey{o, at("bmcCredentialsName")}}
+			if n.BmcCredentialsName != nil {
+				h.BMC.CredentialsName = insVal(n.BmcCredentialsName.Name, o, at("bmcCredentialsName", "name")...)
+			}
+		}
+		if nn := n.NodeNetwork; nn != nil {
+			for j, in := range nn.Interfaces {
+				h.Interfaces = append(h.Interfaces, installcheck.Interface{
+					Name: insVal(in.Name, o, at("nodeNetwork", "interfaces", strconv.Itoa(j), "name")...),
+					MAC:  insVal(in.MacAddress, o, at("nodeNetwork", "interfaces", strconv.Itoa(j), "macAddress")...),
+				})
+			}
+			if nn.Config != nil {
+				h.NetworkConfig, h.NetworkConfigKey = nn.Config, &insKey{o, at("nodeNetwork", "config")}
+				for _, a := range manifests.NMStateAddresses(nn.Config) {
+					h.IPs = append(h.IPs, insVal(a.IP, o, append(at("nodeNetwork", "config"), a.Path...)...))
+				}
+			}
+		}
+		f.Hosts = append(f.Hosts, h)
+	}
+	return f
+}

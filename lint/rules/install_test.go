@@ -1,0 +1,200 @@
+package rules
+
+import (
+	"strings"
+)
+
+// Fixtures of the INS family: an agent install (install-config +
+// agent-config of one cluster) and a hub install (ClusterInstance).
+
+const insInstallConfig = `apiVersion: v1
+baseDomain: example.com
+metadata:
+  name: lab
+controlPlane:
+  name: master
+  replicas: 3
+compute:
+- name: worker
+  replicas: 0
+networking:
+  networkType: OVNKubernetes
+  machineNetwork:
+  - cidr: 192.168.10.0/24
+platform:
+  baremetal:
+    apiVIPs: [192.168.10.5]
+    ingressVIPs: [192.168.10.6]
+`
+
+const insAgentConfig = `apiVersion: v1beta1
+kind: AgentConfig
+metadata:
+  name: lab
+rendezvousIP: 192.168.10.10
+hosts:
+- hostname: m0
+  role: master
+  interfaces:
+  - name: eno1
+    macAddress: 52:54:00:00:00:10
+  networkConfig:
+    interfaces:
+    - name: eno1
+      type: ethernet
+      state: up
+      ipv4:
+        enabled: true
+        address:
+        - ip: 192.168.10.10
+          prefix-length: 24
+- hostname: m1
+  role: master
+  interfaces:
+  - name: eno1
+    macAddress: 52:54:00:00:00:11
+  networkConfig:
+    interfaces:
+    - name: eno1
+      type: ethernet
+      state: up
+      ipv4:
+        enabled: true
+        address:
+        - ip: 192.168.10.11
+          prefix-length: 24
+- hostname: w0
+  role: worker
+  interfaces:
+  - name: eno1
+    macAddress: 52:54:00:00:00:20
+  networkConfig:
+    interfaces:
+    - name: eno1
+      type: ethernet
+      state: up
+      ipv4:
+        enabled: true
+        address:
+        - ip: 192.168.10.20
+          prefix-length: 24
+`
+
+const insClusterInstance = `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: site1
+  namespace: site1
+spec:
+  clusterName: site1
+  baseDomain: example.com
+  clusterImageSetNameRef: openshift-4.16
+  pullSecretRef:
+    name: pull-secret
+  platformType: None
+  machineNetwork:
+  - cidr: 10.1.0.0/24
+  templateRefs:
+  - name: ai-cluster-templates-v1
+    namespace: open-cluster-management
+  nodes:
+  - hostName: sno1
+    role: master
+    bmcAddress: redfish-virtualmedia+https://10.0.0.1/redfish/v1/Systems/1
+    bmcCredentialsName:
+      name: sno1-bmc
+    bootMACAddress: 52:54:00:00:01:10
+    templateRefs:
+    - name: ai-node-templates-v1
+      namespace: open-cluster-management
+    nodeNetwork:
+      interfaces:
+      - name: eno1
+        macAddress: 52:54:00:00:01:10
+      config:
+        interfaces:
+        - name: eno1
+          type: ethernet
+          state: up
+          ipv4:
+            enabled: true
+            address:
+            - ip: 10.1.0.10
+              prefix-length: 24
+`
+
+func insAgent(icFrom, icTo, acFrom, acTo string) map[string]string {
+	return map[string]string{
+		"install-config.yaml": strings.Replace(insInstallConfig, icFrom, icTo, 1),
+		"agent-config.yaml":   strings.Replace(insAgentConfig, acFrom, acTo, 1),
+	}
+}
+
+func insHub(from, to string) map[string]string {
+	return map[string]string{"clusterinstance.yaml": strings.Replace(insClusterInstance, from, to, 1)}
+}
+
+func init() {
+	ruleCases = append(ruleCases,
+		// INS001
+		ruleCase{rule: "INS001", name: "API VIP outside the machine network", files: insAgent("apiVIPs: [192.168.10.5]", "apiVIPs: [10.0.0.5]", "", ""),
+			want: []string{"install-config.yaml:17:15: error: API VIP 10.0.0.5 is not inside a machine network (192.168.10.0/24)"}},
+		ruleCase{rule: "INS001", name: "ingress VIP on a node's IP", files: insAgent("ingressVIPs: [192.168.10.6]", "ingressVIPs: [192.168.10.11]", "", ""),
+			want: []string{"install-config.yaml:18:19: error: ingress VIP 192.168.10.11 is node m1's IP"}},
+		ruleCase{rule: "INS001", name: "broadcast address", files: insAgent("ingressVIPs: [192.168.10.6]", "ingressVIPs: [192.168.10.255]", "", ""),
+			want: []string{"is the broadcast address of machine network 192.168.10.0/24"}},
+		ruleCase{rule: "INS001", name: "API VIP equal to the ingress VIP", files: insAgent("apiVIPs: [192.168.10.5]", "apiVIPs: [192.168.10.6]", "", ""),
+			want: []string{"install-config.yaml:17:15: error: API VIP 192.168.10.6 is also an ingress VIP"}},
+		ruleCase{rule: "INS001", name: "user-managed load balancer: equal VIPs outside the network", files: insAgent("    apiVIPs: [192.168.10.5]\n    ingressVIPs: [192.168.10.6]\n",
+			"    loadBalancer: {type: UserManaged}\n    apiVIPs: [10.0.0.5]\n    ingressVIPs: [10.0.0.5]\n", "", "")},
+		ruleCase{rule: "INS001", name: "VIPs of the machine network", files: insAgent("", "", "", "")},
+		// INS002
+		ruleCase{rule: "INS002", name: "MAC of two hosts", files: insAgent("", "", "macAddress: 52:54:00:00:00:11", "macAddress: 52:54:00:00:00:10"),
+			want: []string{"agent-config.yaml:26:17: error: MAC 52:54:00:00:00:10 of node m1 is also m0's"}},
+		ruleCase{rule: "INS002", name: "IP of two hosts", files: insAgent("", "", "ip: 192.168.10.11", "ip: 192.168.10.10"),
+			want: []string{"agent-config.yaml:35:15: error: IP 192.168.10.10 of node m1 is also m0's"}},
+		ruleCase{rule: "INS002", name: "distinct hosts", files: insAgent("", "", "", "")},
+		// INS003
+		ruleCase{rule: "INS003", name: "machine network with host bits", files: insHub("cidr: 10.1.0.0/24", "cidr: 10.1.0.1/24"),
+			want: []string{"clusterinstance.yaml:14:11: error: machineNetwork 10.1.0.1/24 has host bits set: the installer refuses it (invalid network address. got 10.1.0.1/24, expecting 10.1.0.0/24)"}},
+		ruleCase{rule: "INS003", name: "network address", files: insHub("", "")},
+		// INS004
+		ruleCase{rule: "INS004", name: "single node on baremetal (hub)", files: insHub("platformType: None", "platformType: BareMetal"),
+			want: []string{"clusterinstance.yaml:12:17: error: a single-node cluster (1 control-plane node, no workers) on platform baremetal: the assisted service installs one only on platform none or external"}},
+		ruleCase{rule: "INS004", name: "platform none with VIPs", files: insHub("platformType: None", "platformType: None\n  apiVIPs: [10.1.0.5]"),
+			want: []string{"clusterinstance.yaml:13:13: error: platform none takes no VIPs, but 10.1.0.5 is one"}},
+		ruleCase{rule: "INS004", name: "single node on platform none", files: insHub("", "")},
+		// INS005
+		ruleCase{rule: "INS005", name: "rendezvousIP of a worker", files: insAgent("", "", "rendezvousIP: 192.168.10.10", "rendezvousIP: 192.168.10.20"),
+			want: []string{"agent-config.yaml:5:15: error: rendezvousIP 192.168.10.20 is worker w0's IP"}},
+		ruleCase{rule: "INS005", name: "rendezvousIP of no host", files: insAgent("", "", "rendezvousIP: 192.168.10.10", "rendezvousIP: 192.168.10.99"),
+			want: []string{"agent-config.yaml:5:15: error: rendezvousIP 192.168.10.99 is no control-plane host's IP (m0 192.168.10.10, m1 192.168.10.11)"}},
+		ruleCase{rule: "INS005", name: "rendezvousIP of a master", files: insAgent("", "", "", "")},
+		// INS006
+		ruleCase{rule: "INS006", name: "two control-plane nodes, no arbiter", files: insAgent("replicas: 3", "replicas: 2", "", ""),
+			want: []string{"install-config.yaml:7:13: error: 2 control-plane nodes: the agent-based installer accepts 1, 3, 4 or 5 on the latest release"}},
+		ruleCase{rule: "INS006", name: "two control-plane nodes with an arbiter", files: insAgent("replicas: 3", "replicas: 2\narbiter:\n  name: arbiter\n  replicas: 1", "", "")},
+		ruleCase{rule: "INS006", name: "four control-plane nodes on 4.16", files: map[string]string{
+			"clusterinstance.yaml": strings.Replace(insClusterInstance, "platformType: None", "platformType: BareMetal", 1) +
+				"  - {hostName: m2, bmcAddress: redfish://a, bmcCredentialsName: {name: b2}, bootMACAddress: \"52:54:00:00:02:02\"}\n" +
+				"  - {hostName: m3, bmcAddress: redfish://b, bmcCredentialsName: {name: b3}, bootMACAddress: \"52:54:00:00:02:03\"}\n" +
+				"  - {hostName: m4, bmcAddress: redfish://c, bmcCredentialsName: {name: b4}, bootMACAddress: \"52:54:00:00:02:04\"}\n",
+			"clusterimageset.yaml": "apiVersion: hive.openshift.io/v1\nkind: ClusterImageSet\nmetadata:\n  name: openshift-4.16\nspec:\n  releaseImage: quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64\n",
+		}, want: []string{"clusterinstance.yaml:19:3: error: 4 control-plane nodes: the assisted service accepts 1 or 3 on 4.16 (4 and 5 from 4.18)"}},
+		ruleCase{rule: "INS006", name: "three control-plane nodes", files: insAgent("", "", "", "")},
+		// INS007
+		ruleCase{rule: "INS007", name: "node without a BMC credentials Secret", files: insHub("    bmcCredentialsName:\n      name: sno1-bmc\n", "    bmcCredentialsName:\n      name: \"\"\n"),
+			want: []string{"clusterinstance.yaml:23:7: error: node sno1 names no BMC credentials Secret"}},
+		ruleCase{rule: "INS007", name: "node without BMC nor boot MAC", files: insHub("    bmcAddress: redfish-virtualmedia+https://10.0.0.1/redfish/v1/Systems/1\n    bmcCredentialsName:\n      name: sno1-bmc\n    bootMACAddress: 52:54:00:00:01:10\n", ""),
+			want: []string{"clusterinstance.yaml:19:5: error: node sno1 has no BMC", "clusterinstance.yaml:19:5: error: node sno1 has no boot MAC"}},
+		ruleCase{rule: "INS007", name: "BMC named", files: insHub("", "")},
+		// INS008
+		ruleCase{rule: "INS008", name: "ethernet interface that is no NIC of the host", files: insHub("        - name: eno1\n          type: ethernet", "        - name: eth7\n          type: ethernet"),
+			want: []string{"clusterinstance.yaml:34:17: error: ethernet interface eth7 in node sno1's networkConfig is not one of its NICs (eno1)"}},
+		ruleCase{rule: "INS008", name: "VLAN on an unknown base interface", files: insHub("          type: ethernet\n", "          type: ethernet\n        - name: bond0.100\n          type: vlan\n          vlan: {base-iface: bond0, id: 100}\n"),
+			want: []string{"VLAN base interface bond0 in node sno1's networkConfig"}},
+		ruleCase{rule: "INS008", name: "interfaces not a list", files: insHub("        interfaces:\n        - name: eno1\n          type: ethernet\n          state: up\n          ipv4:\n            enabled: true\n            address:\n            - ip: 10.1.0.10\n              prefix-length: 24\n", "        interfaces: eno1\n"),
+			want: []string{"networkConfig.interfaces of node sno1 is not a list"}},
+		ruleCase{rule: "INS008", name: "NICs of the host", files: insHub("", "")},
+	)
+}
