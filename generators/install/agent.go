@@ -30,11 +30,12 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 		return err
 	}
 
+	var incomplete diag.List
 	masters, workers := 0, 0
 	for _, name := range s.PoolNames() {
 		n, d := poolSize(s, name)
 		if d != nil {
-			diags = append(diags, *d)
+			incomplete = append(incomplete, *d)
 			continue
 		}
 		if s.Pools[name].Role == site.RoleMaster {
@@ -51,7 +52,7 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 	switch s.Cluster.Platform {
 	case site.PlatformBareMetal:
 		if len(s.Network.APIVIPs) == 0 || len(s.Network.IngressVIPs) == 0 {
-			diags = append(diags, s.At("network", "an agent install on platform baremetal needs network.apiVIPs and network.ingressVIPs (keepalived holds them on the nodes)",
+			incomplete = append(incomplete, s.At("network", "an agent install on platform baremetal needs network.apiVIPs and network.ingressVIPs (keepalived holds them on the nodes)",
 				`add free addresses of the machine network as apiVIPs and ingressVIPs, or install a single node with cluster.platform: "none"`))
 		}
 		ic.Platform.BareMetal = &BareMetalPlatform{APIVIPs: s.Network.APIVIPs, IngressVIPs: s.Network.IngressVIPs}
@@ -64,10 +65,15 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 			`use cluster.platform: "baremetal" or "none"`))
 	}
 
-	ac, acNotes, dl := agentConfig(s)
+	ac, acNotes, dl, missing := agentConfig(s)
 	diags = append(diags, dl...)
+	incomplete = append(incomplete, missing...)
 	if len(diags) > 0 {
 		return diags.Sort()
+	}
+	if len(incomplete) > 0 {
+		warnIncomplete(ctx, incomplete, InstallConfigPath+" and "+AgentConfigPath)
+		return nil
 	}
 	header = append(header, notes...)
 
@@ -105,10 +111,9 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 
 // agentConfig builds agent-config.yaml: rendezvousIP, NTP sources and one
 // host per node of the site.
-func agentConfig(s *site.Site) (*AgentConfig, []string, diag.List) {
-	ac := &AgentConfig{APIVersion: platform.AgentConfigAPIVersion, Kind: platform.AgentConfigKind, Metadata: ObjectMeta{Name: s.Cluster.Name}}
-	var notes []string
-	var diags diag.List
+// Problems are diags; what the site does not say yet is missing.
+func agentConfig(s *site.Site) (ac *AgentConfig, notes []string, diags, missing diag.List) {
+	ac = &AgentConfig{APIVersion: platform.AgentConfigAPIVersion, Kind: platform.AgentConfigKind, Metadata: ObjectMeta{Name: s.Cluster.Name}}
 	if s.Install != nil {
 		ac.AdditionalNTPSources = append([]string(nil), s.Install.NTPSources...)
 		ac.RendezvousIP = s.Install.RendezvousIP
@@ -119,9 +124,9 @@ func agentConfig(s *site.Site) (*AgentConfig, []string, diag.List) {
 	if ac.RendezvousIP == "" {
 		masters := s.Masters()
 		if len(masters) == 0 {
-			diags = append(diags, s.At("pools", "the agent installer needs a rendezvous IP: the IP of a master, which runs the assisted service during the installation",
+			missing = append(missing, s.At("pools", "the agent installer needs a rendezvous IP: the IP of a master, which runs the assisted service during the installation",
 				"list the master pool's nodes with their ip, or set install.rendezvousIP"))
-			return nil, nil, diags
+			return nil, nil, nil, missing
 		}
 		ac.RendezvousIP = masters[0].IP
 		notes = append(notes, fmt.Sprintf("rendezvousIP: the first master's ip (%s); set install.rendezvousIP to choose another master.", masters[0].Name))
@@ -182,5 +187,5 @@ func agentConfig(s *site.Site) (*AgentConfig, []string, diag.List) {
 	case len(diags) == 0:
 		notes = append(notes, "No hosts: no node of the site names a MAC address. The agent installer then takes any host that boots the ISO, with addresses from DHCP (reserve the rendezvous IP for a master) and roles assigned by the assisted service. Add bootMAC or interfaces to the nodes to pin host names, roles, disks and static networking.")
 	}
-	return ac, notes, diags
+	return ac, notes, diags, nil
 }

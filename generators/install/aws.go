@@ -68,7 +68,7 @@ var edgePlacements = map[string]platform.OCPMinor{
 // a cluster on AWS with compute nodes on AWS Local Zones" / "... Wavelength
 // Zones").
 func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
-	var diags diag.List
+	var diags, incomplete diag.List
 	ic := &InstallConfig{}
 	header := []string{fmt.Sprintf("install-config.yaml for `openshift-install create cluster` on AWS (OpenShift %s). The installer creates the VPC with networking.machineNetwork and carves its subnets itself: the pools' subnets are not install-config input (an existing VPC needs platform.aws.vpc and subnet IDs, which the site does not describe).", ctx.Minor), pullSecretNote()}
 	notes, err := f.common(ctx, s, ic)
@@ -76,7 +76,7 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 		return err
 	}
 	if s.Cluster.Region == "" {
-		diags = append(diags, s.At("cluster", "an AWS IPI install needs the region (install-config platform.aws.region)", `set cluster.region, for example "us-east-1"`))
+		incomplete = append(incomplete, s.At("cluster", "an AWS IPI install needs the region (install-config platform.aws.region)", `set cluster.region, for example "us-east-1"`))
 	}
 	ic.Platform.AWS = &AWSPlatform{Region: s.Cluster.Region}
 
@@ -87,7 +87,7 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 		p := s.Pools[name]
 		n, d := poolSize(s, name)
 		if d != nil {
-			diags = append(diags, *d)
+			incomplete = append(incomplete, *d)
 			continue
 		}
 		target := worker
@@ -148,6 +148,10 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 	}
 	if len(diags) > 0 {
 		return diags.Sort()
+	}
+	if len(incomplete) > 0 {
+		warnIncomplete(ctx, incomplete, InstallConfigPath)
+		return nil
 	}
 	header = append(header, notes...)
 	data, err := encode(ic, header)

@@ -167,6 +167,16 @@ func (f *finish) common(ctx *generators.Context, s *site.Site, ic *InstallConfig
 	return notes, nil
 }
 
+// warnIncomplete reports what a site to be installed does not say yet, as
+// warnings at the user's fields (errors under --strict): the installer input
+// files are then not written, and everything else is.
+func warnIncomplete(ctx *generators.Context, missing diag.List, files string) {
+	for _, d := range missing.Sort() {
+		d.Message += "; " + files + " are not written until the site says it"
+		ctx.Warn(d)
+	}
+}
+
 // poolSize is a pool's node count, or a positioned error when the site does
 // not say it.
 func poolSize(s *site.Site, name string) (int, *diag.Diagnostic) {
