@@ -43,21 +43,20 @@ func Finish(ctx *generators.Context, s *site.Site, out *generators.Output) ([]ge
 	if s.Cluster.Lifecycle != site.LifecycleInstall || s.HubInstalled() {
 		return nil, nil
 	}
-	var f *finish
+	f := &finish{}
 	switch {
 	case s.Cluster.InstallMethod == site.InstallAgent:
-		f = &finish{}
 		if err := f.agent(ctx, s); err != nil {
 			return nil, err
 		}
 	case s.Cluster.InstallMethod == site.InstallIPI && s.Cluster.Platform == site.PlatformAWS:
-		f = &finish{}
 		if err := f.awsIPI(ctx, s); err != nil {
 			return nil, err
 		}
-	default:
-		f = &finish{}
 	}
+	// IPI on other platforms and UPI: the day-0 manifests only. A bare-metal
+	// IPI install-config carries the BMC passwords, which siteforge never
+	// writes (docs/install.md).
 	arts := f.arts
 	arts = append(arts, f.day0(s, out)...)
 	return arts, nil

@@ -406,3 +406,39 @@ pools:
 		}
 	}
 }
+
+// TestIncompleteSiteWarns: an agent site whose masters are counted, not
+// listed, and which names no rendezvous host cannot have an agent-config:
+// a warning at the field, no installer files, everything else rendered.
+func TestIncompleteSiteWarns(t *testing.T) {
+	s := loadSite(t, "site.yaml", `apiVersion: siteforge.dev/v1alpha1
+kind: Site
+name: lab
+cluster: {baseDomain: example.com, version: "4.16", platform: none, installMethod: agent, lifecycle: install}
+network: {machineNetwork: ["192.168.1.0/24"]}
+pools:
+  master: {uplinkInterface: eno1, uplinkMTU: 1500, count: 1}
+`)
+	out, err := generators.Render(s, generators.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := out.Files[install.InstallConfigPath]; ok {
+		t.Errorf("install-config.yaml written for a site without a rendezvous host")
+	}
+	if _, ok := out.Files["install/openshift/"+platform.InstallerNetworkManifestName]; !ok {
+		t.Errorf("the day-0 manifests are not placed")
+	}
+	found := false
+	for _, w := range out.Warnings {
+		if w.Path == "pools" && strings.Contains(w.Message, "rendezvous IP") && strings.Contains(w.Message, "are not written") && w.Pos.Line == 6 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("warnings %v, want the missing rendezvous IP at pools (line 6)", out.Warnings)
+	}
+	if _, err := generators.Render(s, generators.Options{Strict: true}); err == nil {
+		t.Errorf("--strict renders an incomplete install")
+	}
+}
