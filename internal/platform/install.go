@@ -8,6 +8,23 @@ package platform
 // "Configuring image registry repository mirroring" (mirror sets), and
 // "Ingress sharding" (IngressControllers created at install). The same bytes
 // are applied again on day 2 (Argo CD), which changes nothing.
+//
+// Checked against what the installation does with each kind:
+//   - MachineConfig: MCO's bootstrap renders every pool's config from the
+//     MachineConfigs among the manifests (machine-config-operator
+//     pkg/controller/bootstrap bootstrap.go Run). One for a custom pool is
+//     inert until that pool's MachineConfigPool and node labels exist on day
+//     2 (its nodes install as workers), so it is harmless at install.
+//   - The mirror sets: rendered into registries.conf by the same bootstrap
+//     (container-runtime-config RunImageBootstrap), next to the installer's
+//     own objects from install-config; a conflict fails the installation, so
+//     the install finisher leaves out copies MCO would refuse
+//     (generators/mirroring Install.Day0Refused).
+//   - IngressController: the shards, created by the installation and
+//     reconciled by the ingress operator. The default IngressController is
+//     not a day-2 resource of siteforge (a merge patch file, whose documented
+//     install-time name is cluster-ingress-default-ingresscontroller.yaml),
+//     so it is never copied here.
 var Day0Kinds = map[[2]string]bool{
 	{"machineconfiguration.openshift.io/v1", "MachineConfig"}:      true,
 	{"config.openshift.io/v1", "ImageDigestMirrorSet"}:             true,
