@@ -44,7 +44,7 @@ func (p *awsPool) add(s *site.Site, name string, n int) diag.List {
 	}
 	return diag.List{s.At(site.FieldPath("pools", name, "instanceType"),
 		fmt.Sprintf("install-config has one %s machine pool for pools %s and %s, and one instance type: %s has %s, %s has %s", p.name, p.typePool, name, p.typePool, p.instanceType, name, sp.InstanceType),
-		fmt.Sprintf("give the pools the same instanceType, or install with one and add the other pool's MachineSet after the installation"))}
+		"give the pools the same instanceType, or install with one and add the other pool's MachineSet after the installation")}
 }
 
 // machinePool is the install-config pool.
