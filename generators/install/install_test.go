@@ -369,6 +369,18 @@ pools:
 		{"Local Zone edge pool before 4.14",
 			fmt.Sprintf(awsEdgeSite, "4.13", "Disabled", "aws-local-zone", "zone: us-east-1-nyc-1a,"),
 			"pools.edge.placement", "from OpenShift 4.14", "install OpenShift 4.14", 9},
+		{"two instance types in the worker pool",
+			`apiVersion: siteforge.dev/v1alpha1
+kind: Site
+name: two
+cluster: {baseDomain: example.com, version: "4.16", platform: aws, region: us-east-1, installMethod: ipi, lifecycle: install}
+network: {machineNetwork: ["10.0.0.0/16"]}
+pools:
+  master: {uplinkInterface: ens5, uplinkMTU: 9001, count: 3}
+  worker: {uplinkInterface: ens5, uplinkMTU: 9001, count: 3, instanceType: m6i.xlarge}
+  infra: {uplinkInterface: ens5, uplinkMTU: 9001, count: 3, instanceType: r6i.xlarge}
+`,
+			"pools.worker.instanceType", "one instance type: infra has r6i.xlarge, worker has m6i.xlarge", "give the pools the same instanceType", 8},
 		{"Wavelength edge pool before 4.15",
 			fmt.Sprintf(awsEdgeSite, "4.14", "Disabled", "aws-wavelength", "zone: us-east-1-wl1-bos-wlz-1,"),
 			"pools.edge.placement", "from OpenShift 4.15", "install OpenShift 4.15", 9},
