@@ -13,7 +13,7 @@ import (
 // site.
 func BenchmarkGenerators(b *testing.B) {
 	b.Chdir(filepath.Join("..", ".."))
-	res := load.Load([]string{"examples/aws-local-zones", "examples/disconnected-quay-cache", "examples/remote-workers", "examples/fleet"})
+	res := load.Load([]string{"examples/agent-sno", "examples/aws-local-zones", "examples/aws-local-zones-ipi", "examples/disconnected-quay-cache", "examples/remote-workers", "examples/fleet"})
 	if len(res.Diagnostics) > 0 {
 		b.Fatal(res.Diagnostics)
 	}

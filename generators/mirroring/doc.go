@@ -17,10 +17,13 @@
 //   - OperatorHub "cluster" with disableAllDefaultSources on disconnected sites, and one
 //     CatalogSource per declared catalog (image as declared: the node pulls it through the
 //     mirrors, by tag).
-//   - agent/assisted installs with lifecycle "install": install/install-config-mirrors.yaml
-//     (imageDigestSources from 4.14, imageContentSources before) and, for the agent installer,
-//     install/registries.conf (digest-only, as that installer writes it). The day-2 objects are
-//     rendered too: the installer forces digest-only mirroring.
+//   - the install-time mirrors of a site with lifecycle "install", computed once by ForInstall
+//     (imageDigestSources from 4.14, imageContentSources before; the agent installer's
+//     digest-only registries.conf; whether MCO's bootstrap accepts the day-0 copies of the
+//     mirror sets next to the installer's own objects). The install finisher writes them into
+//     install-config.yaml and install/mirror/registries.conf (agent, AWS IPI); assisted installs
+//     get install/install-config-mirrors.yaml, a fragment for the install-config overrides. The
+//     day-2 objects are rendered too: the installer forces digest-only mirroring.
 //   - mirroring/registries-<pool>.conf for master, worker and every custom pool: the file the
 //     nodes get, rendered by the registries engine (internal/registries) from the objects above.
 //

@@ -7,8 +7,6 @@ const (
 	tagMirrorSetName    = "siteforge-tag-mirrors"    // ImageTagMirrorSet (4.13+)
 )
 
-// Where the files for the installers go in the output folder.
-const (
-	installConfigMirrorsPath = "install/install-config-mirrors.yaml"
-	agentRegistriesConfPath  = "install/registries.conf"
-)
+// Where the install-config fragment of an assisted install goes in the output folder (agent and
+// IPI installs get a whole install-config.yaml from the install finisher).
+const installConfigMirrorsPath = "install/install-config-mirrors.yaml"

@@ -17,34 +17,46 @@ import (
 	"github.com/siteforge/siteforge/internal/site"
 )
 
-// installTimeMirrors reports whether the site gets install-time mirror files.
+// installTimeMirrors reports whether the site's installer is handed install-time mirrors, so
+// the installer's own mirror objects (installerObjects) end up on the cluster: agent and AWS IPI
+// installs (the install finisher writes install-config.yaml) and assisted installs (the
+// install-config fragment below).
 func installTimeMirrors(s *site.Site) bool {
-	m := s.Cluster.InstallMethod
-	return (m == site.InstallAgent || m == site.InstallAssisted) && s.Cluster.Lifecycle == site.LifecycleInstall
+	if s.Cluster.Lifecycle != site.LifecycleInstall {
+		return false
+	}
+	switch s.Cluster.InstallMethod {
+	case site.InstallAgent, site.InstallAssisted:
+		return true
+	case site.InstallIPI:
+		return s.Cluster.Platform == site.PlatformAWS
+	}
+	return false
 }
 
-// installSource is one install-config imageDigestSources / imageContentSources entry.
-// // installer pkg/types/installconfig.go ImageDigestSource, ImageContentSource
-type installSource struct {
+// InstallSource is one install-config imageDigestSources / imageContentSources entry
+// (installer pkg/types/installconfig.go ImageDigestSource, ImageContentSource: json tags as
+// there).
+type InstallSource struct {
 	Source       string   `json:"source"`
 	Mirrors      []string `json:"mirrors,omitempty"`
 	SourcePolicy string   `json:"sourcePolicy,omitempty"`
 }
 
 type installConfigMirrors struct {
-	ImageDigestSources  []installSource `json:"imageDigestSources,omitempty"`
-	ImageContentSources []installSource `json:"imageContentSources,omitempty"`
+	ImageDigestSources  []InstallSource `json:"imageDigestSources,omitempty"`
+	ImageContentSources []InstallSource `json:"imageContentSources,omitempty"`
 }
 
 // installSources lists the digest entries as the installer takes them: digest mirroring only
 // (the installer has no tag mirroring), the policy only where the installer knows the field.
-func installSources(entries []entry, minor platform.OCPMinor) []installSource {
-	var out []installSource
+func installSources(entries []entry, minor platform.OCPMinor) []InstallSource {
+	var out []InstallSource
 	for _, e := range entries {
 		if !e.digest {
 			continue
 		}
-		src := installSource{Source: e.source, Mirrors: append([]string(nil), e.mirrors...)}
+		src := InstallSource{Source: e.source, Mirrors: append([]string(nil), e.mirrors...)}
 		if minor >= platform.InstallerSourcePolicySince {
 			src.SourcePolicy = e.policy
 		}
@@ -53,70 +65,140 @@ func installSources(entries []entry, minor platform.OCPMinor) []installSource {
 	return out
 }
 
-// installFiles renders the install-time mirror configuration of an agent or assisted install:
-// the install-config fragment and, for the agent installer, its registries.conf.
-func installFiles(s *site.Site, entries []entry, minor platform.OCPMinor, afterInstall []string) ([]generators.Artifact, error) {
+// Install is the install-time mirror configuration of a site: the one place that computes it.
+// The install finisher writes it into install-config.yaml (and the agent installer's
+// mirror/registries.conf); the assisted fragment comes from it too.
+type Install struct {
+	// Field is the install-config field: "imageDigestSources", or "imageContentSources"
+	// before platform.InstallerImageDigestSourcesSince.
+	Field   string
+	Sources []InstallSource
+	// RegistriesConf is the agent installer's registries.conf for these sources, without a
+	// header.
+	RegistriesConf []byte
+	// Notes are sentences for the header of the file that carries the sources.
+	Notes []string
+	// AfterInstall are the steps to take once the cluster is installed (checkAfterInstall).
+	AfterInstall []string
+	// Day0Refused is why MCO's bootstrap would refuse the day-0 copies of the site's mirror
+	// sets next to the installer's own mirror objects ("" when it accepts them). MCO's
+	// bootstrap renders registries.conf from every mirror set among the install manifests and
+	// fails the installation on an error (MCO pkg/controller/bootstrap/bootstrap.go Run ->
+	// container-runtime-config RunImageBootstrap), so those copies must stay out of the
+	// installer's manifests; the day-2 objects bring them after the installation.
+	Day0Refused string
+	// Day0Paths are the resource paths of the site's mirror sets (the day-2 objects whose
+	// day-0 copies Day0Refused is about).
+	Day0Paths []string
+	// Origin is where the install-time mirrors come from in the site.
+	Origin []diag.Position
+}
+
+// ForInstall computes the install-time mirrors of a site to be installed, nil when it has none.
+func ForInstall(s *site.Site, minor platform.OCPMinor) (*Install, error) {
+	if s.Mirroring == nil || s.Cluster.Lifecycle != site.LifecycleInstall {
+		return nil, nil
+	}
+	entries, diags := collectEntries(s, minor)
+	if len(diags) > 0 {
+		return nil, diags
+	}
 	sources := installSources(entries, minor)
 	if len(sources) == 0 {
 		return nil, nil
 	}
-	var origin []diag.Position
+	legacy := minor < platform.IDMSITMSSince
+	sets := buildMirrorSets(entries, legacy)
+	img, _ := imageConfig(s)
+	_, steps := checkAfterInstall(s, entries, engineInput(s, sets, img, minor), minor)
+
+	in := &Install{Field: "imageDigestSources", Sources: sources, AfterInstall: steps}
+	if minor < platform.InstallerImageDigestSourcesSince {
+		in.Field = "imageContentSources"
+	}
 	for _, e := range entries {
 		if e.digest {
-			origin = append(origin, e.origin...)
+			in.Origin = append(in.Origin, e.origin...)
 		}
 	}
-	origin = diag.Unique(append(origin, s.Positions.Of("cluster.installMethod"))...)
+	in.Origin = sortPositions(diag.Unique(append(in.Origin, s.Positions.Of("cluster.installMethod"))...))
 
-	var frag installConfigMirrors
-	field := "imageDigestSources"
+	conf, err := agentRegistriesConf(sources, minor)
+	if err != nil {
+		return nil, err
+	}
+	in.RegistriesConf = conf
+
 	if minor >= platform.InstallerImageDigestSourcesSince {
-		frag.ImageDigestSources = sources
+		in.Notes = append(in.Notes, fmt.Sprintf("The installer turns %s into ImageDigestMirrorSet %q.", in.Field, platform.InstallerDigestMirrorSetName))
 	} else {
-		field = "imageContentSources"
-		frag.ImageContentSources = sources
+		in.Notes = append(in.Notes, fmt.Sprintf("The installer turns %s into ImageContentSourcePolicies %q.", in.Field, fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, 0)+"..."))
+	}
+	in.Notes = append(in.Notes, "Install-time mirroring is digest-only (the installer forces mirror-by-digest-only = true): tag references, operator catalogs among them, reach the mirrors only once the day-2 objects in mirroring/ are applied.")
+	if minor < platform.InstallerSourcePolicySince && hasNeverContactSource(entries) {
+		in.Notes = append(in.Notes, fmt.Sprintf("The installer of OpenShift %s has no sourcePolicy: the nodes may contact the sources until the day-2 objects, with mirrorSourcePolicy NeverContactSource, are applied.", minor))
+	}
+
+	// The day-0 copies of the site's mirror sets next to the installer's objects, as MCO's
+	// bootstrap sees them.
+	idms, icsps := installerObjects(sources, minor)
+	day0 := registries.Input{ReleaseImage: s.Cluster.ReleaseImage, Minor: int(minor)}
+	if sets.idms != nil {
+		day0.DigestMirrorSets = append(day0.DigestMirrorSets, *sets.idms)
+		in.Day0Paths = append(in.Day0Paths, resourcePath("ImageDigestMirrorSet", sets.idms.Name))
+	}
+	if sets.itms != nil {
+		day0.TagMirrorSets = append(day0.TagMirrorSets, *sets.itms)
+		in.Day0Paths = append(in.Day0Paths, resourcePath("ImageTagMirrorSet", sets.itms.Name))
+	}
+	if sets.icsp != nil {
+		day0.ContentSourcePolicies = append(day0.ContentSourcePolicies, *sets.icsp)
+		in.Day0Paths = append(in.Day0Paths, resourcePath("ImageContentSourcePolicy", sets.icsp.Name))
+	}
+	mixed := len(icsps) > 0 && (sets.idms != nil || sets.itms != nil)
+	day0.DigestMirrorSets = append(day0.DigestMirrorSets, idms...)
+	day0.ContentSourcePolicies = append(day0.ContentSourcePolicies, icsps...)
+	if _, err := registries.Render(day0); err != nil {
+		in.Day0Refused = err.Error()
+	} else if mixed && minor < platform.ICSPWithMirrorSetsSince {
+		in.Day0Refused = fmt.Sprintf("%s (4.13 z-streams built before MCO PR #4027)", platform.MCOErrICSPWithIDMS)
+	}
+	return in, nil
+}
+
+// installFiles renders the install-config fragment of an assisted install (merged into the
+// installer's install-config through the AgentClusterInstall overrides). Agent and IPI installs
+// get a whole install-config.yaml from the install finisher instead.
+func installFiles(s *site.Site, in *Install, minor platform.OCPMinor) ([]generators.Artifact, error) {
+	var frag installConfigMirrors
+	if in.Field == "imageDigestSources" {
+		frag.ImageDigestSources = in.Sources
+	} else {
+		frag.ImageContentSources = in.Sources
 	}
 	body, err := yaml.Marshal(frag)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", installConfigMirrorsPath, err)
 	}
-	text := fmt.Sprintf("Install-time mirrors for the %s installer (OpenShift %s): merge %s into install-config.yaml.", s.Cluster.InstallMethod, minor, field)
-	if s.Cluster.InstallMethod == site.InstallAssisted {
-		text += " Assisted installer: pass it as install-config overrides (AgentClusterInstall annotation agent-install.openshift.io/install-config-overrides, as JSON) or through the API."
-	}
-	if minor >= platform.InstallerImageDigestSourcesSince {
-		text += fmt.Sprintf(" The installer turns it into ImageDigestMirrorSet %q.", platform.InstallerDigestMirrorSetName)
-	} else {
-		text += fmt.Sprintf(" The installer turns it into ImageContentSourcePolicies %q.", fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, 0)+"...")
-	}
-	text += " Install-time mirroring is digest-only (the installer forces mirror-by-digest-only = true): tag references, operator catalogs among them, reach the mirrors only once the day-2 objects in mirroring/ are applied."
-	if minor < platform.InstallerSourcePolicySince && hasNeverContactSource(entries) {
-		text += fmt.Sprintf(" The installer of OpenShift %s has no sourcePolicy: the nodes may contact the sources until the day-2 objects, with mirrorSourcePolicy NeverContactSource, are applied.", minor)
+	text := fmt.Sprintf("Install-time mirrors for the %s installer (OpenShift %s): merge %s into install-config.yaml.", s.Cluster.InstallMethod, minor, in.Field)
+	text += " Assisted installer: pass it as install-config overrides (AgentClusterInstall annotation agent-install.openshift.io/install-config-overrides, as JSON) or through the API."
+	for _, n := range in.Notes {
+		text += " " + n
 	}
 	if s.Mirroring.AdditionalTrustedCA != nil {
 		text += fmt.Sprintf(" Put the mirrors' CA into additionalTrustBundle (on day 2 it is ConfigMap %q in openshift-config).", s.Mirroring.AdditionalTrustedCA.ConfigMap)
 	}
 	var b bytes.Buffer
 	b.WriteString(commentBlock(text))
-	for _, step := range afterInstall {
+	for _, step := range in.AfterInstall {
 		b.WriteString(commentBlock("After the installation, " + step + "."))
 	}
 	b.Write(body)
-	arts := []generators.Artifact{{Path: installConfigMirrorsPath, Role: generators.File, Data: b.Bytes(), Comment: "#", Origin: origin}}
-
-	if s.Cluster.InstallMethod == site.InstallAgent {
-		conf, err := agentRegistriesConf(sources, minor)
-		if err != nil {
-			return nil, err
-		}
-		var c bytes.Buffer
-		c.WriteString(commentBlock(fmt.Sprintf("The agent installer's registries.conf (OpenShift %s): what `openshift-install agent create image` generates from install-config %s. To supply it yourself, copy it to %s in the assets directory. Digest-only on purpose: the agent installer writes nothing else, and tag mirroring set here would not survive the installation.",
-			minor, field, platform.AgentRegistriesConfAssetPath)))
-		c.Write(conf)
-		arts = append(arts, generators.Artifact{Path: agentRegistriesConfPath, Role: generators.File, Data: c.Bytes(), Comment: "#", Origin: origin})
-	}
-	return arts, nil
+	return []generators.Artifact{{Path: installConfigMirrorsPath, Role: generators.File, Data: b.Bytes(), Comment: "#", Origin: in.Origin}}, nil
 }
+
+// CommentBlock wraps text into "# " comment lines, as every siteforge header.
+func CommentBlock(text string) string { return commentBlock(text) }
 
 func hasNeverContactSource(entries []entry) bool {
 	for _, e := range entries {
@@ -132,7 +214,7 @@ func hasNeverContactSource(entries []entry) bool {
 // = true, blocked = true for NeverContactSource where the installer knows the policy.
 // Mirrors installer pkg/asset/agent/mirror/registriesconf.go generateRegistriesConf and
 // pkg/asset/ignition/bootstrap/registries.go MergedMirrorSets (keyed by source and policy).
-func agentRegistriesConf(sources []installSource, minor platform.OCPMinor) ([]byte, error) {
+func agentRegistriesConf(sources []InstallSource, minor platform.OCPMinor) ([]byte, error) {
 	type key struct{ source, policy string }
 	var order []key
 	merged := map[key][]string{}
@@ -176,7 +258,7 @@ func contains(list []string, v string) bool {
 }
 
 // installerObjects are the mirror objects the installer leaves on the cluster.
-func installerObjects(sources []installSource, minor platform.OCPMinor) (idms []configv1.ImageDigestMirrorSet, icsps []operatorv1alpha1.ImageContentSourcePolicy) {
+func installerObjects(sources []InstallSource, minor platform.OCPMinor) (idms []configv1.ImageDigestMirrorSet, icsps []operatorv1alpha1.ImageContentSourcePolicy) {
 	if len(sources) == 0 {
 		return nil, nil
 	}

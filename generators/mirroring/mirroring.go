@@ -123,15 +123,23 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	arts = append(arts, previews...)
 
 	if installTimeMirrors(s) {
-		warnings, steps := checkAfterInstall(s, entries, in, minor)
+		warnings, _ := checkAfterInstall(s, entries, in, minor)
 		for _, w := range warnings {
 			ctx.Warn(w)
 		}
-		files, err := installFiles(s, entries, minor, steps)
+	}
+	if s.Cluster.InstallMethod == site.InstallAssisted {
+		inst, err := ForInstall(s, minor)
 		if err != nil {
 			return nil, err
 		}
-		arts = append(arts, files...)
+		if inst != nil {
+			files, err := installFiles(s, inst, minor)
+			if err != nil {
+				return nil, err
+			}
+			arts = append(arts, files...)
+		}
 	}
 	return arts, nil
 }

@@ -217,11 +217,13 @@ func TestDisconnectedQuayCacheExample(t *testing.T) {
 		t.Errorf("release %s resolves to %+v", release, res.Endpoints)
 	}
 
-	// Agent install: install-time files, and the warning about the installer's own IDMS.
-	for _, p := range []string{installConfigMirrorsPath, agentRegistriesConfPath, masterPreview} {
-		if _, ok := out.Files[p]; !ok {
-			t.Errorf("missing %s", p)
-		}
+	// Agent install: no fragment (the install finisher writes install-config.yaml), and the
+	// warning about the installer's own IDMS.
+	if _, ok := out.Files[installConfigMirrorsPath]; ok {
+		t.Errorf("unexpected %s for an agent install", installConfigMirrorsPath)
+	}
+	if _, ok := out.Files[masterPreview]; !ok {
+		t.Errorf("missing %s", masterPreview)
 	}
 	if !hasWarning(out.Warnings, "image-digest-mirror") {
 		t.Errorf("no warning about the installer's IDMS; warnings: %v", out.Warnings)
@@ -459,64 +461,70 @@ func TestLegacyPolicyWarns(t *testing.T) {
 
 func TestInstallFiles(t *testing.T) {
 	tests := []struct {
-		name          string
-		spec          siteSpec
-		wantField     string // "" when no install-config fragment
-		wantAgentConf bool
-		wantPolicy    bool
+		name         string
+		spec         siteSpec
+		wantField    string // "" when the site has no install-time mirrors
+		wantFragment bool   // install/install-config-mirrors.yaml (assisted only)
+		wantPolicy   bool
 	}{
-		{"agent 4.16", siteSpec{version: "4.16"}, "imageDigestSources", true, false},
-		{"agent 4.14", siteSpec{version: "4.14"}, "imageDigestSources", true, false},
-		{"agent 4.13", siteSpec{version: "4.13"}, "imageContentSources", true, false},
-		{"agent 4.21 carries the policy", siteSpec{version: "4.21"}, "imageDigestSources", true, true},
-		{"assisted", siteSpec{install: "assisted"}, "imageDigestSources", false, false},
+		{"agent 4.16", siteSpec{version: "4.16"}, "imageDigestSources", false, false},
+		{"agent 4.14", siteSpec{version: "4.14"}, "imageDigestSources", false, false},
+		{"agent 4.13", siteSpec{version: "4.13"}, "imageContentSources", false, false},
+		{"agent 4.21 carries the policy", siteSpec{version: "4.21"}, "imageDigestSources", false, true},
+		{"assisted", siteSpec{install: "assisted"}, "imageDigestSources", true, false},
 		{"agent running", siteSpec{lifecycle: "running"}, "", false, false},
-		{"ipi", siteSpec{install: "ipi"}, "", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.spec.mirroring = cacheBlock("NeverContactSource", labOrgs, labCatalogs)
-			out := render(t, loadSpec(t, tt.spec))
+			s := loadSpec(t, tt.spec)
+			minor, err := s.Minor()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := ForInstall(s, minor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := render(t, s)
 			frag, ok := out.Files[installConfigMirrorsPath]
+			if ok != tt.wantFragment {
+				t.Fatalf("%s present = %v, want %v", installConfigMirrorsPath, ok, tt.wantFragment)
+			}
 			if tt.wantField == "" {
-				if ok {
-					t.Fatalf("unexpected %s", installConfigMirrorsPath)
+				if in != nil {
+					t.Fatalf("install-time mirrors %+v for a running site", in)
 				}
 				return
 			}
-			if !ok {
-				t.Fatalf("missing %s", installConfigMirrorsPath)
+			if in == nil || in.Field != tt.wantField {
+				t.Fatalf("install-time mirrors %+v, want field %s", in, tt.wantField)
 			}
-			var ic map[string][]installSource
-			if err := yaml.UnmarshalStrict(frag, &ic); err != nil {
-				t.Fatal(err)
-			}
-			keys := slices.Sorted(maps.Keys(ic))
-			if len(keys) != 1 || keys[0] != tt.wantField {
-				t.Fatalf("install-config fields %v, want %s", keys, tt.wantField)
-			}
-			want := []installSource{
+			want := []InstallSource{
 				{Source: "quay.io/openshift-release-dev", Mirrors: []string{quayHost + "/ocp4-mirror"}},
 				{Source: "registry.redhat.io", Mirrors: []string{quayHost + "/registry-redhat-io"}},
 			}
 			if tt.wantPolicy {
 				want[0].SourcePolicy, want[1].SourcePolicy = "NeverContactSource", "NeverContactSource"
 			}
-			if !reflect.DeepEqual(ic[tt.wantField], want) {
-				t.Errorf("%s = %+v, want %+v", tt.wantField, ic[tt.wantField], want)
+			if !reflect.DeepEqual(in.Sources, want) {
+				t.Errorf("%s = %+v, want %+v", tt.wantField, in.Sources, want)
+			}
+			if tt.wantFragment {
+				var ic map[string][]InstallSource
+				if err := yaml.UnmarshalStrict(frag, &ic); err != nil {
+					t.Fatal(err)
+				}
+				if keys := slices.Sorted(maps.Keys(ic)); len(keys) != 1 || keys[0] != tt.wantField || !reflect.DeepEqual(ic[tt.wantField], want) {
+					t.Errorf("fragment %+v, want %s: %+v", ic, tt.wantField, want)
+				}
 			}
 			// The day-2 objects come too: the installer forces digest-only.
 			if _, ok := out.Files[itmsPath]; !ok {
 				t.Errorf("missing the day-2 ITMS")
 			}
 
-			conf, ok := out.Files[agentRegistriesConfPath]
-			if ok != tt.wantAgentConf {
-				t.Fatalf("agent registries.conf present = %v, want %v", ok, tt.wantAgentConf)
-			}
-			if !ok {
-				return
-			}
+			conf := in.RegistriesConf
 			if err := registries.Load(conf); err != nil {
 				t.Fatal(err)
 			}
@@ -532,6 +540,38 @@ func TestInstallFiles(t *testing.T) {
 			}
 			if blocked := res.Endpoints[len(res.Endpoints)-1].Blocked; blocked != tt.wantPolicy {
 				t.Errorf("source blocked = %v, want %v", blocked, tt.wantPolicy)
+			}
+		})
+	}
+}
+
+// TestDay0MirrorSetsRefused: MCO's bootstrap renders registries.conf from the installer's mirror
+// objects and the day-0 copies of the site's together; a policy conflict (the installer's
+// policy-less IDMS before 4.21 against NeverContactSource) or a 4.13 ICSP/IDMS mix fails it.
+func TestDay0MirrorSetsRefused(t *testing.T) {
+	tests := []struct {
+		version, policy string
+		want            string // substring of Day0Refused, "" when accepted
+	}{
+		{"4.16", "NeverContactSource", "conflicting mirrorSourcePolicy"},
+		{"4.16", "AllowContactingSource", ""},
+		{"4.21", "NeverContactSource", ""},
+		{"4.13", "AllowContactingSource", "both imagecontentsourcepolicy and imagedigestmirrorset exist"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version+"/"+tt.policy, func(t *testing.T) {
+			s := loadSpec(t, siteSpec{version: tt.version, mirroring: cacheBlock(tt.policy, labOrgs, labCatalogs)})
+			minor, _ := s.Minor()
+			in, err := ForInstall(s, minor)
+			if err != nil || in == nil {
+				t.Fatalf("ForInstall = %v, %v", in, err)
+			}
+			if tt.want == "" && in.Day0Refused != "" || tt.want != "" && !strings.Contains(in.Day0Refused, tt.want) {
+				t.Errorf("Day0Refused = %q, want %q", in.Day0Refused, tt.want)
+			}
+			want := []string{idmsPath, itmsPath}
+			if !reflect.DeepEqual(in.Day0Paths, want) {
+				t.Errorf("Day0Paths = %v, want %v", in.Day0Paths, want)
 			}
 		})
 	}

@@ -89,7 +89,9 @@ const (
 const (
 	PlacementRemote          = "remote"    // #Pool.placement
 	PlatformBareMetal        = "baremetal" // #Cluster.platform; platform.RemoteWorkerAutoDetectPlatform is its api config/v1 spelling "BareMetal"
-	InstallIPI               = "ipi"       // #Cluster.installMethod
+	PlatformAWS              = "aws"
+	PlatformNone             = "none"
+	InstallIPI               = "ipi" // #Cluster.installMethod
 	InstallAgent             = "agent"
 	InstallAssisted          = "assisted"
 	InstallImageBased        = "image-based"

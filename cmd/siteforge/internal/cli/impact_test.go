@@ -156,9 +156,11 @@ func yamlScenarios(file, running, chronyLine, catalogLine string, mtu [3]int) []
 // added tag mirror, a catalog display-name change, the two MTU migration
 // steps). Examples to install are made running clusters first.
 var impactExamples = map[string][]impactScenario{
-	"aws-local-zones": cueScenarios("site.cue", "", [3]int{8901, 1200, 9001}),
-	"remote-workers":  cueScenarios("site.cue", `lifecycle:     "install"`, [3]int{1400, 1300, 1500}),
-	"fleet":           cueScenarios("defaults.cue", `lifecycle:    *"install" | string`, [3]int{1400, 1300, 1500}),
+	"aws-local-zones":     cueScenarios("site.cue", "", [3]int{8901, 1200, 9001}),
+	"aws-local-zones-ipi": cueScenarios("site.cue", `lifecycle: "install"`, [3]int{8901, 1200, 9001}),
+	"agent-sno":           cueScenarios("site.cue", `lifecycle:     "install"`, [3]int{1400, 1300, 1500}),
+	"remote-workers":      cueScenarios("site.cue", `lifecycle:     "install"`, [3]int{1400, 1300, 1500}),
+	"fleet":               cueScenarios("defaults.cue", `lifecycle:    *"install" | string`, [3]int{1400, 1300, 1500}),
 	"disconnected-quay-cache": yamlScenarios("site.yaml", "  lifecycle: install", "server ntp1.lab.example.com iburst",
 		"displayName: Red Hat Operators", [3]int{1400, 1300, 1500}),
 	"kustomize/site": yamlScenarios("site.yaml", "", "server ntp1.lab.example.com iburst", "displayName: Red Hat Operators", [3]int{1400, 1300, 1500}),
