@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/sys/unix"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/generators"
@@ -248,6 +249,9 @@ func checkAssetsDir(to string) (string, error) {
 		return "", fmt.Errorf("its parent %s is not a directory", diag.Clean(parent))
 	}
 	dest := filepath.Join(parent, filepath.Base(abs))
+	if repo := gitWorkTree(dest); repo != "" {
+		return "", fmt.Errorf("lies inside the git work tree %s: the pull secret would be one `git add` away from the repository; choose a folder outside every repository (for example ~/installs/<site>)", diag.Clean(repo))
+	}
 	fi, err := os.Lstat(dest)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -265,9 +269,6 @@ func checkAssetsDir(to string) (string, error) {
 		if len(entries) > 0 {
 			return "", fmt.Errorf("exists and is not empty (it may hold the auth/ of an earlier installation, which must not be overwritten): move it away or choose a new folder")
 		}
-	}
-	if repo := gitWorkTree(dest); repo != "" {
-		return "", fmt.Errorf("lies inside the git work tree %s: the pull secret would be one `git add` away from the repository; choose a folder outside every repository (for example ~/installs/<site>)", diag.Clean(repo))
 	}
 	return dest, nil
 }
@@ -469,7 +470,10 @@ func withPullSecret(ic, secret []byte) ([]byte, error) {
 	if err != nil {
 		return nil, errors.New("the file does not end with its top-level mapping, so the pullSecret cannot be appended: render it again")
 	}
-	got, _ := after["pullSecret"].(string)
+	got, ok := after["pullSecret"].(string)
+	if !ok {
+		return nil, errors.New("the file does not end with its top-level mapping (a second document, a document end marker), so the pullSecret cannot be appended: render it again")
+	}
 	delete(after, "pullSecret")
 	if got != compact.String() || !reflect.DeepEqual(before, after) {
 		return nil, errors.New("the pullSecret does not read back as written (it holds characters a YAML single-quoted string cannot): write it as plain JSON")
@@ -581,7 +585,9 @@ func writeAssetsDir(dest string, files map[string][]byte) (err error) {
 			return err
 		}
 	}
-	if err := os.Rename(tmp, dest); err != nil {
+	// rename(2), not os.Rename: it replaces an empty directory dest (and
+	// fails on a non-empty one, which appeared since the check).
+	if err := unix.Rename(tmp, dest); err != nil {
 		return fmt.Errorf("cannot move the finished folder into place: %s", fsread.Describe(err))
 	}
 	committed = true
