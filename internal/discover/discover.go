@@ -334,3 +334,15 @@ func readFile(p string) ([]byte, []manifests.Problem) {
 	}
 	return data, nil
 }
+
+// IsRenderedSite reports whether dir is a site folder siteforge rendered:
+// its kustomization file starts with the header render writes.
+func IsRenderedSite(dir string) bool {
+	for _, k := range kustomizationFiles {
+		data, err := fsread.File(filepath.Join(dir, k), manifests.MaxFileSize)
+		if err == nil {
+			return bytes.HasPrefix(data, renderedHeader)
+		}
+	}
+	return false
+}

@@ -116,8 +116,12 @@ func usage(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := 10
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nexit codes: 0 clean, 1 findings at or above --fail-on, 2 the tool could not do its job")
 	fmt.Fprintln(w, "run 'siteforge help <command>' for a command's flags")
