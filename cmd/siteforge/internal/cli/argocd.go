@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"path/filepath"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
