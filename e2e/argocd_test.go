@@ -88,7 +88,8 @@ func examplesRepo(t *testing.T) string {
 
 // argocdSite renders one object; with policy NeverContactSource it also
 // gives a render warning (the agent installation's release mirror), with
-// AllowContactingSource it is strict-clean.
+// AllowContactingSource it is strict-clean. A single node the agent
+// installer can install (platform none, its rendezvous host listed).
 func argocdSite(policy string) string {
 	return `apiVersion: siteforge.dev/v1alpha1
 kind: Site
@@ -96,7 +97,7 @@ name: lab
 cluster:
   baseDomain: example.com
   version: "4.16"
-  platform: baremetal
+  platform: none
   installMethod: agent
   lifecycle: install
 network:
@@ -105,6 +106,7 @@ pools:
   master:
     uplinkInterface: eno1
     uplinkMTU: 1500
+    nodes: [{name: m0, ip: 192.168.0.10}]
 mirroring:
   quayCache:
     host: quay.hub.example.com:8443

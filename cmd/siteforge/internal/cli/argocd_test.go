@@ -15,8 +15,10 @@ import (
 
 // argocdWarnSite renders one resource and one render warning (the agent
 // installation's release mirror under NeverContactSource), so strict mode
-// changes the outcome.
-const argocdWarnSite = hardSite + `mirroring:
+// changes the outcome: hardSite as a single node the agent installer can
+// install (platform none, the rendezvous host listed), with mirrors.
+var argocdWarnSite = strings.Replace(strings.Replace(hardSite, "platform: baremetal", "platform: none", 1),
+	"    uplinkMTU: 1500\n", "    uplinkMTU: 1500\n    nodes: [{name: m0, ip: 192.168.0.10}]\n", 1) + `mirroring:
   quayCache:
     host: quay.hub.example.com:8443
     orgs:

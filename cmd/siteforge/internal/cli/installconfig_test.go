@@ -519,7 +519,9 @@ func TestInstallConfigRefusals(t *testing.T) {
 		t.Errorf("rendered hub site: exit %d:\n%s", r.code, r.stderr)
 	}
 	// A hub-installed site, rendered in memory.
-	hub := strings.Replace(hardSite, "installMethod: agent", "installMethod: assisted", 1)
+	hub := strings.NewReplacer("installMethod: agent", "installMethod: assisted", "platform: baremetal", "platform: none",
+		"    uplinkMTU: 1500\n", "    uplinkMTU: 1500\n    nodes: [{name: m0, ip: 192.168.0.10, bootMAC: \"52:54:00:00:00:10\", bmc: {address: \"ipmi://10.9.0.10\", credentialsSecret: m0-bmc}}]\n").Replace(hardSite) +
+		"install:\n  hub: {pullSecretRef: pull-secret, clusterImageSet: openshift-4.16}\n"
 	write(t, dir, map[string]string{"hub/site.yaml": hub})
 	r = icRun(t, dir, "", "--pull-secret", "ps.json", "--to", "assets", "hub")
 	if r.code != ExitFailure || !strings.Contains(r.stderr, "is installed from a hub (cluster.installMethod assisted)") || !strings.Contains(r.stderr, "docs/hub.md") {

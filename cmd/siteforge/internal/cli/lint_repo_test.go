@@ -147,33 +147,17 @@ func TestLintFleetRepository(t *testing.T) {
 	}
 
 	// The rendered output alone: each site folder is its own cluster, so
-	// the two policies of store-0002 and the others do not conflict. What
-	// each folder holds is the whole cluster as installed: its
-	// install/install-config.yaml imageDigestSources become the installer's
-	// policy-less ImageDigestMirrorSet image-digest-mirror (4.16), which MCO
-	// refuses next to the NeverContactSource day-2 mirror sets of store-0001
-	// and store-0003 until it is deleted after the installation (the step
-	// render warns about and install-config.yaml's header gives). That, and
-	// only that, is an error; store-0002 (AllowContactingSource) has none.
+	// the two policies do not conflict either. The fleet is installed from
+	// the hub: no install-config, so no installer-made ImageDigestMirrorSet
+	// to conflict with the day-2 mirror sets.
 	r := mainIn(t, repo, "lint", "--format", "json", "rendered")
-	conflicts := map[string]int{}
 	for _, f := range decodeReport(t, r.stdout).Findings {
-		if f.Severity != "error" {
-			continue
+		if f.Severity == "error" {
+			t.Errorf("lint rendered: %+v", f)
 		}
-		store := strings.Split(strings.TrimPrefix(f.File, "rendered/"), "/")[0]
-		if f.Rule == "MIR004" && strings.HasPrefix(f.File, "rendered/"+store+"/mirroring/") &&
-			strings.Contains(f.Message, "ImageDigestMirrorSet image-digest-mirror, which the installer creates from it") && store != "store-0002" {
-			conflicts[store]++
-			continue
-		}
-		t.Errorf("lint rendered: %+v", f)
 	}
-	if conflicts["store-0001"] == 0 || conflicts["store-0003"] == 0 {
-		t.Errorf("lint rendered: no post-installation policy conflict reported for store-0001 and store-0003: %v", conflicts)
-	}
-	if r.code != ExitFindings {
-		t.Errorf("lint rendered: exit %d, want %d (the post-installation conflicts)", r.code, ExitFindings)
+	if r.code != ExitOK {
+		t.Errorf("lint rendered: exit %d", r.code)
 	}
 }
 
