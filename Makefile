@@ -36,13 +36,20 @@ help: ## list the targets
 build: ## build bin/siteforge
 	$(GO) build -o $(BIN)/siteforge ./cmd/siteforge
 
-vet: ## go vet and gofmt check
+# internal/fidelity, the validation harness, is a module of its own (so the
+# pre-commit golang hook's `go install ./...` does not build it): every
+# target that walks ./... walks it too.
+vet: ## go vet and gofmt check, go.mod tidy
 	$(GO) vet ./...
+	cd internal/fidelity && $(GO) vet ./...
+	$(GO) mod tidy -diff
+	cd internal/fidelity && $(GO) mod tidy -diff
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 unit: tools ## go test ./... (no fuzzing)
 	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) $(GO) test -count=1 ./...
+	cd internal/fidelity && $(GO) test -count=1 ./...
 
 tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) pre-commit ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
 

@@ -53,7 +53,7 @@ func TestGoldenClusterInstances(t *testing.T) {
 			}
 			files[hub.Dir+"/"+e.Name()] = b
 		}
-		for _, err := range fidelity.CheckExtraManifestsRefs(files, hub.ClusterInstancePath) {
+		for _, err := range fidelity.CheckExtraManifestsRefs(files, hub.ClusterInstancePath, platform.ExtraManifestKeyExtensions) {
 			t.Errorf("%s: %v", siteDir, err)
 		}
 	}

@@ -196,7 +196,7 @@ func checkHubFiles(t *testing.T, out *generators.Output) {
 	for _, p := range webhookProblems(ci) {
 		t.Errorf("siteconfig webhook: %s", p)
 	}
-	for _, err := range fidelity.CheckExtraManifestsRefs(out.Files, hub.ClusterInstancePath) {
+	for _, err := range fidelity.CheckExtraManifestsRefs(out.Files, hub.ClusterInstancePath, platform.ExtraManifestKeyExtensions) {
 		t.Error(err)
 	}
 	if err := fidelity.Check(out.Files[hub.NamespacePath]); err != nil {

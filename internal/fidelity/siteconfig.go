@@ -1,6 +1,7 @@
 package fidelity
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -15,8 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
-
-	"github.com/siteforge/siteforge/internal/platform"
 )
 
 // The ClusterInstance CRD is not embedded: it is upstream data (stolostron/siteconfig
@@ -28,8 +27,31 @@ import (
 // SiteconfigCRDFile is the CRD's path under the shared folder.
 const SiteconfigCRDFile = "upstream/siteconfig/siteconfig.open-cluster-management.io_clusterinstances.yaml"
 
-// ClusterInstanceGVK is the kind the siteconfig CRD serves.
-var ClusterInstanceGVK = schema.FromAPIVersionAndKind(platform.ClusterInstanceAPIVersion, platform.ClusterInstanceKind)
+// crdServedGVK is the group, first served version and kind a CRD defines:
+// the kind is registered as the CRD says, not as the code under test says.
+func crdServedGVK(crdYAML []byte) (schema.GroupVersionKind, error) {
+	var crd struct {
+		Spec struct {
+			Group string `json:"group"`
+			Names struct {
+				Kind string `json:"kind"`
+			} `json:"names"`
+			Versions []struct {
+				Name   string `json:"name"`
+				Served bool   `json:"served"`
+			} `json:"versions"`
+		} `json:"spec"`
+	}
+	if err := yaml.Unmarshal(crdYAML, &crd); err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	for _, v := range crd.Spec.Versions {
+		if v.Served {
+			return schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}, nil
+		}
+	}
+	return schema.GroupVersionKind{}, fmt.Errorf("the CRD serves no version")
+}
 
 // ErrNoSharedCRD says the shared upstream folder, or the CRD in it, is absent.
 var ErrNoSharedCRD = errors.New("the ClusterInstance CRD is not there")
@@ -55,7 +77,12 @@ func RegisterClusterInstance(newObj func() any) error {
 			clusterInstanceOnce.err = fmt.Errorf("%w: %v", ErrNoSharedCRD, err)
 			return
 		}
-		clusterInstanceOnce.err = Register(ClusterInstanceGVK, newObj, crd)
+		gvk, err := crdServedGVK(crd)
+		if err != nil {
+			clusterInstanceOnce.err = fmt.Errorf("%s: %w", file, err)
+			return
+		}
+		clusterInstanceOnce.err = Register(gvk, newObj, crd)
 	})
 	return clusterInstanceOnce.err
 }
@@ -67,7 +94,9 @@ func sharedFile(rel string) (string, error) {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		// the repository root: the main module's go.mod (this harness is a
+		// module of its own, in internal/fidelity)
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(b, []byte("module github.com/siteforge/siteforge\n")) {
 			break
 		}
 		parent := filepath.Dir(dir)
@@ -87,11 +116,11 @@ func sharedFile(rel string) (string, error) {
 // one site's output, path -> bytes): every spec.extraManifestsRefs entry names a ConfigMap written
 // in the same folder, in the ClusterInstance's namespace; every key of it is a manifest file name
 // the siteconfig operator and assisted-service accept (a ConfigMap key ending in one of
-// platform.ExtraManifestKeyExtensions, no leading dot), unique across the ConfigMaps
+// keyExts (the caller passes platform.ExtraManifestKeyExtensions), no leading dot), unique across the ConfigMaps
 // (assisted-service clusterdeployments_controller.go getClusterDeploymentManifest refuses a name
 // twice); every value is whole objects that pass CheckStream; and every ConfigMap passes Check.
 // It returns the problems found.
-func CheckExtraManifestsRefs(files map[string][]byte, ciPath string) []error {
+func CheckExtraManifestsRefs(files map[string][]byte, ciPath string, keyExts []string) []error {
 	var ci struct {
 		Metadata struct {
 			Namespace string `json:"namespace"`
@@ -161,11 +190,11 @@ func CheckExtraManifestsRefs(files map[string][]byte, ciPath string) []error {
 				errs = append(errs, fmt.Errorf("%s: key %q: %s", p, k, strings.Join(msgs, "; ")))
 			}
 			okExt := false
-			for _, e := range platform.ExtraManifestKeyExtensions {
+			for _, e := range keyExts {
 				okExt = okExt || (strings.HasSuffix(k, e) && len(k) > len(e))
 			}
 			if !okExt || strings.HasPrefix(k, ".") {
-				errs = append(errs, fmt.Errorf("%s: key %q is not a manifest file name (%v)", p, k, platform.ExtraManifestKeyExtensions))
+				errs = append(errs, fmt.Errorf("%s: key %q is not a manifest file name (%v)", p, k, keyExts))
 			}
 			if prev, dup := seen[k]; dup {
 				errs = append(errs, fmt.Errorf("%s: key %q is also in ConfigMap %s", p, k, prev))
