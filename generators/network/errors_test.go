@@ -179,7 +179,7 @@ func TestNoMigrationWhenCurrentMatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(o.Files) != 0 {
+		if len(o.Files) != 1 || len(o.Resources) != 0 { // the empty kustomization.yaml alone
 			t.Errorf("%q: files %v", extra, o.Paths())
 		}
 	}

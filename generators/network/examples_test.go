@@ -79,7 +79,7 @@ func TestAWSLocalZonesExample(t *testing.T) {
 	wantFiles := []string{
 		mtuPhase1PatchJSON, mtuPhase1Kustomize, mtuPhase1PatchYAML,
 		mtuPhase2PatchJSON, mtuPhase2Kustomize, mtuPhase2PatchYAML,
-		mtuRunbook,
+		mtuRunbook, generators.KustomizationFile,
 	}
 	sort.Strings(wantFiles)
 	if got := o.Paths(); !reflect.DeepEqual(got, wantFiles) {

@@ -140,7 +140,7 @@ func TestMTUGitDone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Files) != 0 {
+	if len(o.Files) != 1 || len(o.Resources) != 0 { // the empty kustomization.yaml alone
 		t.Errorf("done: files %v", o.Paths())
 	}
 }
