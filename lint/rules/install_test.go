@@ -164,6 +164,16 @@ func init() {
 		ruleCase{rule: "INS004", name: "platform none with VIPs", files: insHub("platformType: None", "platformType: None\n  apiVIPs: [10.1.0.5]"),
 			want: []string{"clusterinstance.yaml:13:13: error: platform none takes no VIPs, but 10.1.0.5 is one"}},
 		ruleCase{rule: "INS004", name: "single node on platform none", files: insHub("", "")},
+		// installer pkg/asset/agent/installconfig.go validateSNOConfiguration
+		ruleCase{rule: "INS004", name: "agent single node with workers", files: map[string]string{
+			"install-config.yaml": strings.NewReplacer("  replicas: 3\n", "  replicas: 1\n", "  replicas: 0\n", "  replicas: 2\n",
+				"  baremetal:\n    apiVIPs: [192.168.10.5]\n    ingressVIPs: [192.168.10.6]\n", "  none: {}\n").Replace(insInstallConfig),
+			"agent-config.yaml": insAgentConfig},
+			want: []string{"install-config.yaml:9:1: error: a single control-plane node with 2 workers: the agent-based installer installs a single node only without workers"}},
+		ruleCase{rule: "INS004", name: "agent single node without workers", files: map[string]string{
+			"install-config.yaml": strings.NewReplacer("  replicas: 3\n", "  replicas: 1\n",
+				"  baremetal:\n    apiVIPs: [192.168.10.5]\n    ingressVIPs: [192.168.10.6]\n", "  none: {}\n").Replace(insInstallConfig),
+			"agent-config.yaml": insAgentConfig}},
 		// INS005
 		ruleCase{rule: "INS005", name: "rendezvousIP of a worker", files: insAgent("", "", "rendezvousIP: 192.168.10.10", "rendezvousIP: 192.168.10.20"),
 			want: []string{"agent-config.yaml:5:15: error: rendezvousIP 192.168.10.20 is worker w0's IP"}},

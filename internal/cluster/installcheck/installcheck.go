@@ -429,6 +429,21 @@ func (c *checker) singleNode() {
 	if f.Method != MethodAgent && f.Method != MethodAssisted {
 		return
 	}
+	if f.ControlPlane == 1 && f.Workers > 0 {
+		// openshift/installer pkg/asset/agent/installconfig.go
+		// validateSNOConfiguration: "Total number of compute replicas must
+		// be 0 when controlPlane.replicas is 1 for platform none or
+		// external. Found N" (and, before platforms were named, the same
+		// rule for every platform); openshift/assisted-service
+		// internal/cluster/validator.go: "Single-node clusters must have a
+		// single control plane node and no workers."
+		msg := fmt.Sprintf("a single control-plane node with %d workers: the agent-based installer installs a single node only without workers (the compute replicas must be 0 when controlPlane.replicas is 1)", f.Workers)
+		if f.Method == MethodAssisted {
+			msg = fmt.Sprintf("a single control-plane node with %d workers: the assisted service installs a single-node cluster only without workers (\"Single-node clusters must have a single control plane node and no workers\")", f.Workers)
+		}
+		c.add(CheckSingleNode, f.WorkersKey, nil, msg,
+			"install the single node without workers and add them after the installation, or install three control-plane nodes")
+	}
 	if f.ControlPlane == 1 && f.Workers == 0 && f.Platform != platform.PlatformNone && f.Platform != "external" && f.Platform != "" {
 		tool := "the agent-based installer"
 		if f.Method == MethodAssisted {
