@@ -26,7 +26,9 @@ var (
 	pullSecretKey = regexp.MustCompile(`(?m)^\s*"?pullSecret"?\s*:`)
 	// BMC credentials as YAML or JSON keys (a BareMetalHost secret, a
 	// Redfish/IPMI credential).
-	credentialKey = regexp.MustCompile(`(?mi)^\s*(-\s*)?"?(password|username|bmcpassword|bmcusername)"?\s*:|"(password|username)"\s*:`)
+	// Credentials in a URL's user-info (redfish://root:calvin@10.0.0.1/...).
+	urlCredentials = regexp.MustCompile(`[a-z][a-z0-9.+-]*://[^/\s@:]+:[^/\s@]*@`)
+	credentialKey  = regexp.MustCompile(`(?mi)^\s*(-\s*)?"?(password|username|bmcpassword|bmcusername)"?\s*:|"(password|username)"\s*:`)
 )
 
 // secretFindings lists what in data looks like secret material; file names
@@ -42,6 +44,9 @@ func secretFindings(file string, data []byte) []string {
 	}
 	if pullSecretKey.Match(data) {
 		add("a pullSecret field")
+	}
+	if urlCredentials.Match(data) {
+		add("a URL with a password in its user-info")
 	}
 	if m := credentialKey.Find(data); m != nil {
 		add("a credential field %q", strings.TrimSpace(string(m)))
@@ -156,6 +161,7 @@ func TestSecretScanFindsPlantedSecrets(t *testing.T) {
 		"ssh.yaml":               "sshKey: |\n  " + strings.ReplaceAll(key, "\n", "\n  "),
 		"bmc.yaml":               "hosts:\n  - name: m0\n    bmc:\n      address: ipmi://10.0.0.1\n      username: admin\n",
 		"bmc.json":               `{"bmc": {"password": "x"}}`,
+		"bmc-url.yaml":           "nodes:\n  - bmcAddress: redfish-virtualmedia+https://root:calvin@10.1.101.11/redfish/v1/Systems/1\n",
 		"configmap-secret.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra-manifests\ndata:\n  s.yaml: |\n    apiVersion: v1\n    kind: Secret\n    metadata:\n      name: s\n    data:\n      token: eA==\n",
 	}
 	dir := t.TempDir()

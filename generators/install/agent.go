@@ -95,7 +95,7 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 	f.arts = append(f.arts, generators.Artifact{Path: AgentConfigPath, Role: generators.File, Data: data, Comment: "#", Origin: origins(s, "pools", "install")})
 
 	if f.mirrors != nil {
-		text := fmt.Sprintf("The agent installer's registries.conf (OpenShift %s): what `openshift-install agent create image` generates from install-config %s, for the agent ISO and the rendezvous host (installer pkg/asset/agent/mirror registriesconf.go). It is read from %s in the assets directory; written here so the ISO's mirrors are reviewed with the site. Digest-only on purpose: the agent installer writes nothing else, and tag mirroring set here would not survive the installation.",
+		text := fmt.Sprintf("The agent installer's registries.conf (OpenShift %s): what `openshift-install agent create image` generates from install-config %s, for the agent ISO and the rendezvous host (installer pkg/asset/agent/mirror registriesconf.go). The installer writes %s itself, and discards a copy it finds beside install-config.yaml (openshift/installer pkg/asset/store/store.go load: the file depends on install-config.yaml), so this one is for review only: the ISO's mirrors, reviewed with the site. siteforge install-config does not copy it. Digest-only on purpose: the agent installer writes nothing else, and tag mirroring set here would not survive the installation.",
 			ctx.Minor, f.mirrors.Field, platform.AgentRegistriesConfAssetPath)
 		if s.Install == nil || s.Install.AdditionalTrustBundle == "" {
 			text += fmt.Sprintf(" No %s: install.additionalTrustBundle is not set.", platform.AgentCABundleAssetPath)

@@ -331,6 +331,13 @@ func TestAWSEdgeMTU(t *testing.T) {
 // a diagnostic at the user's field, with a hint, and nothing is rendered.
 func TestPositionedErrors(t *testing.T) {
 	agent := func(version, workerNodes, master string) string {
+		// three control-plane nodes: the agent installer installs a single
+		// node only without workers
+		others := "      - {name: m1, ip: 192.168.1.11}\n      - {name: m2, ip: 192.168.1.12}"
+		if strings.Contains(master, "bootMAC") {
+			others = "      - {name: m1, ip: 192.168.1.11, bootMAC: \"52:54:00:00:00:11\"}\n      - {name: m2, ip: 192.168.1.12, bootMAC: \"52:54:00:00:00:12\"}"
+		}
+		master += "\n" + others
 		return fmt.Sprintf(`apiVersion: siteforge.dev/v1alpha1
 kind: Site
 name: lab
@@ -356,7 +363,7 @@ pools:
 	}{
 		{"node without a MAC among nodes with MACs",
 			agent("4.16", "      - {name: w0, ip: 192.168.1.20, bootMAC: \"52:54:00:00:00:20\"}\n      - {name: w1, ip: 192.168.1.21}\n", okMaster),
-			"pools.worker.nodes[1]", "node w1 has no MAC address", "add bootMAC", 17},
+			"pools.worker.nodes[1]", "node w1 has no MAC address", "add bootMAC", 19},
 		{"WWN extension hint",
 			agent("4.16", "      - {name: w0, ip: 192.168.1.20, bootMAC: \"52:54:00:00:00:20\"}\n", `{name: m0, ip: 192.168.1.10, bootMAC: "52:54:00:00:00:10", rootDeviceHints: {wwnWithExtension: "0x5000c500a0b1c2d3"}}`),
 			"pools.master.nodes[0].rootDeviceHints.wwnWithExtension", "WWN extensions are not supported", "use wwn", 11},

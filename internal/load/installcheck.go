@@ -128,8 +128,12 @@ func installFacts(s *site.Site) *installcheck.Facts {
 				})
 			}
 			if len(node.Interfaces) == 0 {
-				// the agent installer maps the boot MAC to the uplink
+				// the agent installer and the hub map the boot MAC to the
+				// uplink
 				h.NICNames = []string{pool.UplinkInterface}
+				if node.BootMAC != "" {
+					h.BootNIC = installcheck.Value{V: pool.UplinkInterface, Key: at("bootMAC")}
+				}
 			}
 			h.BootMAC = installcheck.Value{V: node.BootMAC, Key: at("bootMAC")}
 			if node.BootMAC == "" {

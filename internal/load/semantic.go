@@ -135,6 +135,24 @@ func checkSemantics(s *site.Site) diag.List {
 				"list the pools whose nodes may host egress IPs in egress.assignablePools")
 		}
 	}
+	// A BMC address with user-info (redfish://user:password@host) would put
+	// the BMC password into the rendered ClusterInstance: the credentials
+	// belong in the Secret bmc.credentialsSecret names.
+	for _, pname := range s.PoolNames() {
+		for i, n := range s.Pools[pname].Nodes {
+			if n.BMC == nil {
+				continue
+			}
+			if _, rest, ok := strings.Cut(n.BMC.Address, "://"); ok {
+				host, _, _ := strings.Cut(rest, "/")
+				if strings.Contains(host, "@") {
+					at(site.FieldPath("pools", pname, "nodes", i, "bmc", "address"),
+						"the BMC address carries credentials (user-info before '@'): siteforge would write them into the rendered output, and it never writes a BMC password",
+						"remove the user-info from the address and put username and password into the Secret named by bmc.credentialsSecret, created out of band")
+				}
+			}
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(s.MachineConfigs)) {
 		mc := s.MachineConfigs[name]
 		if !mcps[mc.Pool] {

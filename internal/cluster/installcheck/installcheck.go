@@ -75,6 +75,11 @@ type Host struct {
 	// NICNames are the interface names the host is known to have, beyond
 	// Interfaces (a site node without interfaces: its pool's uplink).
 	NICNames []string
+	// BootNIC, when set, is the name of the NIC the boot MAC is taken to
+	// be (a site node without interfaces: its pool's uplinkInterface). The
+	// installer maps that name to the boot MAC, so the name must be a
+	// NIC's, never a bond, VLAN or bridge the networkConfig builds.
+	BootNIC Value
 	// BMC is nil when the host has none; CredentialsName is the Secret
 	// name (V "" when not written).
 	BMC *BMC
@@ -690,17 +695,39 @@ func (c *checker) nmstate(h *Host) {
 	// or (for a physical NIC) a predictable name the assisted service
 	// accepts without mapping.
 	known := func(n string) bool { return nics[n] || defined[n] || predictable.MatchString(n) }
-	missing := func(sub []string, what, n string) {
-		c.add(CheckNMState, key, sub,
-			fmt.Sprintf("%s %s in node %s's networkConfig is not one of its NICs (%s) nor an interface the config defines, and not a physical NIC name: the assisted service refuses it (mac-interface mapping for interface %s is missing and not a physical interface)", what, n, h.Name, nicText, n),
+	// refused: the assisted service's own refusal, for the ethernet
+	// interfaces and bond "port" entries it checks
+	// (validateInterfaceNamesExistenceYAML); the other references (bond
+	// "ports"/"slaves", VLAN base interfaces, bridge ports, route next hops)
+	// name an interface the host does not have, which NetworkManager cannot
+	// bring up.
+	missingWhy := func(what, n string, refused bool) string {
+		why := "the host has no such interface"
+		if refused {
+			why = fmt.Sprintf("the assisted service refuses it (mac-interface mapping for interface %s is missing and not a physical interface)", n)
+		}
+		return fmt.Sprintf("%s %s in node %s's networkConfig is not one of its NICs (%s) nor an interface the config defines, and not a physical NIC name: %s", what, n, h.Name, nicText, why)
+	}
+	missingAs := func(sub []string, what, n string, refused bool) {
+		c.add(CheckNMState, key, sub, missingWhy(what, n, refused),
 			fmt.Sprintf("add {name: %s, macAddress: ...} to the node's interfaces, or use the NIC's name", n))
 	}
+	missing := func(sub []string, what, n string) { missingAs(sub, what, n, false) }
 	for _, e := range entries {
 		sub := []string{"interfaces", strconv.Itoa(e.i)}
+		if t, _ := e.m["type"].(string); h.BootNIC.V != "" && e.name == h.BootNIC.V && t != "" && t != "ethernet" && t != "802-3-ethernet" {
+			// assisted-service pkg/staticnetworkconfig/generator.go
+			// injectNMPolicyCaptures finds the NIC by the mapped MAC and
+			// renames the interface to the NIC's name: a bond or VLAN
+			// mapped to its own port's MAC breaks static networking.
+			c.add(CheckNMState, h.BootNIC.Key, nil,
+				fmt.Sprintf("node %s lists no interfaces, so its boot MAC is mapped to %s, but its networkConfig makes %s a %s, not a NIC: the installer would rename the %s after the NIC that has the MAC, and static networking breaks", h.Name, e.name, e.name, t, t),
+				fmt.Sprintf("list the node's NICs with their MACs: interfaces: [{name: <NIC, e.g. a port of %s>, macAddress: ...}, ...]", e.name))
+		}
 		switch t, _ := e.m["type"].(string); t {
 		case "ethernet", "802-3-ethernet":
 			if !nics[e.name] && !macIdentified[e.name] && !predictable.MatchString(e.name) {
-				missing(append(sub, "name"), "ethernet interface", e.name)
+				missingAs(append(sub, "name"), "ethernet interface", e.name, true)
 			}
 		case "bond":
 			la, _ := e.m["link-aggregation"].(map[string]any)
@@ -708,7 +735,7 @@ func (c *checker) nmstate(h *Host) {
 				ports, _ := la[field].([]any)
 				for j, p := range ports {
 					if n, _ := p.(string); n != "" && !nics[n] && !macIdentified[n] && !predictable.MatchString(n) {
-						missing(append(sub, "link-aggregation", field, strconv.Itoa(j)), "bond port", n)
+						missingAs(append(sub, "link-aggregation", field, strconv.Itoa(j)), "bond port", n, field == "port")
 					}
 				}
 			}

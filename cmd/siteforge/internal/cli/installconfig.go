@@ -44,7 +44,6 @@ const (
 	icFile       = "install-config.yaml"
 	agentFile    = "agent-config.yaml"
 	dirOpenshift = "openshift"
-	dirMirror    = "mirror"
 	dirManifests = "manifests"
 	// dirDay0Later is where an IPI or UPI site's day-0 manifests go in the
 	// assets directory: not manifests/, which openshift-install discards
@@ -70,8 +69,9 @@ PATH is a rendered site folder (render -o OUT writes OUT/<site>, whose install/
 holds the inputs) or a site, which is rendered in memory (nothing is written to
 the render output or the site).
 
-Agent sites: DIR holds install-config.yaml, agent-config.yaml, openshift/ and
-mirror/; run openshift-install agent create image --dir DIR.
+Agent sites: DIR holds install-config.yaml, agent-config.yaml and openshift/;
+run openshift-install agent create image --dir DIR (it writes mirror/ itself,
+from install-config.yaml's mirrors and additionalTrustBundle).
 IPI and UPI sites: DIR holds install-config.yaml and siteforge-manifests/ (the
 day-0 manifests). openshift-install discards manifests it finds beside an
 install-config.yaml, so run openshift-install create manifests --dir DIR first,
@@ -176,7 +176,11 @@ func installConfig(e env, secretArg, to, src string) int {
 		return fail("--to %s: %v (nothing was written)", diag.Clean(to), err)
 	}
 	for _, s := range in.skipped {
-		fmt.Fprintf(e.stderr, "siteforge install-config: not copied: %s/%s is not an installer input\n", installDir, diag.Clean(s))
+		why := "not an installer input"
+		if strings.HasPrefix(s, "mirror/") {
+			why = "openshift-install writes it from install-config.yaml (and discards a copy it finds)"
+		}
+		fmt.Fprintf(e.stderr, "siteforge install-config: not copied: %s/%s: %s\n", installDir, diag.Clean(s), why)
 	}
 	fmt.Fprintf(e.stdout, "wrote %s for site %s (%d files, mode 0600): install-config.yaml with pullSecret%s\n", diag.Clean(to), diag.Clean(in.site), len(files), summary(files))
 	fmt.Fprintf(e.stdout, "%s holds the pull secret: keep it out of git and delete it after the installation\n", diag.Clean(to))
@@ -350,7 +354,12 @@ func isInstallerInput(rel string) bool {
 		return true
 	}
 	top, _, nested := strings.Cut(rel, "/")
-	return nested && (top == dirOpenshift || top == dirMirror || top == dirManifests)
+	// Not mirror/: openshift-install agent create image generates
+	// mirror/registries.conf from install-config.yaml and discards a copy
+	// it finds beside it (openshift/installer pkg/asset/store/store.go
+	// load: "Discarding the Mirror Registries Config ... because its
+	// dependencies are dirty"); the rendered one is for review.
+	return nested && (top == dirOpenshift || top == dirManifests)
 }
 
 // renderInstall renders the one site src names in memory and returns its
