@@ -10,8 +10,9 @@ import (
 // MachinePool, pkg/types/aws platform.go Platform and machinepool.go MachinePool,
 // pkg/types/baremetal platform.go Platform, pkg/types/none platform.go Platform,
 // pkg/types/agent agent_config_type.go Config and Host, assisted-service api/v1beta1
-// Interface). Every field written is one the installer reads; the tests decode the rendered
-// files strictly into these types.
+// Interface), checked field by field against those sources. The tests decode the rendered
+// files strictly into these types, so nothing is written that these types do not declare; that
+// the declared tags are the installer's rests on the sources above, not on the tests.
 
 // InstallConfig is install-config.yaml without pullSecret, which siteforge never writes.
 type InstallConfig struct {
