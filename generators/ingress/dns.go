@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -32,7 +33,13 @@ func dnsNote(s *site.Site, name string, sh site.Shard, p routing.Placement, repl
 		why = fmt.Sprintf("the domain is not under the base domain %s", s.Cluster.BaseDomain)
 	}
 	fmt.Fprintf(&b, "The ingress operator creates no DNS record for this shard (%s): create it yourself,\n", why)
-	fmt.Fprintf(&b, "in the zone that serves `%s`. No VIP serves a shard: only the default router has one.\n\n", sh.Domain)
+	fmt.Fprintf(&b, "in the zone that serves `%s`.", sh.Domain)
+	if nodes.RunsKeepalived(s) {
+		// only on-prem platforms float an ingress VIP, and only for the
+		// default router (keepalived follows its pods)
+		b.WriteString(" No VIP serves a shard: only the default router has one.")
+	}
+	b.WriteString("\n\n")
 	wildcard := "*." + sh.Domain
 
 	switch sh.EndpointPublishing {

@@ -3,10 +3,15 @@ package ingress
 import (
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/routing"
@@ -439,10 +444,18 @@ func TestDNSNote(t *testing.T) {
 	s.Ingress.Shards["x"] = shard(func(sh *site.Shard) { three := 3; sh.Replicas = &three })
 	out := mustRender(t, s)
 	note := string(out.Files["ingress/dns-x.md"])
-	for _, w := range []string{"`*.apps-x.t.example.com` | A | 10.20.0.11, 10.20.0.12, 10.20.0.13", "Every eligible node runs a router"} {
+	for _, w := range []string{"`*.apps-x.t.example.com` | A | 10.20.0.11, 10.20.0.12, 10.20.0.13", "Every eligible node runs a router", "No VIP serves a shard"} {
 		if !strings.Contains(note, w) {
 			t.Errorf("DNS note lacks %q:\n%s", w, note)
 		}
+	}
+	// On AWS there are no VIPs: the note does not speak of them.
+	aws := baseSite()
+	aws.Cluster.Platform, aws.Cluster.InstallMethod = "aws", "ipi"
+	aws.Network.APIVIPs, aws.Network.IngressVIPs = nil, nil
+	aws.Ingress.Shards["x"] = shard(func(sh *site.Shard) { sh.Domain, sh.Ports = "apps-x.other.example.org", nil; sh.EndpointPublishing = platform.PublishingLoadBalancerService })
+	if note := string(mustRender(t, aws).Files["ingress/dns-x.md"]); note == "" || strings.Contains(note, "VIP") {
+		t.Errorf("DNS note on AWS (domain outside the base domain) missing or speaks of VIPs:\n%s", note)
 	}
 	s.Cluster.Platform = "aws"
 	s.Network.APIVIPs, s.Network.IngressVIPs = nil, nil
@@ -494,5 +507,51 @@ func TestRemoteWorkersExample(t *testing.T) {
 		if string(again.Files[p]) != string(b) {
 			t.Errorf("%s differs between two renders", p)
 		}
+	}
+}
+
+// TestTaintedPoolTolerations: a router placed on tainted nodes tolerates
+// their taints, or its pods stay Pending. AWS Local and Wavelength Zone
+// pools carry node-role.kubernetes.io/edge:NoSchedule by default (the
+// installer's edge MachineSets, installer pkg/asset/machines/aws
+// machinesets.go); a site's own taints replace the default; [] means none;
+// PreferNoSchedule needs no toleration.
+func TestTaintedPoolTolerations(t *testing.T) {
+	edgeSite := func(taints []site.Taint) *site.Site {
+		s := baseSite()
+		s.Cluster.Platform, s.Cluster.InstallMethod, s.Cluster.Region = "aws", "ipi", "us-east-1"
+		s.Network.APIVIPs, s.Network.IngressVIPs = nil, nil
+		e := s.Pools["edge"]
+		e.Placement, e.Zone, e.Taints = site.PlacementAWSLocalZone, "us-east-1-nyc-1a", taints
+		s.Pools["edge"] = e
+		s.Ingress.Shards["x"] = shard(nil)
+		return s
+	}
+	tolerations := func(t *testing.T, s *site.Site) []corev1.Toleration {
+		t.Helper()
+		out := mustRender(t, s)
+		var ic operatorv1.IngressController
+		if err := yaml.Unmarshal(out.Files["ingress/ingresscontroller-x.yaml"], &ic); err != nil || ic.Spec.NodePlacement == nil {
+			t.Fatalf("ingresscontroller-x.yaml: %v\n%s", err, out.Files["ingress/ingresscontroller-x.yaml"])
+		}
+		return ic.Spec.NodePlacement.Tolerations
+	}
+	edge := corev1.Toleration{Key: "node-role.kubernetes.io/edge", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}
+	if got := tolerations(t, edgeSite(nil)); !reflect.DeepEqual(got, []corev1.Toleration{edge}) {
+		t.Errorf("Local Zone pool: tolerations %+v, want the edge taint's", got)
+	}
+	if got := tolerations(t, edgeSite([]site.Taint{})); len(got) != 0 {
+		t.Errorf("taints: [] : tolerations %+v, want none", got)
+	}
+	own := []site.Taint{{Key: "dedicated", Value: "edge", Effect: "NoExecute"}, {Key: "soft", Effect: "PreferNoSchedule"}}
+	want := []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "edge", Effect: corev1.TaintEffectNoExecute}}
+	if got := tolerations(t, edgeSite(own)); !reflect.DeepEqual(got, want) {
+		t.Errorf("own taints: tolerations %+v, want %+v", got, want)
+	}
+	// A pool without taints: no toleration.
+	s := edgeSite(nil)
+	s.Ingress.Shards["x"] = shard(func(sh *site.Shard) { sh.Pools = []string{"infra"} })
+	if got := tolerations(t, s); len(got) != 0 {
+		t.Errorf("infra pool: tolerations %+v, want none", got)
 	}
 }

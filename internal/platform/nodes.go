@@ -26,6 +26,19 @@ const (
 	NamespaceNameLabel = "kubernetes.io/metadata.name" // kube-apiserver NamespaceDefaultLabelName (NamespaceDefaultLabelName admission)
 )
 
+// AWS edge compute (Local Zone and Wavelength Zone) machines carry the
+// edge role label and a NoSchedule taint, so only workloads that tolerate
+// it run there: the installer's edge MachineSets set both
+// (openshift/installer pkg/asset/machines/aws/machinesets.go MachineSets:
+// label node-role.kubernetes.io/edge, taint node-role.kubernetes.io/edge
+// NoSchedule), and the docs' MachineSet for a Local Zone added on day 2
+// does the same (docs "Creating a compute machine set in AWS Local Zones").
+const (
+	EdgeRoleLabel   = NodeRolePrefix + "edge"
+	EdgeTaintKey    = EdgeRoleLabel
+	EdgeTaintEffect = "NoSchedule"
+)
+
 // MasterTaintKey is the control-plane NoSchedule taint. The MCO node
 // controller removes it (and adds the worker role label) while the
 // Scheduler config says mastersSchedulable: true.

@@ -116,6 +116,16 @@ type Pool struct {
 	Nodes           []Node            `json:"nodes,omitempty"`
 	Labels          map[string]string `json:"labels,omitempty"`
 	InstanceType    string            `json:"instanceType,omitempty"`
+	// Taints are the taints the nodes carry as the site says; nil when the
+	// site says nothing (the platform's defaults apply: nodes.Taints).
+	Taints []Taint `json:"taints,omitempty"`
+}
+
+// Taint is a node taint (#Taint).
+type Taint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	Effect string `json:"effect"`
 }
 
 // MachineConfigPool is the pool whose MachineConfigs the nodes get.

@@ -85,6 +85,9 @@ func NodeLabels(s *site.Site, minor platform.OCPMinor, pool string) map[string]s
 	if p.Zone != "" {
 		out[platform.ZoneLabel] = p.Zone
 	}
+	if isAWSEdge(p) {
+		out[platform.EdgeRoleLabel] = ""
+	}
 	if IsRemote(p) && AutoDetectsRemoteWorkers(s, minor) {
 		out[platform.RemoteWorkerLabel] = ""
 	}
@@ -92,6 +95,24 @@ func NodeLabels(s *site.Site, minor platform.OCPMinor, pool string) map[string]s
 		out[k] = v
 	}
 	return out
+}
+
+// Taints are the taints a pool's nodes carry: the site's, or, when the
+// site says nothing, the platform's (AWS Local and Wavelength Zone machines:
+// platform.EdgeTaintKey NoSchedule).
+func Taints(s *site.Site, pool string) []site.Taint {
+	p := s.Pools[pool]
+	if p.Taints != nil {
+		return p.Taints
+	}
+	if isAWSEdge(p) {
+		return []site.Taint{{Key: platform.EdgeTaintKey, Effect: platform.EdgeTaintEffect}}
+	}
+	return nil
+}
+
+func isAWSEdge(p site.Pool) bool {
+	return p.Placement == site.PlacementAWSLocalZone || p.Placement == site.PlacementAWSWavelength
 }
 
 // DeliveredLabels are the labels siteforge asks the user to put on a pool's

@@ -136,6 +136,33 @@ func (m *Model) finish(p Placement, matched []string) Placement {
 			p.Tolerations = masterTolerations()
 		}
 	}
+	// A router placed on tainted nodes tolerates their NoSchedule and
+	// NoExecute taints, or its pods stay Pending (PreferNoSchedule only
+	// steers the scheduler).
+	for _, name := range matched {
+		for _, t := range nodes.Taints(m.s, name) {
+			if t.Effect == string(corev1.TaintEffectPreferNoSchedule) {
+				continue
+			}
+			tol := corev1.Toleration{Key: t.Key, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffect(t.Effect)}
+			if t.Value != "" {
+				tol = corev1.Toleration{Key: t.Key, Operator: corev1.TolerationOpEqual, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)}
+			}
+			if !slices.Contains(p.Tolerations, tol) {
+				p.Tolerations = append(p.Tolerations, tol)
+			}
+		}
+	}
+	sort.SliceStable(p.Tolerations, func(i, j int) bool {
+		a, b := p.Tolerations[i], p.Tolerations[j]
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		if a.Effect != b.Effect {
+			return a.Effect < b.Effect
+		}
+		return a.Value < b.Value
+	})
 	p.Nodes = 0
 	for _, name := range matched {
 		// From 4.13 CIO gives every router a required node affinity
