@@ -453,7 +453,10 @@ func TestDNSNote(t *testing.T) {
 	aws := baseSite()
 	aws.Cluster.Platform, aws.Cluster.InstallMethod = "aws", "ipi"
 	aws.Network.APIVIPs, aws.Network.IngressVIPs = nil, nil
-	aws.Ingress.Shards["x"] = shard(func(sh *site.Shard) { sh.Domain, sh.Ports = "apps-x.other.example.org", nil; sh.EndpointPublishing = platform.PublishingLoadBalancerService })
+	aws.Ingress.Shards["x"] = shard(func(sh *site.Shard) {
+		sh.Domain, sh.Ports = "apps-x.other.example.org", nil
+		sh.EndpointPublishing = platform.PublishingLoadBalancerService
+	})
 	if note := string(mustRender(t, aws).Files["ingress/dns-x.md"]); note == "" || strings.Contains(note, "VIP") {
 		t.Errorf("DNS note on AWS (domain outside the base domain) missing or speaks of VIPs:\n%s", note)
 	}
