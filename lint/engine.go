@@ -232,7 +232,7 @@ func (l *Linter) Check(set Set) Result {
 	for _, s := range sups {
 		switch {
 		case retired[s.rule] != "":
-			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, "suppression of retired rule "+retired[s.rule]))
+			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, "suppression of "+retired[s.rule]))
 		case Lookup(s.rule) == nil:
 			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, fmt.Sprintf("suppression of unknown rule %s", s.rule)))
 		case strings.TrimSpace(s.reason) == "":

@@ -23,7 +23,7 @@ import (
 // retired are rule IDs no longer reported, with what replaced them: a
 // suppression naming one is reported (LNT003) with this text.
 var retired = map[string]string{
-	"INP005": "INP005 (render-warning) is retired: every render warning has its own rule ID now (RND001..., or the lint rule of the same fact), printed in brackets after the warning; suppress that ID",
+	"INP005": "INP005 (render-warning), a retired rule: every render warning has its own rule ID now (RND001..., or the lint rule of the same fact), printed in brackets after the warning; suppress that ID",
 }
 
 // renderFindings are the findings of a site's render warnings, each under

@@ -27,7 +27,7 @@ type siteRun struct {
 	Warnings    []diag.List // by site index, for sites that rendered
 	// Suppressed are the render warnings the sites suppress, by site index.
 	Suppressed []diag.List
-	Sources     map[string][]byte
+	Sources    map[string][]byte
 	// Notes name the fleet-root files that were not fleet defaults.
 	Notes []string
 }
