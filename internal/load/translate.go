@@ -28,7 +28,7 @@ var describe = map[string]string{
 	`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:[0-9]{1,5})?(/[a-z0-9]+([._-]+[a-z0-9]+)*)*$`: "a registry location host[:port][/path] in lowercase, without scheme, tag or digest",
 	`^\*(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$`:                                        "a wildcard domain *.example.com",
 	`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:[0-9]{1,5})?(/[a-z0-9]+([._-]+[a-z0-9]+)*)+(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$`: "an image reference host[/path]/name[:tag][@sha256:digest] with a registry host",
-	`^[a-z0-9]+(?:[._-][a-z0-9]+)*$`:              "a Quay organization name (lowercase letters and digits, separated by '.', '_' or '-')",
+	`^[a-z0-9]+(?:[._-][a-z0-9]+)*$`:                  "a Quay organization name (lowercase letters and digits, separated by '.', '_' or '-')",
 	`^(MTU|NET|MIR|ING|EGR|MCF|INS|INP|RND)[0-9]{3}$`: "a rule ID such as MTU001 (MTU, NET, MIR, ING, EGR, MCF, INS, INP or RND and three digits)",
 	`[^ ]`:                          "a non-empty text",
 	`^[a-z][a-z0-9-]*\.[a-z0-9]+$`:  "an EC2 instance type such as m6i.xlarge",
