@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -198,6 +199,10 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 				res := generate(t, p, repo, tc.app, map[string]string{"SITEFORGE_STRICT": tc.strict})
 				if ok := res.code == 0 && len(parseStream(t, res.stdout)) == 1; ok != tc.ok || !strings.HasPrefix(res.stderr, tc.stderr) {
 					t.Errorf("want success %v and stderr starting %q: %v", tc.ok, tc.stderr, res)
+				}
+				// the warning's first line ends with its rule ID
+				if tc.app == "sites/warn" && !regexp.MustCompile(`(?m)^sites/warn/site.yaml:\d+:\d+: (warning|error): .*\[RND003\]$`).MatchString(res.stderr) {
+					t.Errorf("no [RND003] line: %v", res)
 				}
 				if !tc.ok && res.stdout != "" {
 					t.Errorf("a failed generate wrote objects: %v", res)
