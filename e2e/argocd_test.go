@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -199,6 +200,10 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 				if ok := res.code == 0 && len(parseStream(t, res.stdout)) == 1; ok != tc.ok || !strings.HasPrefix(res.stderr, tc.stderr) {
 					t.Errorf("want success %v and stderr starting %q: %v", tc.ok, tc.stderr, res)
 				}
+				// the warning's first line ends with its rule ID
+				if tc.app == "sites/warn" && !regexp.MustCompile(`(?m)^sites/warn/site.yaml:\d+:\d+: (warning|error): .*\[RND003\]$`).MatchString(res.stderr) {
+					t.Errorf("no [RND003] line: %v", res)
+				}
 				if !tc.ok && res.stdout != "" {
 					t.Errorf("a failed generate wrote objects: %v", res)
 				}
@@ -364,7 +369,8 @@ func TestArgoCDRepoServerPatch(t *testing.T) {
 }
 
 // TestArgoCDApplicationSet: one Application per sites/* folder, using the
-// plugin by the name Argo CD gives it (<name>-<version>).
+// plugin by the name Argo CD gives it (<name>-<version>), and every bundled
+// fleet site generates under the ApplicationSet's settings (strict).
 func TestArgoCDApplicationSet(t *testing.T) {
 	p := loadPlugin(t)
 	var set struct {
@@ -412,14 +418,31 @@ func TestArgoCDApplicationSet(t *testing.T) {
 		t.Errorf("source.path = %q, want the generated folder", src.Path)
 	}
 	// Every setting the ApplicationSet passes is one the plugin reads (an
-	// unknown SITEFORGE_* fails the generation), with a value it accepts.
-	repo := t.TempDir()
-	writeFiles(t, repo, map[string]string{"sites/lab/site.yaml": argocdSite("AllowContactingSource")})
+	// unknown SITEFORGE_* fails the generation), with a value it accepts;
+	// it sets SITEFORGE_STRICT=true, so every bundled fleet site, generated
+	// as its Application would be (examples/fleet as the repository: its
+	// defaults at the root, sites/*), must be strict-clean.
 	env := map[string]string{}
 	for _, e := range src.Plugin.Env {
 		env[e.Name] = e.Value
 	}
-	if res := generate(t, p, repo, "sites/lab", env); res.code != 0 {
-		t.Errorf("the plugin refuses the ApplicationSet's env %v: %v", env, res)
+	if env["SITEFORGE_STRICT"] != "true" {
+		t.Errorf("the ApplicationSet sets SITEFORGE_STRICT=%q, want true (a warning fails the sync instead of deploying it)", env["SITEFORGE_STRICT"])
+	}
+	repo := t.TempDir()
+	copyTree(t, filepath.Join(root, "examples", "fleet"), repo, nil)
+	apps, err := filepath.Glob(filepath.Join(repo, "sites", "*"))
+	if err != nil || len(apps) == 0 {
+		t.Fatalf("examples/fleet has no sites/*: %v", err)
+	}
+	for _, dir := range apps {
+		app := filepath.Join("sites", filepath.Base(dir))
+		res := generate(t, p, repo, app, env)
+		if res.code != 0 || len(parseStream(t, res.stdout)) == 0 {
+			t.Errorf("Application %s with the ApplicationSet's env %v: %v", app, env, res)
+		}
+		if strings.Contains(res.stderr, "warning: ") {
+			t.Errorf("Application %s: a warning under SITEFORGE_STRICT=true: %s", app, res.stderr)
+		}
 	}
 }

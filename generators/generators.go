@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -151,8 +152,17 @@ func NewContext(s *site.Site, opts Options) (*Context, error) {
 	return &Context{Options: opts, Minor: minor}, nil
 }
 
-// Warn records a warning (shown; an error under --strict).
-func (c *Context) Warn(d diag.Diagnostic) { c.warnings = append(c.warnings, d) }
+// Warn records a warning under its rule ID (internal/ruleid; lint registers
+// the rule's text): shown with the ID, an error under --strict, and dropped
+// by a suppression of the ID in the site. A warning without an ID panics:
+// it could be neither explained nor suppressed.
+func (c *Context) Warn(rule string, d diag.Diagnostic) {
+	if rule == "" {
+		panic("generators: a warning without a rule ID: " + d.Message)
+	}
+	d.Rule = rule
+	c.warnings = append(c.warnings, d)
+}
 
 // Output is a rendered site.
 type Output struct {
@@ -162,8 +172,16 @@ type Output struct {
 	// Resources lists the Resource paths, sorted (kustomization order).
 	Resources []string
 	// Origins maps a path to the user positions it comes from.
-	Origins  map[string][]diag.Position
+	Origins map[string][]diag.Position
+	// Warnings are the render warnings the site does not suppress, each
+	// with its rule ID (diag.Diagnostic.Rule).
 	Warnings diag.List
+	// Suppressed are the render warnings a suppression in the site drops
+	// (lint: suppress, or a field's @lint(ignore=...) with a reason): not
+	// shown and not errors under --strict. Lint takes them with Warnings
+	// (AllWarnings) and applies the same suppressions, so it counts them
+	// and an unused suppression is still reported.
+	Suppressed diag.List
 	// Day0 are the manifests the installation applies, by file name: the
 	// Day0 artifacts and a copy of every day-2 resource of a kind in
 	// platform.Day0Kinds (the same bytes, so an object applied at install
@@ -242,7 +260,7 @@ func Render(s *site.Site, opts Options) (*Output, error) {
 			}
 		}
 	}
-	out.Warnings = ctx.warnings.Sort()
+	out.Warnings, out.Suppressed = suppress(s, ctx.warnings.Sort())
 	if opts.Strict && len(out.Warnings) > 0 {
 		diags = append(diags, out.Warnings...)
 	}
@@ -257,6 +275,52 @@ func Render(s *site.Site, opts Options) (*Output, error) {
 	// Detection"), applies the listed resources only, never a patch file.
 	out.Files[KustomizationFile] = Kustomization(out.Resources)
 	return out, nil
+}
+
+// AllWarnings are the render warnings, suppressed or not, sorted: what lint
+// reports (it applies the site's suppressions itself).
+func (o *Output) AllWarnings() diag.List {
+	return append(append(diag.List(nil), o.Warnings...), o.Suppressed...).Sort()
+}
+
+// suppress splits warnings into those the site keeps and those a
+// suppression with a reason drops: lint.suppress names the rule for the
+// whole site; a field's @lint(ignore=...) for the warnings at that field or
+// under it (its path, or a position of a field under it), as lint matches
+// findings.
+func suppress(s *site.Site, warnings diag.List) (kept, dropped diag.List) {
+	var whole []string
+	if s.Lint != nil {
+		for _, sup := range s.Lint.Suppress {
+			if strings.TrimSpace(sup.Reason) != "" {
+				whole = append(whole, sup.Rule)
+			}
+		}
+	}
+	at := map[int]map[diag.Position]bool{}
+	for _, w := range warnings {
+		hit := slices.Contains(whole, w.Rule)
+		for i, fs := range s.FieldSuppressions {
+			if hit || fs.Rule != w.Rule || strings.TrimSpace(fs.Reason) == "" {
+				continue
+			}
+			if at[i] == nil {
+				at[i] = map[diag.Position]bool{}
+				for path, pos := range s.Positions {
+					if fs.Under(path) {
+						at[i][pos] = true
+					}
+				}
+			}
+			hit = w.Path != "" && fs.Under(w.Path) || at[i][w.Pos]
+		}
+		if hit {
+			dropped = append(dropped, w)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	return kept, dropped
 }
 
 // KustomizationFile lists a site's resources, so `kustomize build DIR/<site>`

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,4 +184,45 @@ func kindOf(data []byte) string {
 	var head struct{ Kind string }
 	_ = yaml.Unmarshal(data, &head)
 	return head.Kind
+}
+
+// nonSiteExamples are the folders of examples/ that hold no site: the Argo
+// CD ApplicationSet, the GitHub workflow, and the kustomize root whose site
+// is kustomize/site.
+var nonSiteExamples = map[string]bool{"argocd": true, "github": true, "kustomize": true}
+
+// TestExamplesStrict: every bundled example renders under --strict (the
+// bundled ApplicationSet sets SITEFORGE_STRICT=true): no render warning is
+// left, and each one an example suppresses carries its rule ID, dropped by a
+// suppression with a reason. Every folder of examples/ is a listed example
+// or a known non-site folder, so a new example is not left out.
+func TestExamplesStrict(t *testing.T) {
+	t.Chdir("..")
+	entries, err := os.ReadDir("examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && !nonSiteExamples[e.Name()] && !slices.Contains(Examples, e.Name()) {
+			t.Errorf("examples/%s is neither in Examples nor in nonSiteExamples", e.Name())
+		}
+	}
+	for _, ex := range Examples {
+		res := load.Load([]string{filepath.Join("examples", ex)})
+		if len(res.Diagnostics) > 0 {
+			t.Fatalf("example %s does not load:\n%v", ex, res.Diagnostics)
+		}
+		for _, s := range res.Sites {
+			o, err := generators.Render(s, generators.Options{Strict: true})
+			if err != nil {
+				t.Errorf("siteforge render --strict examples/%s (site %s):\n%v", ex, s.Name, err)
+				continue
+			}
+			for _, w := range o.Suppressed {
+				if w.Rule == "" {
+					t.Errorf("example %s: suppressed warning without a rule ID: %v", ex, w)
+				}
+			}
+		}
+	}
 }

@@ -192,10 +192,8 @@ func (l *Linter) Check(set Set) Result {
 	if isSelected(l.selected, RuleDuplicateObject) {
 		engine = append(engine, duplicateFindings(set)...)
 	}
-	if s := set.Site; s != nil && isSelected(l.selected, RuleRenderWarning) {
-		for _, w := range s.Warnings {
-			engine = append(engine, InputFinding(RuleRenderWarning, siteName, w))
-		}
+	if s := set.Site; s != nil {
+		engine = append(engine, l.renderFindings(siteName, s.Warnings)...)
 	}
 	for _, rule := range append([]*Rule{nil}, l.selected...) {
 		var found []Finding
@@ -233,6 +231,8 @@ func (l *Linter) Check(set Set) Result {
 	}
 	for _, s := range sups {
 		switch {
+		case retired[s.rule] != "":
+			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, "suppression of "+retired[s.rule]))
 		case Lookup(s.rule) == nil:
 			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, fmt.Sprintf("suppression of unknown rule %s", s.rule)))
 		case strings.TrimSpace(s.reason) == "":

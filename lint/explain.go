@@ -20,6 +20,7 @@ func Markdown() string {
 	b.WriteString("Generated from the rule registry by `go test ./lint -run TestRulesDoc` with UPDATE_GOLDEN=1 (`make golden`); do not edit.\n")
 	b.WriteString("`siteforge explain ID` prints the same text.\n\n")
 	b.WriteString(releaseDoc)
+	b.WriteString(renderDoc)
 	b.WriteString("| ID | name | severity | summary |\n|---|---|---|---|\n")
 	for _, r := range Rules() {
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Summary)
@@ -55,6 +56,31 @@ When the objects of the first source that says anything disagree (two ClusterIma
 minors on a hub, an ImageSetConfiguration mirroring an upgrade from 4.16 to 4.17), the release is
 unknown: version-gated rules are skipped, or judge by the latest release and say so, naming the
 objects that disagree. A message that depends on the release names where it was read.
+
+`
+
+// renderDoc says how render warnings are reported and suppressed (the RND
+// rules, lint/render.go).
+const renderDoc = `## Render warnings and suppressions
+
+What ` + "`siteforge render`" + ` warns about has a rule ID too: an RND rule, or the lint rule of the same
+fact (MCF006 for ` + "`ovs.flowIdleTimeoutMs`" + `). Render prints it as
+` + "`file:line:col: warning: ... [RND003]`" + `, ` + "`--strict`" + ` (Argo CD ` + "`SITEFORGE_STRICT=true`" + `, SiteRender
+` + "`strict: true`" + `) makes it an error, lint reports it under that ID in every format, and the KRM
+functions' results carry it in tag ` + "`rule`" + `. Suppress a finding or a render warning in the site, with
+the reason it does not apply or the step you take:
+
+` + "```yaml" + `
+lint:
+  suppress:
+  - {rule: RND003, reason: "we delete imagedigestmirrorset/image-digest-mirror after the installation"}
+` + "```" + `
+
+or, in CUE, on the field: ` + "`policy: \"NeverContactSource\" @lint(ignore=\"RND003\", reason=\"...\")`" + `.
+Render honours both: a suppressed warning is neither printed nor an error under ` + "`--strict`" + `, and
+render says how many it dropped (` + "`siteforge: 1 warning suppressed`" + `). A suppression without a reason
+is not honoured (LNT002); one that matches nothing is LNT001; one of an unknown or retired rule
+(INP005, the one ID all render warnings had before) is LNT003.
 
 `
 

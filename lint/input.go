@@ -9,15 +9,15 @@ import (
 
 // The input rules: what the linter could not read, or read twice. Their
 // findings come from reading the inputs (the CLI, the KRM function) and
-// from the engine (duplicates, render warnings), not from a check, so a
+// from the engine (duplicates), not from a check, so a
 // repository with one broken file is still linted and every output format
 // carries the problem.
 const (
-	RuleUnparsableFile  = "INP001"
-	RuleSiteLoad        = "INP002"
-	RuleTemplate        = "INP003"
+	RuleUnparsableFile = "INP001"
+	RuleSiteLoad       = "INP002"
+	RuleTemplate       = "INP003"
+	// INP005 (render-warning) is retired: see retired in render.go.
 	RuleDuplicateObject = "INP004"
-	RuleRenderWarning   = "INP005"
 	RuleUnreadableFile  = "INP006"
 )
 
@@ -39,10 +39,6 @@ func init() {
 			Summary:   "the same object (API group, kind, namespace, name) is defined twice with different content",
 			Rationale: "The API server holds one object per group, kind, namespace and name: applying two definitions keeps whichever is applied last, kustomize refuses the build (\"may not add resource with an already registered id\") and Argo CD reports RepeatedResourceWarning. Identical copies are read once; copies that differ leave the cluster's state to the order of application, and every rule sees both. A day-0 install manifest (in the manifests/ or openshift/ folder the installer reads next to install-config.yaml) and the day-2 object that later changes it are not reported.",
 			Fix:       "Keep one definition of the object and delete (or rename) the other copy."},
-		{ID: RuleRenderWarning, Name: "render-warning", Severity: Warning,
-			Summary:   "rendering the site warned about something",
-			Rationale: "A warning from a generator (a value the platform accepts but that is likely a mistake, a step left to the user) is part of what the site does; lint reports it with the site's findings so every output format carries it and --fail-on warning fails on it.",
-			Fix:       "Follow the warning's text, or suppress it in the site with a reason: lint: suppress: [{rule: \"INP005\", reason: \"...\"}]."},
 		{ID: RuleUnreadableFile, Name: "unreadable-file", Severity: Error,
 			Summary:   "a file or path cannot be read",
 			Rationale: "siteforge reads only regular files, each up to a size limit (docs/limits.md); a FIFO, device, socket, a file too large or without permission is not read. A path that does not exist is reported too, so a typo in a pre-commit or CI configuration does not pass silently.",

@@ -63,6 +63,7 @@ var Families = map[string]string{
 	"LNT": "the linter itself: suppressions",
 	"INS": "install objects: install-config, agent-config, ClusterInstance (VIPs, addresses, sizes, hosts)",
 	"INP": "inputs: files that cannot be read, templates, duplicate objects, sites that do not load",
+	"RND": "render warnings: what rendering a site warns about, suppressed in the site like any finding (render honours it)",
 }
 
 var ruleIDPattern = regexp.MustCompile(`^([A-Z]{3})[0-9]{3}$`)
@@ -176,7 +177,9 @@ type Site struct {
 	// site's objects (`siteforge lint SITE extra.yaml`, SiteLint's other
 	// objects); their findings stay at their own lines.
 	Extra []*manifests.Object
-	// Warnings are the site's render warnings: findings of INP005, so the
+	// Warnings are the site's render warnings, suppressed or not
+	// (generators.Output.AllWarnings): findings under each one's rule ID
+	// (diag.Diagnostic.Rule), so the
 	// site's suppressions and severity settings apply to them.
 	Warnings diag.List
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -90,7 +91,7 @@ func Finish(ctx *generators.Context, s *site.Site, out *generators.Output) ([]ge
 		Data: append([]byte(clusterInstanceHeader(s, ns, refs)), ciData...)})
 
 	if s.Install.AdditionalTrustBundle != "" {
-		ctx.Warn(s.At("install.additionalTrustBundle",
+		ctx.Warn(ruleid.HubTrustBundleDropped, s.At("install.additionalTrustBundle",
 			"a ClusterInstance does not carry install.additionalTrustBundle: the hub does not pass it to the installation",
 			trustBundleHint(s)))
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/siteforge/siteforge/generators/mirroring"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -172,7 +173,7 @@ func (f *finish) common(ctx *generators.Context, s *site.Site, ic *InstallConfig
 func warnIncomplete(ctx *generators.Context, missing diag.List, files string) {
 	for _, d := range missing.Sort() {
 		d.Message += "; " + files + " are not written until the site says it"
-		ctx.Warn(d)
+		ctx.Warn(ruleid.InstallInputIncomplete, d)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -56,7 +57,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 			return nil, err
 		}
 		for _, w := range res.Warnings {
-			ctx.Warn(w)
+			ctx.Warn(ruleid.ButaneTranslation, w)
 		}
 		origin := []diag.Position{s.Positions.Of(entry)}
 		arts = append(arts,

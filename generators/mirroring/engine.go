@@ -12,6 +12,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -117,13 +118,15 @@ func engineWarnings(ctx warner, s *site.Site, cfg *registries.Config) {
 		if errors.Is(w, registries.ErrPayloadRepositoryBlocked) || errors.Is(w, registries.ErrPayloadCheck) {
 			path = "mirroring.blockedRegistries"
 		}
-		ctx.Warn(diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+		ctx.Warn(ruleid.MCOLogsRegistries, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 			Message: "MCO logs and goes on: " + w.Error()})
 	}
 }
 
 // warner is the part of generators.Context this package uses.
-type warner interface{ Warn(diag.Diagnostic) }
+type warner interface {
+	Warn(rule string, d diag.Diagnostic)
+}
 
 func joinList(items []string) string {
 	switch len(items) {

@@ -14,6 +14,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -297,7 +298,7 @@ func checkAfterInstall(s *site.Site, entries []entry, in registries.Input, minor
 		warnings = append(warnings, diag.Diagnostic{Pos: s.Positions.Of("cluster.version"), Path: "cluster.version",
 			Message: fmt.Sprintf("the %s installer of OpenShift %s creates ImageContentSourcePolicies (%s) and siteforge adds ImageDigestMirrorSet/ImageTagMirrorSet objects: 4.13 z-streams built before MCO's fix (merged 2023-12-05, MCO PR #4027) refuse both kinds at once (%q) and render no registries.conf",
 				s.Cluster.InstallMethod, minor, installerICSPs, platform.MCOErrICSPWithIDMS),
-			Hint: "after the installation, " + step})
+			Hint: afterInstallHint(step, minor)})
 		steps = append(steps, step)
 	}
 	after := in
@@ -321,6 +322,18 @@ func checkAfterInstall(s *site.Site, entries []entry, in registries.Input, minor
 	warnings = append(warnings, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 		Message: fmt.Sprintf("after the %s installation, MCO refuses the installer's %s %s together with the day-2 mirror objects, and the nodes keep the install-time registries.conf: %v",
 			s.Cluster.InstallMethod, kind, name, err),
-		Hint: "after the installation, " + step})
+		Hint: afterInstallHint(step, minor)})
 	return warnings, append(steps, step)
+}
+
+// afterInstallHint is the hint of an RND003 warning: the step that fixes the
+// cluster, and how the warning is cleared once the user runs it (the site
+// cannot avoid the installer's policy-less objects before
+// platform.InstallerSourcePolicySince).
+func afterInstallHint(step string, minor platform.OCPMinor) string {
+	h := "after the installation, " + step + ". "
+	if minor < platform.InstallerSourcePolicySince {
+		h += fmt.Sprintf("The site cannot avoid it on %s (the installer writes its mirror objects without a policy before %s): ", minor, platform.InstallerSourcePolicySince)
+	}
+	return h + fmt.Sprintf("once you run that step, suppress %s with a reason saying so (siteforge explain %s)", ruleid.InstallerMirrorsConflict, ruleid.InstallerMirrorsConflict)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -43,7 +44,7 @@ func legacyTagMachineConfigs(ctx warner, s *site.Site, conf []byte, minor platfo
 			return nil, fmt.Errorf("tag-mirroring MachineConfig %s: %w", name, err)
 		}
 		for _, w := range res.Warnings {
-			ctx.Warn(w)
+			ctx.Warn(ruleid.ButaneTranslation, w)
 		}
 		arts = append(arts,
 			generators.Artifact{Path: legacyTagButanePath(pool), Role: generators.File, Data: res.Butane, Comment: "#", Origin: origin},

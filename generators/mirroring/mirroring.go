@@ -13,6 +13,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -125,7 +126,7 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	if installTimeMirrors(s) {
 		warnings, _ := checkAfterInstall(s, entries, in, minor)
 		for _, w := range warnings {
-			ctx.Warn(w)
+			ctx.Warn(ruleid.InstallerMirrorsConflict, w)
 		}
 	}
 	if s.Cluster.InstallMethod == site.InstallAssisted {
@@ -153,7 +154,7 @@ func warnLegacyPolicies(ctx warner, s *site.Site, entries []entry, minor platfor
 			continue
 		}
 		seen[e.policyPath] = true
-		ctx.Warn(diag.Diagnostic{Pos: s.Positions.Of(e.policyPath), Path: e.policyPath,
+		ctx.Warn(ruleid.NeverContactSourceIgnored, diag.Diagnostic{Pos: s.Positions.Of(e.policyPath), Path: e.policyPath,
 			Message: fmt.Sprintf("policy NeverContactSource needs OpenShift %s (ImageDigestMirrorSet/ImageTagMirrorSet); on %s the ImageContentSourcePolicy has no policy and the nodes still contact %s when the mirrors fail", platform.IDMSITMSSince, minor, e.source),
 			Hint:    "the policy takes effect once the cluster runs 4.13 or later and the site is rendered again"})
 	}

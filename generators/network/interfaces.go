@@ -9,6 +9,7 @@ import (
 	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -146,7 +147,7 @@ func interfaceArtifacts(ctx *generators.Context, s *site.Site, cfgs []interfaceC
 			return nil, err
 		}
 		for _, w := range res.Warnings {
-			ctx.Warn(w)
+			ctx.Warn(ruleid.ButaneTranslation, w)
 		}
 		mc, err := generators.EncodeObject(res.Object, s.SourceName())
 		if err != nil {

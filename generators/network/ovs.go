@@ -8,6 +8,7 @@ import (
 	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -24,8 +25,8 @@ func ovsArtifacts(ctx *generators.Context, s *site.Site) ([]generators.Artifact,
 		return nil, diag.List{s.At(field, fmt.Sprintf("%d ms is below the minimum OVS accepts for other_config:max-idle (%d)", ms, platform.OVSMaxIdleMinMs),
 			fmt.Sprintf("the OVS default is %d", platform.OVSMaxIdleDefaultMs))}
 	}
-	ctx.Warn(s.At(field, fmt.Sprintf("%s siteforge renders it as MachineConfigs; every pool reboots to apply them (OVS default %d ms, here %d ms)", ovsUnsupported, platform.OVSMaxIdleDefaultMs, ms),
-		"keep it only if you accept running unsupported tuning; remove ovs.flowIdleTimeoutMs otherwise"))
+	ctx.Warn(ruleid.OVSMaxIdleUnsupported, s.At(field, fmt.Sprintf("%s siteforge renders it as MachineConfigs; every pool reboots to apply them (OVS default %d ms, here %d ms)", ovsUnsupported, platform.OVSMaxIdleDefaultMs, ms),
+		"keep it only if you accept running unsupported tuning, and then suppress MCF006 with that reason; remove ovs.flowIdleTimeoutMs otherwise"))
 
 	origin := diag.Unique(s.Positions.Of(field))
 	unit := fmt.Sprintf(`# %s
@@ -54,7 +55,7 @@ WantedBy=multi-user.target
 			return nil, err
 		}
 		for _, w := range res.Warnings {
-			ctx.Warn(w)
+			ctx.Warn(ruleid.ButaneTranslation, w)
 		}
 		note := fmt.Sprintf("# %s\n# Red Hat does not support clusters running it; see %s.\n", ovsUnsupported, ovsRunbook)
 		arts = append(arts,

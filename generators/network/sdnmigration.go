@@ -11,6 +11,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -74,7 +75,7 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 			fmt.Sprintf("the live migration needs OpenShift %s or later (documented from %s); cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
 			fmt.Sprintf(`use mode: "offline" (supported since %s), or upgrade first`, platform.SDNOfflineMigrationSince)))
 	case nm.Mode == site.MigrationLive && minor < platform.SDNLiveMigrationDocumentedSince:
-		ctx.Warn(s.At("networkMigration.mode",
+		ctx.Warn(ruleid.SDNLiveMigrationUndocumented, s.At("networkMigration.mode",
 			fmt.Sprintf("the live migration is in CNO from %s but documented only from %s; cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
 			fmt.Sprintf("upgrade to %s first, or use the offline migration", platform.SDNLiveMigrationDocumentedSince)))
 	case nm.Mode != site.MigrationLive && minor < platform.SDNOfflineMigrationSince:

@@ -24,6 +24,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -185,7 +186,7 @@ func keepalivedFix(ctx *generators.Context, s *site.Site, minor platform.OCPMino
 			return nil, nil, fmt.Errorf("keepalived fix %s: %w", name, err)
 		}
 		for _, w := range res.Warnings {
-			ctx.Warn(w)
+			ctx.Warn(ruleid.ButaneTranslation, w)
 		}
 		origin := append(append([]diag.Position(nil), origins[role]...), versionPos)
 		arts = append(arts,

@@ -44,6 +44,10 @@ type Diagnostic struct {
 	Hint string
 	// Len is the number of bytes to underline in a snippet (0: one).
 	Len int
+	// Rule is the rule ID of a warning (a render warning's RND ID, see
+	// internal/ruleid): printed as "[ID]", and what a suppression names.
+	// Empty for an error in the input.
+	Rule string
 }
 
 func (d Diagnostic) Error() string {
@@ -57,6 +61,9 @@ func (d Diagnostic) Error() string {
 		b.WriteString(" (")
 		b.WriteString(d.Hint)
 		b.WriteString(")")
+	}
+	if d.Rule != "" {
+		fmt.Fprintf(&b, " [%s]", d.Rule)
 	}
 	return b.String()
 }
@@ -173,6 +180,9 @@ func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 		fmt.Fprintf(&b, "%s: ", cleanText(d.Path))
 	}
 	b.WriteString(cleanText(d.Message))
+	if d.Rule != "" {
+		fmt.Fprintf(&b, " [%s]", cleanText(d.Rule))
+	}
 	b.WriteByte('\n')
 	gutter := ""
 	if p.shown == nil {

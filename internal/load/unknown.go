@@ -212,7 +212,7 @@ func mapKeyKind(path []cue.Selector) string {
 	case "labels", "matchLabels":
 		return "a Kubernetes label key ([prefix/]name, name at most 63 characters)"
 	case "severity":
-		return "a rule ID such as MTU001 (MTU, NET, MIR, ING, EGR, MCF, INS or INP and three digits)"
+		return "a rule ID such as MTU001 (MTU, NET, MIR, ING, EGR, MCF, INS, INP or RND and three digits)"
 	}
 	return "a valid key"
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/siteforge/siteforge/internal/discover"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -211,8 +212,11 @@ func TestEveryRuleHasCases(t *testing.T) {
 }
 
 // engineRuleCases are the engine's own rules, tested in lint/engine_test.go.
-// The input rules of sites (INP002 a site that does not load, INP005 a
-// render warning) and INP006 (a FIFO, a missing path) are tested through the
-// CLI: cmd/siteforge/internal/cli TestLintInputFindings.
-var engineRuleCases = []string{lint.RuleUnusedSuppression, lint.RuleReasonlessSuppression, lint.RuleUnknownRule,
-	lint.RuleSiteLoad, lint.RuleRenderWarning, lint.RuleUnreadableFile}
+// The input rules of sites (INP002 a site that does not load) and INP006 (a
+// FIFO, a missing path) are tested through the CLI: cmd/siteforge/internal/cli
+// TestLintInputFindings. The render warnings (RND) are rendered from sites,
+// which lint cannot do (it does not import the generators): each has a
+// failing and a passing site in cmd/siteforge/internal/cli
+// TestRenderWarningRules.
+var engineRuleCases = append([]string{lint.RuleUnusedSuppression, lint.RuleReasonlessSuppression, lint.RuleUnknownRule,
+	lint.RuleSiteLoad, lint.RuleUnreadableFile}, ruleid.Render...)

@@ -17,6 +17,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -154,7 +155,7 @@ type ShardPlan struct {
 
 // PlanShard checks one shard (name, domain, placement, replicas, ports) and
 // places it; problems the operator would still accept go to warn.
-func PlanShard(warn func(diag.Diagnostic), s *site.Site, m *Model, name string, sh site.Shard, path string, seenDomains map[string]string) ShardPlan {
+func PlanShard(warn func(rule string, d diag.Diagnostic), s *site.Site, m *Model, name string, sh site.Shard, path string, seenDomains map[string]string) ShardPlan {
 	var out ShardPlan
 	add := func(d *diag.Diagnostic) {
 		if d != nil {
@@ -178,7 +179,7 @@ func PlanShard(warn func(diag.Diagnostic), s *site.Site, m *Model, name string, 
 		p, d, w := m.BySelector(name, sh.NodeSelector, path+".nodeSelector")
 		add(d)
 		if w != nil {
-			warn(*w)
+			warn(ruleid.RouterSelectorMatchesNoPool, *w)
 		}
 		out.Placement = p
 	default:
@@ -217,7 +218,7 @@ func PlanShard(warn func(diag.Diagnostic), s *site.Site, m *Model, name string, 
 		if sh.Replicas != nil {
 			add(at(replicasPath, msg, hint))
 		} else {
-			warn(*at(replicasPath, msg+fmt.Sprintf(" (replicas defaults to %d)", platform.IngressDefaultReplicas), hint))
+			warn(ruleid.RouterDefaultReplicasExceedNodes, *at(replicasPath, msg+fmt.Sprintf(" (replicas defaults to %d)", platform.IngressDefaultReplicas), hint))
 		}
 	}
 
@@ -227,7 +228,7 @@ func PlanShard(warn func(diag.Diagnostic), s *site.Site, m *Model, name string, 
 		out.Ports = HostPorts{sh.Ports.HTTP, sh.Ports.HTTPS, sh.Ports.Stats}
 		out.PortsPath = path + ".ports"
 		if sh.EndpointPublishing != platform.PublishingHostNetwork {
-			warn(*at(out.PortsPath, fmt.Sprintf("ports apply to HostNetwork routers only; shard %q is published with %s", name, sh.EndpointPublishing), "remove ports"))
+			warn(ruleid.RouterPortsIgnored, *at(out.PortsPath, fmt.Sprintf("ports apply to HostNetwork routers only; shard %q is published with %s", name, sh.EndpointPublishing), "remove ports"))
 		}
 		if msg := out.Ports.NotUnique(); msg != "" {
 			add(at(out.PortsPath, msg, "give HTTP, HTTPS and stats three different ports"))

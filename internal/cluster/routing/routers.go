@@ -70,7 +70,7 @@ func Routers(s *site.Site) ([]Router, error) {
 	for _, name := range slices.Sorted(maps.Keys(in.Shards)) {
 		sh := in.Shards[name]
 		path := site.Field("ingress", "shards", name)
-		sd := PlanShard(func(diag.Diagnostic) {}, s, m, name, sh, path, seen)
+		sd := PlanShard(func(string, diag.Diagnostic) {}, s, m, name, sh, path, seen)
 		if len(sd.Diags) > 0 {
 			return nil, sd.Diags.Sort()
 		}

@@ -227,9 +227,11 @@ func argocdGenerate(e env, environ []string) int {
 	// line is what a user reads.
 	if printDiagnostics(e.stderr, res) {
 		printWarnings(e.stderr, res, warnings.Sort())
+		printSuppressed(e.stderr, run)
 		return ExitFailure
 	}
 	printWarnings(e.stderr, res, warnings.Sort())
+	printSuppressed(e.stderr, run)
 	if _, err := e.stdout.Write(stream); err != nil {
 		return fail("%v", err)
 	}

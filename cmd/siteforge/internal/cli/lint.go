@@ -166,7 +166,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 			if err != nil {
 				return err
 			}
-			set := lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin, Extra: extra, Warnings: o.Warnings})
+			set := lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin, Extra: extra, Warnings: o.AllWarnings()})
 			if set.Minor == 0 && minor > 0 {
 				set.Minor, set.MinorFrom = minor, "--ocp-version"
 			}

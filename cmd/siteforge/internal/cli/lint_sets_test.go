@@ -30,7 +30,7 @@ func lintAtOnce(t *testing.T, sites, plain []string) lint.Result {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.Sites = append(in.Sites, &lint.Site{Site: o.Site, Objects: objs, Origin: origin, Warnings: o.Warnings})
+		in.Sites = append(in.Sites, &lint.Site{Site: o.Site, Objects: objs, Origin: origin, Warnings: o.AllWarnings()})
 	}
 	found := discover.Paths(plain, discover.Options{})
 	if len(found.Problems) > 0 || len(found.Clusters) > 0 {

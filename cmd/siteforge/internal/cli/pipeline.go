@@ -25,7 +25,9 @@ const loaderReuse = 128
 type siteRun struct {
 	Diagnostics diag.List
 	Warnings    []diag.List // by site index, for sites that rendered
-	Sources     map[string][]byte
+	// Suppressed are the render warnings the sites suppress, by site index.
+	Suppressed []diag.List
+	Sources    map[string][]byte
 	// Notes name the fleet-root files that were not fleet defaults.
 	Notes []string
 }
@@ -50,7 +52,7 @@ func eachLoaded(paths []string, use func(i int, o *generators.Output) error) (si
 // eachUnit is eachSite over units already discovered (diags: discovery's
 // problems); opts nil loads without rendering.
 func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
-	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units)), Notes: load.IgnoredNotes(units)}
+	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units)), Suppressed: make([]diag.List, len(units)), Notes: load.IgnoredNotes(units)}
 	// Only the name of a loaded site is kept (for the duplicate check), so
 	// memory does not grow with the fleet.
 	type done struct {
@@ -113,6 +115,7 @@ func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use 
 					dup = claimed[s.Name]
 					claimed[s.Name] = true
 					run.Warnings[i] = out.Warnings
+					run.Suppressed[i] = out.Suppressed
 				}
 				stop := firstErr != nil
 				mu.Unlock()

@@ -269,6 +269,7 @@ func finish(e env, run siteRun, err error) bool {
 		warnings = append(warnings, w...)
 	}
 	printWarnings(e.stderr, res, warnings.Sort())
+	printSuppressed(e.stderr, run)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
 		return false
@@ -310,6 +311,18 @@ func renderAll(e env, paths []string, opts generators.Options) ([]*generators.Ou
 		list = append(list, outs[i])
 	}
 	return list, true
+}
+
+// printSuppressed says how many render warnings the sites' suppressions
+// dropped (once each, as printWarnings), so none is dropped silently.
+func printSuppressed(w io.Writer, run siteRun) {
+	var all diag.List
+	for _, l := range run.Suppressed {
+		all = append(all, l...)
+	}
+	if n := len(all.Sort()); n > 0 {
+		fmt.Fprintf(w, "siteforge: %d warning%s suppressed (lint: suppress or @lint(ignore=...) in the site, each with its reason)\n", n, plural(n))
+	}
 }
 
 func printWarnings(w io.Writer, res load.Result, warnings diag.List) {

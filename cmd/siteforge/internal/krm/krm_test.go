@@ -514,3 +514,47 @@ func TestResourceListCap(t *testing.T) {
 		t.Errorf("exit %d, stdout %d bytes:\n%s", code, stdout.Len(), stderr.String())
 	}
 }
+
+// TestSiteRenderWarningRule: a render warning's result carries its rule ID
+// and name (tags rule and name, as SiteLint's findings), also as an error
+// under strict; the site's suppression drops it, and an info result counts
+// it.
+func TestSiteRenderWarningRule(t *testing.T) {
+	shipped := string(exampleSite(t))
+	unsuppressed, _, found := strings.Cut(shipped, "\nlint:\n  suppress:\n  - rule: RND003\n")
+	if !found {
+		t.Fatal("examples/disconnected-quay-cache/site.yaml no longer suppresses RND003: update the test")
+	}
+	for _, tc := range []struct {
+		name, site, strict string
+		severity           string // of the RND003 result; "" for none
+		code               int
+	}{
+		{"warning", unsuppressed, "false", "warning", 0},
+		{"strict", unsuppressed, "true", "error", exitFailure},
+		{"suppressed", shipped, "true", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"site.yaml": tc.site})
+			out, stderr, code := run(t, dir, renderConfig+"    strict: "+tc.strict+"\n    paths: [site.yaml]\nitems: []\n")
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", code, tc.code, stderr)
+			}
+			var got, counted bool
+			for _, r := range out.Results {
+				if r.Tags["rule"] == "RND003" {
+					got = true
+					if r.Severity != tc.severity || r.Tags["name"] != "installer-mirrors-conflict-after-install" || r.File.Path != "site.yaml" {
+						t.Errorf("result %+v, want a %s with the rule's name at site.yaml", r, tc.severity)
+					}
+				}
+				if r.Severity == "info" && strings.Contains(r.Message, "1 warning suppressed") {
+					counted = true
+				}
+			}
+			if got != (tc.severity != "") || counted != (tc.severity == "") {
+				t.Errorf("RND003 result %v, suppressed count %v; results %+v", got, counted, out.Results)
+			}
+		})
+	}
+}

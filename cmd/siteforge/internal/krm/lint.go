@@ -133,7 +133,7 @@ func lintSite(o *generators.Output) (*lint.Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &lint.Site{Site: o.Site, Objects: objs, Origin: origin, Warnings: o.Warnings}, nil
+	return &lint.Site{Site: o.Site, Objects: objs, Origin: origin, Warnings: o.AllWarnings()}, nil
 }
 
 // kustomize's bookkeeping annotations on the items it passes; they are

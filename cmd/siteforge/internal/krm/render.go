@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
@@ -125,6 +126,11 @@ func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts genera
 		}
 		if warn {
 			r.diagnostics(res, o.Warnings, "warning")
+			if n := len(o.Suppressed); n > 0 {
+				msg := fmt.Sprintf("site %s: %d warning%s suppressed (lint: suppress or @lint(ignore=...) in the site, each with its reason)", s.Name, n, plural(n))
+				r.rl.Results = append(r.rl.Results, &framework.Result{Message: msg, Severity: framework.Info})
+				fmt.Fprintf(r.stderr, "siteforge fn: %s\n", diag.Clean(msg))
+			}
 		}
 		outs = append(outs, o)
 	}

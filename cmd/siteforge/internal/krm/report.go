@@ -48,12 +48,19 @@ func (r *reporter) diagnostics(res load.Result, list diag.List, severity string)
 		if d.Hint != "" {
 			msg += " (hint: " + d.Hint + ")"
 		}
-		r.rl.Results = append(r.rl.Results, &framework.Result{
+		res := &framework.Result{
 			Message:  msg,
 			Severity: framework.Severity(severity),
 			File:     resultFile(d.Pos),
 			Tags:     positionTags(d.Pos),
-		})
+		}
+		if d.Rule != "" {
+			res.Tags["rule"] = d.Rule // a render warning's ID, as lint findings carry theirs
+			if rule := lint.Lookup(d.Rule); rule != nil {
+				res.Tags["name"] = rule.Name
+			}
+		}
+		r.rl.Results = append(r.rl.Results, res)
 	}
 }
 

@@ -1,0 +1,136 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
+)
+
+// The render warnings (RND): what rendering a site warns about, each kind
+// under its own ID (internal/ruleid), set by the generator that warns. They
+// are engine rules: their findings are the site's render warnings (Site.
+// Warnings), not a check over the objects. A render warning that is the same
+// fact as a lint rule carries that rule's ID instead (MCF006 for
+// ovs.flowIdleTimeoutMs), and that rule reports it on the rendered objects.
+//
+// `siteforge render` honours the same suppressions (lint: suppress, a
+// field's @lint(ignore=...)): a suppressed warning is neither printed nor an
+// error under --strict.
+
+// retired are rule IDs no longer reported, with what replaced them: a
+// suppression naming one is reported (LNT003) with this text.
+var retired = map[string]string{
+	"INP005": "INP005 (render-warning), a retired rule: every render warning has its own rule ID now (RND001..., or the lint rule of the same fact), printed in brackets after the warning; suppress that ID",
+}
+
+// renderFindings are the findings of a site's render warnings, each under
+// its rule ID when that rule is selected. A warning under the ID of a rule
+// with a check (the same fact as a lint rule) is left to that rule, which
+// reports it on the rendered objects. A warning without a known ID is an
+// internal error (generators.Context.Warn refuses one without an ID).
+func (l *Linter) renderFindings(site string, warnings diag.List) []Finding {
+	var out []Finding
+	for _, w := range warnings {
+		r := registry[w.Rule]
+		if r == nil {
+			panic("lint: render warning under unregistered rule " + strconv.Quote(w.Rule) + ": " + w.Message)
+		}
+		if r.Check != nil || !isSelected(l.selected, r.ID) {
+			continue
+		}
+		out = append(out, InputFinding(r.ID, site, w))
+	}
+	return out
+}
+
+func init() {
+	for _, r := range []*Rule{
+		{ID: ruleid.ButaneTranslation, Name: "butane-translation-warning",
+			Summary: "Butane warned while translating a MachineConfig (a machineConfigs butane, or one siteforge builds)",
+			Rationale: "siteforge translates every MachineConfig with the Butane library, as `butane --strict` would; the translation report has " +
+				"warnings for what Ignition accepts but is likely a mistake (coreos/butane translate report, and Ignition's validation: " +
+				"coreos/ignition config/shared/errors errors.go NewNoInstallSectionError, \"unit is enabled, but has no install section so " +
+				"enable does nothing\"). `butane --strict` fails on them, and so does `siteforge render --strict`. An unknown key, a " +
+				"warning for Butane, is an error in siteforge.",
+			Fix: "Change the Butane config as the warning says (for an enabled unit without an install section: add an [Install] section, " +
+				"e.g. WantedBy=multi-user.target, or do not enable it). If the warned form is what you mean, suppress it on the field: " +
+				"@lint(ignore=\"RND001\", reason=\"...\") (CUE), or lint: suppress with a reason."},
+		{ID: ruleid.InstallInputIncomplete, Name: "install-input-incomplete",
+			Summary: "a site to be installed (cluster.lifecycle install) does not say something the installer's input files need",
+			Rationale: "install-config.yaml, agent-config.yaml or the ClusterInstance need fields the site may leave out while it is written " +
+				"(hosts, their MACs and addresses, the rendezvous IP, the pool sizes): the installer refuses an input without them " +
+				"(installer pkg/types/validation ValidateInstallConfig, pkg/asset/agent/agentconfig validation; stolostron/siteconfig " +
+				"api/v1alpha1 clusterinstance_types.go). siteforge writes every other output and leaves out the installer's input files, " +
+				"with a warning at the field that is missing.",
+			Fix: "Give the site what the warning names; the installer's input files are then written. Suppress only while the site is " +
+				"still being written, and not in a site an installation uses."},
+		{ID: ruleid.InstallerMirrorsConflict, Name: "installer-mirrors-conflict-after-install",
+			Summary: "after the installation, MCO refuses the installer's own mirror objects next to the site's day-2 mirror objects until you delete them",
+			Rationale: fmt.Sprintf("The installer turns install-config imageDigestSources/imageContentSources into its own ImageDigestMirrorSet %s "+
+				"(or ImageContentSourcePolicies), without a mirrorSourcePolicy before %s (installer pkg/asset/manifests ConvertImageDigestMirrorSet; "+
+				"imageDigestSources[].sourcePolicy from %s). MCO renders registries.conf from every mirror object of the cluster and refuses "+
+				"two policies for one source (machine-config-operator pkg/controller/container-runtime-config helpers.go: \"conflicting "+
+				"mirrorSourcePolicy is set for the same source\"), and 4.13 z-streams built before MCO PR #4027 refuse ImageContentSourcePolicies "+
+				"next to ImageDigestMirrorSets: the nodes keep the install-time registries.conf until the installer's objects are deleted.",
+				platform.InstallerDigestMirrorSetName, platform.InstallerSourcePolicySince, platform.InstallerSourcePolicySince),
+			Fix: fmt.Sprintf("After the installation, delete the installer's object the warning names (`oc delete imagedigestmirrorset/%s`): "+
+				"the day-2 objects carry the same mirrors with the site's policy. The site cannot clear it before %s (the installer writes no "+
+				"policy), so when you run that step, suppress the warning with a reason that says so: "+
+				"lint: suppress: [{rule: RND003, reason: \"image-digest-mirror is deleted after the installation\"}]. On %s or later the "+
+				"installer carries the policy and the warning does not arise.", platform.InstallerDigestMirrorSetName, platform.InstallerSourcePolicySince, platform.InstallerSourcePolicySince)},
+		{ID: ruleid.MCOLogsRegistries, Name: "registries-conf-logged-problem",
+			Summary: "MCO logs a problem with the site's mirroring and renders registries.conf without part of it",
+			Rationale: "MCO's container-runtime-config controller drops some settings and only logs it: a blocked registry that covers the " +
+				"release payload repository without an unblocked digest mirror is left out of the blocked list (machine-config-operator " +
+				"pkg/controller/container-runtime-config helpers.go getValidBlockedRegistries, \"cannot block the repository being used by the " +
+				"payload\"), and a failed payload check renders no blocked registries at all. The nodes then run with less than the site says.",
+			Fix: "Change mirroring as the warning says (give the payload repository an unblocked digest mirror, or do not block it)."},
+		{ID: ruleid.NeverContactSourceIgnored, Name: "never-contact-source-before-mirror-sets",
+			Summary: fmt.Sprintf("mirrorSourcePolicy NeverContactSource on a release before %s, where it has no effect", platform.IDMSITMSSince),
+			Rationale: fmt.Sprintf("Before %s the only digest mirror object is the ImageContentSourcePolicy, which has no policy (openshift/api "+
+				"operator/v1alpha1 ImageContentSourcePolicy; ImageDigestMirrorSet/ImageTagMirrorSet and mirrorSourcePolicy from %s, api "+
+				"config/v1): MCO renders it as AllowContactingSource, so the nodes still pull from the source when the mirrors fail.",
+				platform.IDMSITMSSince, platform.IDMSITMSSince),
+			Fix: "Accept that the source is contacted until the cluster runs a release with ImageDigestMirrorSet (render the site again " +
+				"then), or block the source with mirroring.blockedRegistries. Suppress with that reason if you keep the policy for the upgrade."},
+		{ID: ruleid.HubTrustBundleDropped, Name: "hub-install-drops-trust-bundle",
+			Summary: "a hub installation (ClusterInstance) does not carry install.additionalTrustBundle",
+			Rationale: "A ClusterInstance has no additionalTrustBundle field (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go): " +
+				"the siteconfig operator's templates do not pass one to the installation. assisted-service adds the CA of its mirror " +
+				"configuration to every cluster it installs (openshift/assisted-service docs/operator.md \"Mirror Registry Configuration\"), " +
+				"and an image-based installation takes one from spec.caBundleRef.",
+			Fix: "Put the CA in the hub's mirror configuration (key ca-bundle.crt of the ConfigMap AgentServiceConfig spec.mirrorRegistryRef " +
+				"names), or for image-based installs in the ConfigMap spec.caBundleRef names; then remove install.additionalTrustBundle " +
+				"from the site, or suppress the warning with the reason that the hub carries the CA."},
+		{ID: ruleid.SDNLiveMigrationUndocumented, Name: "sdn-live-migration-undocumented",
+			Summary: fmt.Sprintf("a live OpenShift SDN to OVN-Kubernetes migration on %s, where CNO has it but the docs do not", platform.SDNLiveMigrationCodeSince),
+			Rationale: fmt.Sprintf("CNO handles the live migration from %s (cluster-network-operator, network-type-migration annotation), "+
+				"but the documentation supports it only from %s (OpenShift docs \"Limited live migration to OVN-Kubernetes\"): on %s it "+
+				"is not a supported procedure.", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, platform.SDNLiveMigrationCodeSince),
+			Fix: fmt.Sprintf("Upgrade to %s first, or use the offline migration (networkMigration.mode: offline).", platform.SDNLiveMigrationDocumentedSince)},
+		{ID: ruleid.RouterSelectorMatchesNoPool, Name: "router-selector-matches-no-pool",
+			Summary: "a shard's node selector matches no pool of the site",
+			Rationale: "The ingress operator puts the selector on the router Deployment (cluster-ingress-operator pkg/operator/controller/ingress " +
+				"deployment.go desiredRouterDeployment): the routers run only on nodes with those labels. No pool of the site carries them, " +
+				"so the routers run on nodes the site does not describe, or stay Pending.",
+			Fix: "Place the shard with pools: [...], or add the labels to the pools that should run it (pools.<pool>.labels)."},
+		{ID: ruleid.RouterDefaultReplicasExceedNodes, Name: "hostnetwork-default-replicas-exceed-nodes",
+			Summary: "a HostNetwork shard without replicas gets the operator's default, more than the nodes it can run on",
+			Rationale: fmt.Sprintf("Without spec.replicas the ingress operator runs %d routers (cluster-ingress-operator "+
+				"pkg/operator/controller/ingress deployment.go); with HostNetwork each binds the host ports, so one node holds one router "+
+				"and the others stay Pending. The same with replicas set is an error (ING006).", platform.IngressDefaultReplicas),
+			Fix: "Set the shard's replicas to the number of nodes it can run on, or place it on more nodes."},
+		{ID: ruleid.RouterPortsIgnored, Name: "router-ports-ignored",
+			Summary: "ports on a shard that is not published with HostNetwork",
+			Rationale: "spec.endpointPublishingStrategy.hostNetwork.{httpPort,httpsPort,statsPort} exist only for the HostNetwork strategy " +
+				"(openshift/api operator/v1 types_ingress.go HostNetworkStrategy): with another strategy the ports are not used.",
+			Fix: "Remove ports, or publish the shard with HostNetwork."},
+	} {
+		r.Severity = Warning
+		r.Since = "v1alpha1"
+		registry[r.ID] = r
+	}
+}
