@@ -109,6 +109,26 @@ var ClusterInstancePlatformTypes = map[string]string{
 	"nutanix":   "Nutanix",
 }
 
+// InstallerWritesSourcePolicy reports whether the installation of a site
+// writes the site's mirrorSourcePolicy into the installer's own
+// image-digest-mirror set (the install-config imageDigestSources[].sourcePolicy
+// it is made from). The installer knows the field from
+// InstallerSourcePolicySince. An assisted install (hub, ClusterInstance) never
+// does, whatever the release: assisted-service builds the install-config's
+// imageDigestSources from the hub's mirror registries.conf and copies only
+// Source and Mirrors (openshift/assisted-service
+// internal/installcfg/builder/builder.go setImageDigestMirrorSet), its
+// install-config type has no sourcePolicy (internal/installcfg/installcfg.go
+// ImageDigestSource), and install-config overrides are decoded into that type
+// with DisallowUnknownFields (builder.go applyConfigOverrides). Without a
+// policy the installer's set means AllowContactingSource, and MCO's bootstrap
+// refuses it next to a NeverContactSource set for the same source
+// (machine-config-operator pkg/controller/container-runtime-config/helpers.go
+// "conflicting mirrorSourcePolicy is set for the same source").
+func InstallerWritesSourcePolicy(assisted bool, minor OCPMinor) bool {
+	return !assisted && minor >= InstallerSourcePolicySince
+}
+
 // ---------------------------------------------------------------- install checks
 
 // Control-plane sizes the installers accept.
