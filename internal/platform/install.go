@@ -206,6 +206,28 @@ const PredictableNICName = `^en[PsvxXbucaipod]`
 // kind is AgentConfigKind.
 var AgentConfigAPIVersions = []string{"v1beta1", "v1alpha1"}
 
+// ImageBasedNodes is the number of nodes an image-based hub install
+// installs: one control-plane node, no workers. The siteconfig operator's
+// image-based templates render ImageClusterInstall as a NODE-level template
+// named {{ .Spec.ClusterName }}, with the node's one hostname and one
+// bareMetalHostRef (stolostron/siteconfig
+// internal/templates/image-based-installer/template.go ImageClusterInstall,
+// GetNodeTemplates): a second node renders a second ImageClusterInstall of
+// the same name; the image-based install operator installs single-node
+// OpenShift from a seed image (OpenShift docs "Image-based installation for
+// single-node OpenShift").
+const ImageBasedNodes = 1
+
+// ImageBasedPlatforms are the site platforms an image-based hub install
+// takes: its ClusterDeployment is written with platform none whatever the
+// ClusterInstance says (template.go ClusterDeployment: "platform: none: {}"),
+// and no image-based template reads apiVIPs or ingressVIPs, so a VIP is
+// never configured; the host is a bare-metal host registered by its BMC
+// (template.go BareMetalHost). "baremetal" says the hardware, "none" the
+// installed cluster's platform; a cloud or vSphere platform cannot be
+// installed this way.
+var ImageBasedPlatforms = []string{"baremetal", PlatformNone}
+
 // ImageBasedTemplatePrefix starts the names of the siteconfig operator's
 // image-based install templates (ibi-cluster-templates-v1,
 // ibi-node-templates-v1), as against the assisted installer's
