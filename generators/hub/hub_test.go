@@ -52,7 +52,7 @@ pools:
       - name: m2
         ip: 10.0.0.13
         bootMAC: "aa:bb:cc:00:00:13"
-        bmc: {address: "redfish-virtualmedia+https://10.9.0.13/redfish/v1/Systems/1", credentialsSecret: m2-bmc, disableCertificateVerification: true}
+        bmc: {address: "redfish-virtualmedia+https://10.9.0.13/redfish/v1/Systems/1", credentialsSecret: m2-bmc}
         interfaces: [{name: eno1, macAddress: "aa:bb:cc:00:00:13"}, {name: eno2, macAddress: "aa:bb:cc:00:01:13"}]
         networkConfig:
           interfaces:
