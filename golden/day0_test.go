@@ -85,6 +85,41 @@ func placedDay0(t *testing.T, o *generators.Output) map[string][]byte {
 	return placed
 }
 
+// mentionedAsLeftOut: the day-0 manifest is named as left out where the
+// finisher explains it: the install-config header of an agent or IPI
+// install, the ClusterInstance header of a hub install (in a "Left out"
+// sentence, not merely mentioned).
 func mentionedAsLeftOut(o *generators.Output, name string) bool {
+	if o.Site.HubInstalled() {
+		for _, line := range leftOutSentence(o.Files[hub.ClusterInstancePath]) {
+			if strings.Contains(line, name) {
+				return true
+			}
+		}
+		return false
+	}
 	return bytes.Contains(o.Files["install/install-config.yaml"], []byte(name))
+}
+
+// leftOutSentence returns the words of the ClusterInstance header's "Left
+// out of the extra manifests:" paragraph, up to its first full stop that
+// ends a sentence.
+func leftOutSentence(data []byte) []string {
+	var header []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		header = append(header, strings.Fields(strings.TrimPrefix(line, "#"))...)
+	}
+	text := strings.Join(header, " ")
+	i := strings.Index(text, "Left out of the extra manifests: the day-0 copies of ")
+	if i < 0 {
+		return nil
+	}
+	text = text[i:]
+	if j := strings.Index(text, ". "); j >= 0 {
+		text = text[:j]
+	}
+	return strings.Fields(text)
 }

@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/mirroring"
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -76,7 +77,11 @@ func Finish(ctx *generators.Context, s *site.Site, out *generators.Output) ([]ge
 			"The namespace on the hub of cluster %s: its ClusterInstance, the extra-manifests ConfigMaps, and the Secrets you create out of band (pull secret %q, BMC credentials) live here. The siteconfig operator's bundled templates render every installation object into namespace %q (the cluster name).",
 			s.Cluster.Name, h.PullSecretRef, s.Cluster.Name))), nsData...)})
 
-	cms, refs, err := extraManifests(s, out, ns)
+	mirrors, err := installMirrors(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	cms, refs, err := extraManifests(s, out, ns, mirrors.leftOut())
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +93,7 @@ func Finish(ctx *generators.Context, s *site.Site, out *generators.Output) ([]ge
 		return nil, fmt.Errorf("encode %s: %w", ClusterInstancePath, err)
 	}
 	arts = append(arts, generators.Artifact{Path: ClusterInstancePath, Role: generators.File, Comment: "#", Origin: origin,
-		Data: append([]byte(clusterInstanceHeader(s, ns, refs)), ciData...)})
+		Data: append([]byte(clusterInstanceHeader(s, ns, refs, mirrors)), ciData...)})
 
 	if s.Install.AdditionalTrustBundle != "" {
 		ctx.Warn(ruleid.HubTrustBundleDropped, s.At("install.additionalTrustBundle",
@@ -103,6 +108,39 @@ func Finish(ctx *generators.Context, s *site.Site, out *generators.Output) ([]ge
 	resources = append(resources, path.Base(ClusterInstancePath))
 	arts = append(arts, generators.Artifact{Path: KustomizationPath, Role: generators.File, Data: generators.Kustomization(resources), Origin: origin})
 	return arts, nil
+}
+
+// hubMirrors are the install-time mirrors of an assisted install as MCO's
+// bootstrap meets them (nil: none, or an image-based install).
+type hubMirrors struct{ *mirroring.Install }
+
+// installMirrors computes the install-time mirrors of an assisted install
+// once, with mirroring.ForInstall: assisted-service turns the hub's mirror
+// registries.conf into the install-config's imageDigestSources without a
+// source policy (platform.InstallerWritesSourcePolicy), so the installer's
+// ImageDigestMirrorSet allows contacting the sources, and MCO's bootstrap
+// refuses a day-0 mirror set with NeverContactSource for the same source
+// (Install.Day0Refused). An image-based install has no installer mirror
+// objects: the mirror sets in the extra manifests are how the cluster gets
+// its mirrors (stolostron/siteconfig docs/image_mirroring.md), so they stay.
+func installMirrors(ctx *generators.Context, s *site.Site) (hubMirrors, error) {
+	if s.Cluster.InstallMethod != site.InstallAssisted {
+		return hubMirrors{}, nil
+	}
+	in, err := mirroring.ForInstall(s, ctx.Minor)
+	return hubMirrors{in}, err
+}
+
+// leftOut are the resource paths of the day-2 objects whose day-0 copies
+// stay out of the extra manifests.
+func (m hubMirrors) leftOut() map[string]bool {
+	out := map[string]bool{}
+	if m.Install != nil && m.Day0Refused != "" {
+		for _, p := range m.Day0Paths {
+			out[p] = true
+		}
+	}
+	return out
 }
 
 func trustBundleHint(s *site.Site) string {
@@ -308,7 +346,7 @@ func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string,
 	return ns
 }
 
-func clusterInstanceHeader(s *site.Site, ns string, refs []string) string {
+func clusterInstanceHeader(s *site.Site, ns string, refs []string, mirrors hubMirrors) string {
 	var b strings.Builder
 	b.WriteString(commentBlock(fmt.Sprintf(
 		"ClusterInstance for the siteconfig operator on the hub (stolostron/siteconfig): it renders the %s installation of cluster %s from its templates. Apply hub/ on the hub (docs/hub.md), after creating in namespace %q, out of band, the Secrets it names: %s. siteforge never reads or writes them.",
@@ -321,7 +359,18 @@ func clusterInstanceHeader(s *site.Site, ns string, refs []string) string {
 		if s.Cluster.InstallMethod == site.InstallImageBased {
 			b.WriteString(commentBlock("Mirroring: a ClusterInstance has no mirror fields. The image-based installer takes the mirrors from the extra manifests (the ImageDigestMirrorSet / ImageTagMirrorSet in them; stolostron/siteconfig docs/image_mirroring.md)."))
 		} else {
-			b.WriteString(commentBlock("Mirroring: a ClusterInstance has no mirror fields. The installation pulls through the hub's assisted-service mirror configuration: the ConfigMap named by AgentServiceConfig spec.mirrorRegistryRef (keys registries.conf and ca-bundle.crt) goes into the discovery image and into the imageDigestSources and additionalTrustBundle of every cluster the hub installs (openshift/assisted-service docs/operator.md \"Mirror Registry Configuration\"). It is hub-wide: its registries.conf must cover the sources this site mirrors (install/install-config-mirrors.yaml lists them). The day-0 mirror sets in the extra manifests configure the installed cluster from its first boot."))
+			b.WriteString(commentBlock(fmt.Sprintf("Mirroring: a ClusterInstance has no mirror fields. The installation pulls through the hub's assisted-service mirror configuration: the ConfigMap named by AgentServiceConfig spec.mirrorRegistryRef (keys registries.conf and ca-bundle.crt) goes into the discovery image and into the imageDigestSources and additionalTrustBundle of every cluster the hub installs (openshift/assisted-service docs/operator.md \"Mirror Registry Configuration\"). It is hub-wide, and assisted-service copies only each source and its mirrors, never a source policy (internal/installcfg/builder/builder.go setImageDigestMirrorSet): the installer's ImageDigestMirrorSet %q allows contacting those sources. Its registries.conf must let the installation pull the release (install/install-config-mirrors.yaml lists the digest mirrors this site uses).", platform.InstallerDigestMirrorSetName)))
+			if left := mirrors.leftOut(); len(left) > 0 {
+				b.WriteString(commentBlock(fmt.Sprintf("Left out of the extra manifests: the day-0 copies of %s. Where the hub's registries.conf names the same sources, MCO's bootstrap would refuse them next to the installer's %q (%s) and fail the installation (machine-config-operator pkg/controller/bootstrap/bootstrap.go Run, container-runtime-config RunImageBootstrap). The day-2 objects bring them after the installation.",
+					strings.Join(mirrors.Day0Paths, ", "), platform.InstallerDigestMirrorSetName, mirrors.Day0Refused)))
+			} else if mirrors.Install != nil {
+				b.WriteString(commentBlock("The day-0 mirror sets in the extra manifests configure the installed cluster from its first boot: MCO's bootstrap accepts them next to the installer's mirror set."))
+			}
+			if mirrors.Install != nil {
+				for _, step := range mirrors.AfterInstall {
+					b.WriteString(commentBlock("After the installation, " + step + "."))
+				}
+			}
 		}
 	}
 	return b.String()
@@ -348,8 +397,15 @@ func secretNames(s *site.Site) string {
 // extraManifests packs the day-0 manifests into ConfigMaps in namespace ns,
 // in name order, starting a new ConfigMap when the next manifest would take
 // the current one over platform.ExtraManifestsConfigMapMaxBytes (as JSON).
-func extraManifests(s *site.Site, out *generators.Output, ns string) ([]generators.Artifact, []string, error) {
-	names := out.Day0Names()
+//
+// The day-0 copies of the day-2 resources in leftOut stay out (installMirrors).
+func extraManifests(s *site.Site, out *generators.Output, ns string, leftOut map[string]bool) ([]generators.Artifact, []string, error) {
+	var names []string
+	for _, name := range out.Day0Names() {
+		if !leftOut[out.Day0[name].Resource] {
+			names = append(names, name)
+		}
+	}
 	if len(names) == 0 {
 		return nil, nil, nil
 	}
@@ -431,12 +487,24 @@ func extraManifests(s *site.Site, out *generators.Output, ns string) ([]generato
 		if len(copies) > 0 {
 			text += fmt.Sprintf(" %s: the same bytes as the day-2 objects, so applying them again after the installation changes nothing.", strings.Join(copies, ", "))
 		}
+		if len(leftOut) > 0 {
+			text += fmt.Sprintf(" Left out on purpose: the day-0 copies of %s (MCO's bootstrap would refuse them next to the installer's mirror set; %s says why).", strings.Join(sortedKeys(leftOut), ", "), ClusterInstancePath)
+		}
 		head := commentBlock(text)
 		arts = append(arts, generators.Artifact{Path: fmt.Sprintf("%s/%s.yaml", Dir, name), Role: generators.File, Comment: "#",
 			Data: append([]byte(head), b...), Origin: diag.Unique(g.origin...)})
 		refs = append(refs, name)
 	}
 	return arts, refs, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func extraManifestsConfigMap(name, ns string, data map[string]string) *corev1.ConfigMap {

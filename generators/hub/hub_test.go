@@ -9,9 +9,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
@@ -49,7 +52,7 @@ pools:
       - name: m2
         ip: 10.0.0.13
         bootMAC: "aa:bb:cc:00:00:13"
-        bmc: {address: "redfish-virtualmedia+https://10.9.0.13/redfish/v1/Systems/1", credentialsSecret: m2-bmc, disableCertificateVerification: true}
+        bmc: {address: "redfish-virtualmedia+https://10.9.0.13/redfish/v1/Systems/1", credentialsSecret: m2-bmc}
         interfaces: [{name: eno1, macAddress: "aa:bb:cc:00:00:13"}, {name: eno2, macAddress: "aa:bb:cc:00:01:13"}]
         networkConfig:
           interfaces:
@@ -488,5 +491,99 @@ func TestCRDValidationBites(t *testing.T) {
 		if err := fidelity.Check([]byte(bad)); err == nil {
 			t.Errorf("%s: accepted:\n%s", name, bad)
 		}
+	}
+}
+
+// mirrorBlock is a site's mirroring through one Quay cache with policy.
+func mirrorBlock(policy string) string {
+	return `mirroring:
+  quayCache:
+    host: quay.hub.example.com:8443
+    policy: ` + policy + `
+    orgs:
+      ocp4-mirror: quay.io/openshift-release-dev
+      registry-redhat-io: registry.redhat.io
+`
+}
+
+// extraManifestKeys are the keys of every extra-manifests ConfigMap, and
+// their headers.
+func extraManifestKeys(t *testing.T, out *generators.Output) (keys []string, headers string) {
+	t.Helper()
+	for _, p := range out.Paths() {
+		if !strings.HasPrefix(p, hub.Dir+"/"+hub.ExtraManifestsName) {
+			continue
+		}
+		var cm corev1.ConfigMap
+		if err := yaml.UnmarshalStrict(out.Files[p], &cm); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for k := range cm.Data {
+			keys = append(keys, k)
+		}
+		headers += string(out.Files[p])
+	}
+	sort.Strings(keys)
+	return keys, headers
+}
+
+// TestMirrorSetsLeftOutOfAssistedExtraManifests: assisted-service writes the
+// hub's mirrors into the install-config without a source policy
+// (openshift/assisted-service internal/installcfg/builder/builder.go
+// setImageDigestMirrorSet), whatever the release; a NeverContactSource
+// mirror set for the same sources among the extra manifests makes MCO's
+// bootstrap fail ("conflicting mirrorSourcePolicy"), so the day-0 copies stay
+// out and the ClusterInstance header says so. AllowContactingSource copies,
+// and an image-based install's mirror sets (stolostron/siteconfig
+// docs/image_mirroring.md: the mirrors ARE the extra manifests), stay in.
+func TestMirrorSetsLeftOutOfAssistedExtraManifests(t *testing.T) {
+	const idms, itms = "imagedigestmirrorset-siteforge-digest-mirrors.yaml", "imagetagmirrorset-siteforge-tag-mirrors.yaml"
+	tests := []struct {
+		name, src string
+		leftOut   bool
+	}{
+		{"assisted 4.16 NeverContactSource", haSite("assisted", mirrorBlock("NeverContactSource")), true},
+		{"assisted 4.21 NeverContactSource", strings.ReplaceAll(haSite("assisted", mirrorBlock("NeverContactSource")), `"4.16"`, `"4.21"`), true},
+		{"assisted 4.16 AllowContactingSource", haSite("assisted", mirrorBlock("AllowContactingSource")), false},
+		{"image-based NeverContactSource", snoSite("image-based", "none", mirrorBlock("NeverContactSource")), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := mustRender(t, tt.src)
+			checkHubFiles(t, out)
+			keys, cmHeaders := extraManifestKeys(t, out)
+			has := slices.Contains(keys, idms) && slices.Contains(keys, itms)
+			none := !slices.Contains(keys, idms) && !slices.Contains(keys, itms)
+			header := string(out.Files[hub.ClusterInstancePath])
+			header = header[:strings.Index(header, "\napiVersion:")]
+			flat := strings.Join(strings.Fields(strings.ReplaceAll(header, "#", "")), " ")
+			if tt.leftOut {
+				if !none {
+					t.Errorf("extra manifests %v carry a NeverContactSource mirror set MCO's bootstrap refuses next to assisted-service's policy-less image-digest-mirror", keys)
+				}
+				for _, want := range []string{
+					"Left out of the extra manifests: the day-0 copies of mirroring/" + idms + ", mirroring/" + itms + ".",
+					"conflicting mirrorSourcePolicy",
+					"After the installation, delete ImageDigestMirrorSet image-digest-mirror",
+				} {
+					if !strings.Contains(flat, want) {
+						t.Errorf("ClusterInstance header lacks %q:\n%s", want, header)
+					}
+				}
+				if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(cmHeaders, "#", "")), " "), "Left out on purpose: the day-0 copies of mirroring/"+idms) {
+					t.Errorf("extra-manifests header does not say what is left out:\n%s", cmHeaders)
+				}
+			} else {
+				if !has {
+					t.Errorf("extra manifests %v lack the day-0 mirror sets", keys)
+				}
+				if strings.Contains(flat, "Left out") {
+					t.Errorf("ClusterInstance header says something is left out:\n%s", header)
+				}
+			}
+			if strings.Contains(flat, "must cover the sources") {
+				t.Errorf("ClusterInstance header still asks the hub's registries.conf to cover the sources:\n%s", header)
+			}
+		})
 	}
 }

@@ -50,20 +50,28 @@ type installConfigMirrors struct {
 }
 
 // installSources lists the digest entries as the installer takes them: digest mirroring only
-// (the installer has no tag mirroring), the policy only where the installer knows the field.
-func installSources(entries []entry, minor platform.OCPMinor) []InstallSource {
+// (the installer has no tag mirroring), the policy only where the installation writes it
+// (platform.InstallerWritesSourcePolicy: never for an assisted install).
+func installSources(s *site.Site, entries []entry, minor platform.OCPMinor) []InstallSource {
+	policy := installerPolicy(s, minor)
 	var out []InstallSource
 	for _, e := range entries {
 		if !e.digest {
 			continue
 		}
 		src := InstallSource{Source: e.source, Mirrors: append([]string(nil), e.mirrors...)}
-		if minor >= platform.InstallerSourcePolicySince {
+		if policy {
 			src.SourcePolicy = e.policy
 		}
 		out = append(out, src)
 	}
 	return out
+}
+
+// installerPolicy reports whether the site's installation writes the mirrors' source policy
+// into the installer's image-digest-mirror set.
+func installerPolicy(s *site.Site, minor platform.OCPMinor) bool {
+	return platform.InstallerWritesSourcePolicy(s.Cluster.InstallMethod == site.InstallAssisted, minor)
 }
 
 // Install is the install-time mirror configuration of a site: the one place that computes it.
@@ -104,7 +112,7 @@ func ForInstall(s *site.Site, minor platform.OCPMinor) (*Install, error) {
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	sources := installSources(entries, minor)
+	sources := installSources(s, entries, minor)
 	if len(sources) == 0 {
 		return nil, nil
 	}
@@ -136,8 +144,12 @@ func ForInstall(s *site.Site, minor platform.OCPMinor) (*Install, error) {
 		in.Notes = append(in.Notes, fmt.Sprintf("The installer turns %s into ImageContentSourcePolicies %q.", in.Field, fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, 0)+"..."))
 	}
 	in.Notes = append(in.Notes, "Install-time mirroring is digest-only (the installer forces mirror-by-digest-only = true): tag references, operator catalogs among them, reach the mirrors only once the day-2 objects in mirroring/ are applied.")
-	if minor < platform.InstallerSourcePolicySince && hasNeverContactSource(entries) {
-		in.Notes = append(in.Notes, fmt.Sprintf("The installer of OpenShift %s has no sourcePolicy: the nodes may contact the sources until the day-2 objects, with mirrorSourcePolicy NeverContactSource, are applied.", minor))
+	if !installerPolicy(s, minor) && hasNeverContactSource(entries) {
+		if s.Cluster.InstallMethod == site.InstallAssisted {
+			in.Notes = append(in.Notes, "assisted-service writes no sourcePolicy into imageDigestSources, whatever the release (openshift/assisted-service internal/installcfg/builder/builder.go setImageDigestMirrorSet): the nodes may contact the sources until the day-2 objects, with mirrorSourcePolicy NeverContactSource, are applied.")
+		} else {
+			in.Notes = append(in.Notes, fmt.Sprintf("The installer of OpenShift %s has no sourcePolicy: the nodes may contact the sources until the day-2 objects, with mirrorSourcePolicy NeverContactSource, are applied.", minor))
+		}
 	}
 
 	// The day-0 copies of the site's mirror sets next to the installer's objects, as MCO's
@@ -287,7 +299,7 @@ func installerObjects(sources []InstallSource, minor platform.OCPMinor) (idms []
 // with the installer's policy-less objects), or a 4.13 cluster mixing the installer's ICSPs with
 // IDMS/ITMS.
 func checkAfterInstall(s *site.Site, entries []entry, in registries.Input, minor platform.OCPMinor) (warnings diag.List, steps []string) {
-	idms, icsps := installerObjects(installSources(entries, minor), minor)
+	idms, icsps := installerObjects(installSources(s, entries, minor), minor)
 	if len(idms) == 0 && len(icsps) == 0 {
 		return nil, nil
 	}

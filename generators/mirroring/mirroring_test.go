@@ -557,17 +557,24 @@ func TestInstallFiles(t *testing.T) {
 // policy-less IDMS before 4.21 against NeverContactSource) or a 4.13 ICSP/IDMS mix fails it.
 func TestDay0MirrorSetsRefused(t *testing.T) {
 	tests := []struct {
-		version, policy string
-		want            string // substring of Day0Refused, "" when accepted
+		install, version, policy string
+		want                     string // substring of Day0Refused, "" when accepted
+		sourcePolicy             bool   // the install-time sources carry the policy
 	}{
-		{"4.16", "NeverContactSource", "conflicting mirrorSourcePolicy"},
-		{"4.16", "AllowContactingSource", ""},
-		{"4.21", "NeverContactSource", ""},
-		{"4.13", "AllowContactingSource", "both imagecontentsourcepolicy and imagedigestmirrorset exist"},
+		{"agent", "4.16", "NeverContactSource", "conflicting mirrorSourcePolicy", false},
+		{"agent", "4.16", "AllowContactingSource", "", false},
+		{"agent", "4.21", "NeverContactSource", "", true},
+		{"agent", "4.13", "AllowContactingSource", "both imagecontentsourcepolicy and imagedigestmirrorset exist", false},
+		// assisted-service writes no sourcePolicy, whatever the release
+		// (openshift/assisted-service internal/installcfg/builder/builder.go
+		// setImageDigestMirrorSet; overrides are decoded strictly into
+		// installcfg.ImageDigestSource, which has none).
+		{"assisted", "4.21", "NeverContactSource", "conflicting mirrorSourcePolicy", false},
+		{"assisted", "4.21", "AllowContactingSource", "", false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.version+"/"+tt.policy, func(t *testing.T) {
-			s := loadSpec(t, siteSpec{version: tt.version, mirroring: cacheBlock(tt.policy, labOrgs, labCatalogs)})
+		t.Run(tt.install+"/"+tt.version+"/"+tt.policy, func(t *testing.T) {
+			s := loadSpec(t, siteSpec{install: tt.install, version: tt.version, mirroring: cacheBlock(tt.policy, labOrgs, labCatalogs)})
 			minor, _ := s.Minor()
 			in, err := ForInstall(s, minor)
 			if err != nil || in == nil {
@@ -575,6 +582,11 @@ func TestDay0MirrorSetsRefused(t *testing.T) {
 			}
 			if tt.want == "" && in.Day0Refused != "" || tt.want != "" && !strings.Contains(in.Day0Refused, tt.want) {
 				t.Errorf("Day0Refused = %q, want %q", in.Day0Refused, tt.want)
+			}
+			for _, src := range in.Sources {
+				if (src.SourcePolicy != "") != tt.sourcePolicy {
+					t.Errorf("source %s: sourcePolicy %q, want one: %t", src.Source, src.SourcePolicy, tt.sourcePolicy)
+				}
 			}
 			want := []string{idmsPath, itmsPath}
 			if !reflect.DeepEqual(in.Day0Paths, want) {

@@ -109,6 +109,26 @@ var ClusterInstancePlatformTypes = map[string]string{
 	"nutanix":   "Nutanix",
 }
 
+// InstallerWritesSourcePolicy reports whether the installation of a site
+// writes the site's mirrorSourcePolicy into the installer's own
+// image-digest-mirror set (the install-config imageDigestSources[].sourcePolicy
+// it is made from). The installer knows the field from
+// InstallerSourcePolicySince. An assisted install (hub, ClusterInstance) never
+// does, whatever the release: assisted-service builds the install-config's
+// imageDigestSources from the hub's mirror registries.conf and copies only
+// Source and Mirrors (openshift/assisted-service
+// internal/installcfg/builder/builder.go setImageDigestMirrorSet), its
+// install-config type has no sourcePolicy (internal/installcfg/installcfg.go
+// ImageDigestSource), and install-config overrides are decoded into that type
+// with DisallowUnknownFields (builder.go applyConfigOverrides). Without a
+// policy the installer's set means AllowContactingSource, and MCO's bootstrap
+// refuses it next to a NeverContactSource set for the same source
+// (machine-config-operator pkg/controller/container-runtime-config/helpers.go
+// "conflicting mirrorSourcePolicy is set for the same source").
+func InstallerWritesSourcePolicy(assisted bool, minor OCPMinor) bool {
+	return !assisted && minor >= InstallerSourcePolicySince
+}
+
 // ---------------------------------------------------------------- install checks
 
 // Control-plane sizes the installers accept.
@@ -185,6 +205,28 @@ const PredictableNICName = `^en[PsvxXbucaipod]`
 // AgentConfigVersion; pkg/types/agent/conversion ConvertAgentConfig). Its
 // kind is AgentConfigKind.
 var AgentConfigAPIVersions = []string{"v1beta1", "v1alpha1"}
+
+// ImageBasedNodes is the number of nodes an image-based hub install
+// installs: one control-plane node, no workers. The siteconfig operator's
+// image-based templates render ImageClusterInstall as a NODE-level template
+// named {{ .Spec.ClusterName }}, with the node's one hostname and one
+// bareMetalHostRef (stolostron/siteconfig
+// internal/templates/image-based-installer/template.go ImageClusterInstall,
+// GetNodeTemplates): a second node renders a second ImageClusterInstall of
+// the same name; the image-based install operator installs single-node
+// OpenShift from a seed image (OpenShift docs "Image-based installation for
+// single-node OpenShift").
+const ImageBasedNodes = 1
+
+// ImageBasedPlatforms are the site platforms an image-based hub install
+// takes: its ClusterDeployment is written with platform none whatever the
+// ClusterInstance says (template.go ClusterDeployment: "platform: none: {}"),
+// and no image-based template reads apiVIPs or ingressVIPs, so a VIP is
+// never configured; the host is a bare-metal host registered by its BMC
+// (template.go BareMetalHost). "baremetal" says the hardware, "none" the
+// installed cluster's platform; a cloud or vSphere platform cannot be
+// installed this way.
+var ImageBasedPlatforms = []string{"baremetal", PlatformNone}
 
 // ImageBasedTemplatePrefix starts the names of the siteconfig operator's
 // image-based install templates (ibi-cluster-templates-v1,

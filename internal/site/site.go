@@ -173,9 +173,8 @@ type NodeInterface struct {
 // BMC is a host's baseboard management controller. CredentialsSecret only
 // names the Secret holding the credentials; it is never read.
 type BMC struct {
-	Address                        string `json:"address"`
-	CredentialsSecret              string `json:"credentialsSecret"`
-	DisableCertificateVerification *bool  `json:"disableCertificateVerification,omitempty"`
+	Address           string `json:"address"`
+	CredentialsSecret string `json:"credentialsSecret"`
 }
 
 // RootDeviceHints pick the installation disk (metal3 RootDeviceHints; field

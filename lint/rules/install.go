@@ -24,7 +24,7 @@ func init() {
 	for id, check := range map[string]installcheck.Check{
 		"INS001": installcheck.CheckVIP, "INS002": installcheck.CheckDuplicate, "INS003": installcheck.CheckCIDR,
 		"INS004": installcheck.CheckSingleNode, "INS005": installcheck.CheckRendezvous, "INS006": installcheck.CheckControlPlane,
-		"INS007": installcheck.CheckBMC, "INS008": installcheck.CheckNMState,
+		"INS007": installcheck.CheckBMC, "INS008": installcheck.CheckNMState, "INS009": installcheck.CheckImageBased,
 	} {
 		checks[id] = func(set lint.Set, r *lint.Reporter) {
 			for _, f := range installFindings(set) {
@@ -82,6 +82,12 @@ func init() {
 				"and refuses a name that is neither mapped nor a physical NIC name (\"mac-interface mapping for interface %s is missing and not a physical interface\": openshift/assisted-service pkg/staticnetworkconfig/generator.go validateInterfaceNamesExistenceYAML; " +
 				"predictable names as man systemd.net-naming-scheme). VLAN base interfaces, bridge ports and route next-hop interfaces must be NICs of the host or interfaces the config defines." + insPlain,
 			Fix: "List each NIC the config uses in the host's interfaces (name and macAddress), or use the names the host has."},
+		{ID: "INS009", Name: "install-image-based-shape", Severity: lint.Error,
+			Summary: "an image-based ClusterInstance (ibi- templates) with more than one node, workers, VIPs, or a platform other than bare metal or none",
+			Rationale: "The siteconfig operator's image-based templates render ImageClusterInstall as a node-level template named after the cluster, with the node's one hostname and one bareMetalHostRef, so a second node renders a second ImageClusterInstall of the same name; " +
+				"no image-based template reads apiVIPs or ingressVIPs; the ClusterDeployment is written with platform none and the host is a BareMetalHost driven by its BMC " +
+				"(stolostron/siteconfig internal/templates/image-based-installer/template.go ImageClusterInstall, ClusterDeployment, BareMetalHost). The image-based install operator installs single-node OpenShift from a seed image (docs \"Image-based installation for single-node OpenShift\")." + insPlain,
+			Fix: "Install one control-plane node without workers and without VIPs (the node's IP answers for the API and ingress), on bare metal; use the assisted templates (ai-cluster-templates-v1) for a multi-node cluster."},
 	})
 }
 

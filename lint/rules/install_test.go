@@ -134,6 +134,23 @@ func insHub(from, to string) map[string]string {
 	return map[string]string{"clusterinstance.yaml": strings.Replace(insClusterInstance, from, to, 1)}
 }
 
+// insIBI is the ClusterInstance fixture with the image-based templates.
+func insIBI(from, to string) map[string]string {
+	ci := strings.ReplaceAll(insClusterInstance, "name: ai-", "name: ibi-")
+	return map[string]string{"clusterinstance.yaml": strings.Replace(ci, from, to, 1)}
+}
+
+const insIBIWorker = `  - hostName: w1
+    role: worker
+    bmcAddress: redfish-virtualmedia+https://10.0.0.2/redfish/v1/Systems/1
+    bmcCredentialsName:
+      name: w1-bmc
+    bootMACAddress: 52:54:00:00:01:20
+    templateRefs:
+    - name: ibi-node-templates-v1
+      namespace: open-cluster-management
+`
+
 func init() {
 	ruleCases = append(ruleCases,
 		// INS001
@@ -206,5 +223,15 @@ func init() {
 		ruleCase{rule: "INS008", name: "interfaces not a list", files: insHub("        interfaces:\n        - name: eno1\n          type: ethernet\n          state: up\n          ipv4:\n            enabled: true\n            address:\n            - ip: 10.1.0.10\n              prefix-length: 24\n", "        interfaces: eno1\n"),
 			want: []string{"networkConfig.interfaces of node sno1 is not a list"}},
 		ruleCase{rule: "INS008", name: "NICs of the host", files: insHub("", "")},
+		// INS009
+		ruleCase{rule: "INS009", name: "image-based with VIPs on bare metal", files: insIBI("platformType: None", "platformType: BareMetal\n  apiVIPs: [10.1.0.5]"),
+			want: []string{"clusterinstance.yaml:13:13: error: an image-based install configures no VIPs, but 10.1.0.5 is one"}},
+		ruleCase{rule: "INS009", name: "image-based with a worker", files: insIBI("    nodeNetwork:", insIBIWorker+"    nodeNetwork:"),
+			want: []string{"error: an image-based install installs a single node without workers, not with 1"}},
+		ruleCase{rule: "INS009", name: "image-based on vSphere", files: insIBI("platformType: None", "platformType: VSphere"),
+			want: []string{`clusterinstance.yaml:12:17: error: platform "vsphere" cannot be installed by an image-based install`}},
+		ruleCase{rule: "INS009", name: "assisted templates: not image-based", files: insHub("platformType: None", "platformType: None\n  apiVIPs: [10.1.0.5]"),
+			want: nil},
+		ruleCase{rule: "INS009", name: "image-based single node", files: insIBI("", "")},
 	)
 }

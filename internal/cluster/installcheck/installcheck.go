@@ -139,6 +139,7 @@ const (
 	CheckControlPlane Check = "control-plane" // control-plane sizes
 	CheckBMC          Check = "bmc"           // hub hosts: BMC credentials, boot MAC
 	CheckNMState      Check = "nmstate"       // NMState structure and NIC names
+	CheckImageBased   Check = "image-based"   // image-based hub installs: one node, no VIPs, bare metal
 )
 
 // Finding is one problem: what is wrong, how to fix it, and the key of the
@@ -161,6 +162,7 @@ func Run(f *Facts) []Finding {
 	c.controlPlane()
 	c.rendezvous()
 	c.bmc()
+	c.imageBased()
 	for i := range f.Hosts {
 		c.nmstate(&f.Hosts[i])
 	}
@@ -458,6 +460,56 @@ func (c *checker) singleNode() {
 			fmt.Sprintf("a single-node cluster (1 control-plane node, no workers) on platform %s: %s installs one only on platform none or external", f.Platform, tool),
 			"set the platform to none (and remove the VIPs: a single node answers on its own IP), or add control-plane nodes")
 	}
+}
+
+// ---------------------------------------------------------------- image-based
+
+// imageBased: what the siteconfig operator's image-based templates can
+// install (stolostron/siteconfig internal/templates/image-based-installer/template.go):
+// one node (ImageClusterInstall is a node-level template named after the
+// cluster, with one hostname and one bareMetalHostRef), no VIPs (no template
+// reads them), and a bare-metal host on platform baremetal or none (the
+// ClusterDeployment is platform none). platform.ImageBasedNodes,
+// platform.ImageBasedPlatforms.
+func (c *checker) imageBased() {
+	f := c.f
+	if f.Method != MethodImage {
+		return
+	}
+	const why = "the siteconfig operator's image-based templates render one ImageClusterInstall per node, named after the cluster, with that node's hostname and bareMetalHostRef (stolostron/siteconfig internal/templates/image-based-installer/template.go ImageClusterInstall)"
+	if f.ControlPlane >= 0 && f.ControlPlane != platform.ImageBasedNodes {
+		c.add(CheckImageBased, f.ControlPlaneKey, nil,
+			fmt.Sprintf("an image-based install installs exactly %d control-plane node, not %d: %s", platform.ImageBasedNodes, f.ControlPlane, why),
+			`install one control-plane node (single-node OpenShift), or use installMethod "assisted" for a multi-node cluster`)
+	}
+	if f.Workers > 0 {
+		c.add(CheckImageBased, f.WorkersKey, nil,
+			fmt.Sprintf("an image-based install installs a single node without workers, not with %d: %s", f.Workers, why),
+			"install the single node without workers and add workers after the installation, or use installMethod \"assisted\"")
+	}
+	if f.Platform != "" && !slices.Contains(platform.ImageBasedPlatforms, f.Platform) {
+		c.add(CheckImageBased, f.PlatformKey, nil,
+			fmt.Sprintf("platform %q cannot be installed by an image-based install: it installs a bare-metal host registered by its BMC, and its ClusterDeployment has platform none (stolostron/siteconfig internal/templates/image-based-installer/template.go ClusterDeployment, BareMetalHost)", f.Platform),
+			fmt.Sprintf("use platform %s, or installMethod \"ipi\" for a cloud", strings.Join(quoted(platform.ImageBasedPlatforms), " or ")))
+	}
+	if f.Platform == platform.PlatformNone {
+		return // singleNode reports the VIPs of platform none
+	}
+	for _, vs := range [][]Value{f.APIVIPs, f.IngressVIPs} {
+		for _, v := range vs {
+			c.add(CheckImageBased, v.Key, nil,
+				fmt.Sprintf("an image-based install configures no VIPs, but %s is one: no image-based template reads apiVIPs or ingressVIPs, and the single node answers on its own IP (stolostron/siteconfig internal/templates/image-based-installer/template.go)", v.V),
+				"remove apiVIPs and ingressVIPs, and point the api and *.apps DNS records at the node's IP")
+		}
+	}
+}
+
+func quoted(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }
 
 // ---------------------------------------------------------------- control plane

@@ -93,6 +93,36 @@ func TestRun(t *testing.T) {
 			f.Hosts[0].BMC = &BMC{Key: "bmc", CredentialsName: v("m0-bmc", "bmc.name")}
 			f.HubHosts = true
 		}, nil},
+		// image-based hub installs: stolostron/siteconfig
+		// internal/templates/image-based-installer/template.go
+		{"image-based single node on baremetal", func(f *Facts) {
+			imageBased(f, 1)
+		}, nil},
+		{"image-based single node on platform none", func(f *Facts) {
+			imageBased(f, 1)
+			f.Platform = "none"
+		}, nil},
+		{"image-based three control-plane nodes with VIPs", func(f *Facts) {
+			imageBased(f, 3)
+			f.APIVIPs = []Value{v("192.168.10.5", "api")}
+			f.IngressVIPs = []Value{v("192.168.10.6", "ingress")}
+		}, []string{
+			"cp: an image-based install installs exactly 1 control-plane node, not 3",
+			"api: an image-based install configures no VIPs, but 192.168.10.5 is one",
+			"ingress: an image-based install configures no VIPs, but 192.168.10.6 is one",
+		}},
+		{"image-based single node with workers", func(f *Facts) {
+			imageBased(f, 1)
+			f.Workers = 2
+		}, []string{"workers: an image-based install installs a single node without workers, not with 2"}},
+		{"image-based on vsphere", func(f *Facts) {
+			imageBased(f, 1)
+			f.Platform = "vsphere"
+		}, []string{`platform: platform "vsphere" cannot be installed by an image-based install`}},
+		{"image-based, platform not written (a ClusterInstance without platformType)", func(f *Facts) {
+			imageBased(f, 1)
+			f.Platform = ""
+		}, nil},
 		{"NMState: bond ports and predictable names", func(f *Facts) {
 			f.Hosts[0].Interfaces = []Interface{{Name: v("eno1", "n"), MAC: v("52:54:00:00:00:10", "m")}}
 			f.Hosts[0].NetworkConfig = map[string]any{
@@ -132,5 +162,16 @@ func TestRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// imageBased makes f an image-based hub install of n control-plane hosts
+// with BMCs and no VIPs.
+func imageBased(f *Facts, n int) {
+	f.Method, f.HubHosts, f.ControlPlane, f.RendezvousIP = MethodImage, true, n, Value{}
+	f.APIVIPs, f.IngressVIPs = nil, nil
+	f.Hosts = f.Hosts[:n]
+	for i := range f.Hosts {
+		f.Hosts[i].BMC = &BMC{Key: "bmc", CredentialsName: v("bmc-secret", "bmc.name")}
 	}
 }
