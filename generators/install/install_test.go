@@ -123,6 +123,11 @@ func TestAgentExamples(t *testing.T) {
 			var want []string
 			for org, upstream := range s.Mirroring.QuayCache.Orgs {
 				want = append(want, upstream+" -> "+s.Mirroring.QuayCache.Host+"/"+org)
+				// and the release repository itself, which the installer
+				// matches exactly (GetMirrorFromRelease)
+				if upstream == "quay.io/openshift-release-dev" {
+					want = append(want, platform.OfficialReleaseRepository+" -> "+s.Mirroring.QuayCache.Host+"/"+org+"/ocp-release")
+				}
 			}
 			slices.Sort(got)
 			slices.Sort(want)

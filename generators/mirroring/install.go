@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
@@ -65,7 +67,40 @@ func installSources(s *site.Site, entries []entry, minor platform.OCPMinor) []In
 		}
 		out = append(out, src)
 	}
-	return out
+	return withReleaseRepository(out, platform.InstallerReleaseRepository(s.Cluster.ReleaseImage))
+}
+
+// withReleaseRepository adds, when the release repository is mirrored only
+// through a source covering it (quay.io/openshift-release-dev for
+// quay.io/openshift-release-dev/ocp-release), an entry for the repository
+// itself, with the same mirrors under the same path: the installer takes
+// the release image's mirror only from a source equal to its repository
+// (platform.InstallerReleaseRepository). CRI-O resolves both entries to the
+// same mirror locations, so nothing else changes.
+func withReleaseRepository(sources []InstallSource, repo string) []InstallSource {
+	for _, src := range sources {
+		if src.Source == repo {
+			return sources
+		}
+	}
+	best := -1
+	for i, src := range sources {
+		if strings.HasPrefix(repo, src.Source+"/") && (best < 0 || len(src.Source) > len(sources[best].Source)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return sources
+	}
+	cover := sources[best]
+	rest := strings.TrimPrefix(repo, cover.Source)
+	exact := InstallSource{Source: repo, SourcePolicy: cover.SourcePolicy}
+	for _, m := range cover.Mirrors {
+		exact.Mirrors = append(exact.Mirrors, m+rest)
+	}
+	out := append([]InstallSource(nil), sources[:best+1]...)
+	out = append(out, exact)
+	return append(out, sources[best+1:]...)
 }
 
 // installerPolicy reports whether the site's installation writes the mirrors' source policy
@@ -142,6 +177,10 @@ func ForInstall(s *site.Site, minor platform.OCPMinor) (*Install, error) {
 		in.Notes = append(in.Notes, fmt.Sprintf("The installer turns %s into ImageDigestMirrorSet %q.", in.Field, platform.InstallerDigestMirrorSetName))
 	} else {
 		in.Notes = append(in.Notes, fmt.Sprintf("The installer turns %s into ImageContentSourcePolicies %q.", in.Field, fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, 0)+"..."))
+	}
+	if repo := platform.InstallerReleaseRepository(s.Cluster.ReleaseImage); !slices.ContainsFunc(entries, func(e entry) bool { return e.digest && e.source == repo }) &&
+		slices.ContainsFunc(sources, func(src InstallSource) bool { return src.Source == repo }) {
+		in.Notes = append(in.Notes, fmt.Sprintf("%s has an entry of its own, with the mirrors of the source that covers it: the installer takes the release image's mirror only from a source equal to the release repository (installer pkg/asset/agent/mirror registriesconf.go GetMirrorFromRelease).", repo))
 	}
 	in.Notes = append(in.Notes, "Install-time mirroring is digest-only (the installer forces mirror-by-digest-only = true): tag references, operator catalogs among them, reach the mirrors only once the day-2 objects in mirroring/ are applied.")
 	if !installerPolicy(s, minor) && hasNeverContactSource(entries) {

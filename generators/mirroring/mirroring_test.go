@@ -509,10 +509,12 @@ func TestInstallFiles(t *testing.T) {
 			}
 			want := []InstallSource{
 				{Source: "quay.io/openshift-release-dev", Mirrors: []string{quayHost + "/ocp4-mirror"}},
+				// the release repository, which the installer matches exactly
+				{Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{quayHost + "/ocp4-mirror/ocp-release"}},
 				{Source: "registry.redhat.io", Mirrors: []string{quayHost + "/registry-redhat-io"}},
 			}
 			if tt.wantPolicy {
-				want[0].SourcePolicy, want[1].SourcePolicy = "NeverContactSource", "NeverContactSource"
+				want[0].SourcePolicy, want[1].SourcePolicy, want[2].SourcePolicy = "NeverContactSource", "NeverContactSource", "NeverContactSource"
 			}
 			if !reflect.DeepEqual(in.Sources, want) {
 				t.Errorf("%s = %+v, want %+v", tt.wantField, in.Sources, want)
@@ -879,4 +881,39 @@ func testContext(s *site.Site) *generators.Context {
 		panic(err)
 	}
 	return ctx
+}
+
+// TestWithReleaseRepository: the installer takes the release image's mirror
+// only from a source equal to the release repository (installer
+// pkg/asset/agent/mirror/registriesconf.go GetMirrorFromRelease), so a
+// repository mirrored through a covering source gets its own entry, with
+// the same mirrors under the same path; an exact source or none is left as
+// it is.
+func TestWithReleaseRepository(t *testing.T) {
+	ns := InstallSource{Source: "quay.io/openshift-release-dev", Mirrors: []string{"m.example.com/a", "n.example.com/b"}, SourcePolicy: "NeverContactSource"}
+	reg := InstallSource{Source: "quay.io", Mirrors: []string{"m.example.com/quay"}}
+	other := InstallSource{Source: "registry.redhat.io", Mirrors: []string{"m.example.com/rh"}}
+	exact := InstallSource{Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/x"}}
+	for _, c := range []struct {
+		name    string
+		sources []InstallSource
+		pull    string
+		want    []InstallSource
+	}{
+		{"namespace source", []InstallSource{ns, other}, "",
+			[]InstallSource{ns, {Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/a/ocp-release", "n.example.com/b/ocp-release"}, SourcePolicy: "NeverContactSource"}, other}},
+		{"the longest covering source", []InstallSource{reg, ns}, "quay.io/openshift-release-dev/ocp-release@sha256:" + strings.Repeat("a", 64),
+			[]InstallSource{reg, ns, {Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/a/ocp-release", "n.example.com/b/ocp-release"}, SourcePolicy: "NeverContactSource"}}},
+		{"exact source", []InstallSource{ns, exact}, "", []InstallSource{ns, exact}},
+		{"not mirrored", []InstallSource{other}, "", []InstallSource{other}},
+		{"a pinned release elsewhere", []InstallSource{ns}, "registry.example.com:5000/ocp/release:4.16.3-x86_64", []InstallSource{ns}},
+	} {
+		got := withReleaseRepository(c.sources, platform.InstallerReleaseRepository(c.pull))
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	if got := platform.InstallerReleaseRepository("registry.example.com:5000/ocp/release:4.16.3-x86_64"); got != "registry.example.com:5000/ocp/release" {
+		t.Errorf("InstallerReleaseRepository with a port and a tag: %q", got)
+	}
 }

@@ -1,5 +1,7 @@
 package platform
 
+import "strings"
+
 // Image mirroring facts: how the Machine Config Operator (MCO) turns
 // ImageDigestMirrorSet, ImageTagMirrorSet, ImageContentSourcePolicy and
 // image.config into /etc/containers/registries.conf, and what the installers
@@ -94,6 +96,31 @@ const SiteforgeTagMachineConfigNameFormat = "99-%s-zz-siteforge-registries"
 // ConfigSingletonName is the name of the cluster-scoped config singletons
 // (image.config, OperatorHub, Network, Ingress, Scheduler, ...).
 const ConfigSingletonName = "cluster" // api config/v1: singletons named "cluster"
+
+// InstallerReleaseRepository is the repository of a release pull spec
+// (tag and digest cut), the way the installer matches it against its
+// mirrors: the agent installer takes the release image's mirror only from a
+// source EQUAL to that repository (openshift/installer
+// pkg/asset/agent/mirror/registriesconf.go GetMirrorFromRelease: config.Location
+// == the pull spec before ":" or "@sha256"), and warns "should have at least
+// one source field matching the releaseImage value" otherwise; a source
+// covering it as a namespace or registry prefix does not count there,
+// although CRI-O uses it. Empty spec: the installer's own release,
+// OfficialReleaseRepository.
+func InstallerReleaseRepository(pullSpec string) string {
+	if pullSpec == "" {
+		return OfficialReleaseRepository
+	}
+	if i := strings.Index(pullSpec, "@"); i >= 0 {
+		pullSpec = pullSpec[:i]
+	}
+	if slash := strings.LastIndex(pullSpec, "/"); slash >= 0 {
+		if colon := strings.LastIndex(pullSpec, ":"); colon > slash {
+			pullSpec = pullSpec[:colon]
+		}
+	}
+	return pullSpec
+}
 
 // Release payload repositories of official releases.
 const (
