@@ -15,6 +15,11 @@ KUSTOMIZE := $(BIN)/kustomize-$(KUSTOMIZE_VERSION)
 # e2e runs it to confirm it refuses the function annotation's exec.args.
 KUSTOMIZE_BELOW_MIN_VERSION := v5.6.0
 KUSTOMIZE_BELOW_MIN := $(BIN)/kustomize-$(KUSTOMIZE_BELOW_MIN_VERSION)
+# Microsoft's SARIF multitool (npm package, a self-contained Linux binary):
+# the e2e test validates siteforge's SARIF with it (schema and SARIF rules).
+SARIF_MULTITOOL_VERSION := 5.7.0
+SARIF_MULTITOOL_DIR := $(BIN)/sarif-multitool-$(SARIF_MULTITOOL_VERSION)
+SARIF_MULTITOOL := $(SARIF_MULTITOOL_DIR)/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
 # package:FuzzTarget, every fuzz target of the module.
 FUZZ_TARGETS := \
 	./internal/load:FuzzLoadCUE \
@@ -28,7 +33,7 @@ FUZZ_TARGETS := \
 	./lint/rules:FuzzLintManifests \
 	./internal/discover:FuzzIgnore
 
-.PHONY: help build test unit race tools pre-commit fuzz-short fuzz golden vet fleet bench corpus
+.PHONY: help build test unit race tools pre-commit sarif-multitool fuzz-short fuzz golden vet fleet bench corpus
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -48,10 +53,10 @@ vet: ## go vet and gofmt check, go.mod tidy
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 unit: tools ## go test ./... (no fuzzing)
-	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) $(GO) test -count=1 ./...
+	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) $(GO) test -count=1 ./...
 	cd internal/fidelity && $(GO) test -count=1 ./...
 
-tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) pre-commit ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
+tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) pre-commit sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
 
 $(KUSTOMIZE):
 	GOBIN=$(BIN)/.install $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
@@ -60,6 +65,18 @@ $(KUSTOMIZE):
 $(KUSTOMIZE_BELOW_MIN):
 	GOBIN=$(BIN)/.install-below-min $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_BELOW_MIN_VERSION)
 	mv $(BIN)/.install-below-min/kustomize $@
+
+# The SARIF multitool through npm, pinned, into ./bin; without npm the SARIF
+# validation test skips, and this says so loudly.
+sarif-multitool:
+	@if [ -x "$(SARIF_MULTITOOL)" ]; then exit 0; fi; \
+	if command -v npm >/dev/null 2>&1 && \
+	   npm install --prefix "$(SARIF_MULTITOOL_DIR)" --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION) >/dev/null && \
+	   chmod u+x "$(SARIF_MULTITOOL)"; then exit 0; fi; \
+	echo "************************************************************************"; \
+	echo "* WARNING: the SARIF multitool could not be installed (npm): the SARIF *"; \
+	echo "* 2.1.0 validation test will be SKIPPED.                               *"; \
+	echo "************************************************************************"
 
 # Debian's pre-commit for the e2e hook tests: installed when missing and we are
 # root; otherwise those tests skip, and this says so loudly.

@@ -22,7 +22,7 @@ const (
 // from the build.
 var (
 	ToolName    = "siteforge"
-	ToolVersion = "devel"
+	ToolVersion = "0.0.0-devel"
 	ToolURI     = "https://github.com/siteforge/siteforge"
 )
 
@@ -42,7 +42,10 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name            string      `json:"name"`
+	Name string `json:"name"`
+	// Version is the build's version as the binary reports it
+	// (0.0.0-devel+<commit> for a build from a checkout).
+	Version         string      `json:"version,omitempty"`
 	SemanticVersion string      `json:"semanticVersion,omitempty"`
 	InformationURI  string      `json:"informationUri,omitempty"`
 	Rules           []sarifRule `json:"rules"`
@@ -112,7 +115,7 @@ var sarifLevels = map[lint.Severity]string{lint.Error: "error", lint.Warning: "w
 func SARIF(w io.Writer, res lint.Result) error {
 	rules := lint.Rules()
 	index := map[string]int{}
-	driver := sarifDriver{Name: ToolName, SemanticVersion: semver(ToolVersion), InformationURI: ToolURI, Rules: []sarifRule{}}
+	driver := sarifDriver{Name: ToolName, Version: ToolVersion, SemanticVersion: semver(ToolVersion), InformationURI: ToolURI, Rules: []sarifRule{}}
 	for i, r := range rules {
 		index[r.ID] = i
 		driver.Rules = append(driver.Rules, sarifRule{
@@ -142,13 +145,11 @@ func SARIF(w io.Writer, res lint.Result) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
 }
 
-// semver drops a leading "v"; "devel" is not a semantic version.
+// semver drops a leading "v" (Go module versions are semantic versions with
+// it).
 func semver(v string) string {
 	if len(v) > 1 && v[0] == 'v' {
 		return v[1:]
-	}
-	if v == "devel" {
-		return ""
 	}
 	return v
 }

@@ -89,13 +89,42 @@ CUE tool: siteforge schema > siteforge.cue && cue vet -d '#Site' siteforge.cue s
 	})
 }
 
-// Version is the module version siteforge was built as, or "devel".
+// Version is the module version siteforge was built as; a build from a
+// checkout (no module version) is "0.0.0-devel", with "+<commit>" (and
+// ".dirty") when the build recorded its VCS state: a semantic version that
+// sorts below every release, as tools comparing versions (SARIF consumers)
+// expect.
 func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return develVersion
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return "devel"
+	var rev string
+	dirty := false
+	for _, kv := range bi.Settings {
+		switch kv.Key {
+		case "vcs.revision":
+			rev = kv.Value
+		case "vcs.modified":
+			dirty = kv.Value == "true"
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	switch {
+	case rev == "":
+		return develVersion
+	case dirty:
+		return develVersion + "+" + rev + ".dirty"
+	}
+	return develVersion + "+" + rev
 }
+
+const develVersion = "0.0.0-devel"
 
 // printDiagnostics writes every diagnostic with its snippet and reports
 // whether there were any.
