@@ -26,8 +26,8 @@ func TestSARIFValidatesWithMultitool(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"my manifests/cat#1 100%.yaml": "apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata:\n  name: redhat-operators\n  namespace: openshift-marketplace\nspec:\n  sourceType: grpc\n  image: registry.redhat.io/redhat/redhat-operator-index:v4.16\n",
-		"my manifests/idms ü.yaml":     idmsNeverContact,
+		"my manifests/cat#1 100%.yaml":         "apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata:\n  name: redhat-operators\n  namespace: openshift-marketplace\nspec:\n  sourceType: grpc\n  image: registry.redhat.io/redhat/redhat-operator-index:v4.16\n",
+		"my manifests/idms ü.yaml":             idmsNeverContact,
 		"my manifests/broken café #2 50%.yaml": "a: [\n",
 	})
 	env := []string{"DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1"}
