@@ -128,6 +128,14 @@ func init() {
 			Rationale: "spec.endpointPublishingStrategy.hostNetwork.{httpPort,httpsPort,statsPort} exist only for the HostNetwork strategy " +
 				"(openshift/api operator/v1 types_ingress.go HostNetworkStrategy): with another strategy the ports are not used.",
 			Fix: "Remove ports, or publish the shard with HostNetwork."},
+		{ID: ruleid.NoOperatorCatalog, Name: "no-operator-catalog",
+			Summary: "a disconnected site disables OperatorHub's default sources and lists no catalog in their place",
+			Rationale: "OperatorHub's default sources pull registry.redhat.io/redhat/<name>-index:v<minor> by tag, which a disconnected cluster cannot reach, so siteforge " +
+				"sets OperatorHub cluster spec.disableAllDefaultSources: true (docs \"Using Operator Lifecycle Manager in disconnected environments\": " +
+				"\"Disabling the default OperatorHub catalog sources\"). Without a CatalogSource of its own the cluster then has no operator catalog at all: " +
+				"no Operator can be installed or updated.",
+			Fix: "List the catalogs your mirrors serve: mirroring.defaultCatalogs (the default sources at the site's release, pulled through the mirrors) " +
+				"or mirroring.catalogs with your own index images."},
 	} {
 		r.Severity = Warning
 		r.Since = "v1alpha1"

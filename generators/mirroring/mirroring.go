@@ -49,6 +49,11 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	var arts []generators.Artifact
 	if hub := operatorHub(s); hub != nil {
 		arts = append(arts, hub.artifact())
+		if s.Mirroring == nil || len(s.Mirroring.Catalogs) == 0 {
+			ctx.Warn(ruleid.NoOperatorCatalog, s.At("cluster.connectivity",
+				"a disconnected site: OperatorHub's default sources are disabled (they pull registry.redhat.io/redhat/*-index by tag), and the site lists no catalog in their place: the cluster has no operator catalog, and OperatorHub shows nothing to install",
+				`list the catalogs your mirrors serve: mirroring: defaultCatalogs: ["redhat-operators"] (the default sources at the site's release) or mirroring: catalogs: {<name>: {image: ...}}`))
+		}
 	}
 	if s.Mirroring == nil {
 		return arts, nil

@@ -241,6 +241,9 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	s.Origin = Origin(u.source)
 	s.Positions = positions(user)
 	s.FieldSuppressions = fieldSuppressions(user)
+	if d := expandDefaultCatalogs(&s); len(d) > 0 {
+		return nil, d
+	}
 	if d := checkSemantics(&s); len(d) > 0 {
 		return nil, d
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/schema"
 )
 
@@ -548,4 +549,39 @@ func New2(t *testing.T) *Loader {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestDefaultCatalogs: mirroring.defaultCatalogs names OperatorHub's default
+// sources; each becomes a catalog at the site's release, positioned at its
+// entry; a name also under catalogs is refused; the schema knows exactly the
+// default sources of internal/platform.
+func TestDefaultCatalogs(t *testing.T) {
+	base := "apiVersion: siteforge.dev/v1alpha1\nkind: Site\nname: lab\ncluster:\n  baseDomain: example.com\n  version: \"4.17.3\"\n  platform: none\n  installMethod: agent\n  lifecycle: running\n  connectivity: disconnected\nnetwork:\n  machineNetwork: [10.0.0.0/24]\npools:\n  master:\n    uplinkInterface: eno1\n    uplinkMTU: 1500\nmirroring:\n"
+	var names []string
+	for _, c := range platform.DefaultCatalogs {
+		names = append(names, c.Name)
+	}
+	dir := writeFiles(t, map[string]string{"site.yaml": base + "  defaultCatalogs: [" + strings.Join(names, ", ") + "]\n"})
+	res := Load([]string{filepath.Join(dir, "site.yaml")})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("every platform default catalog must be accepted: %v", res.Diagnostics)
+	}
+	s := res.Sites[0]
+	got := s.Mirroring.Catalogs["redhat-operators"]
+	if got.Image != "registry.redhat.io/redhat/redhat-operator-index:v4.17" || got.DisplayName != "Red Hat Operators" || got.Publisher != "Red Hat" || len(s.Mirroring.Catalogs) != len(names) {
+		t.Errorf("catalogs %+v", s.Mirroring.Catalogs)
+	}
+	if pos := s.Positions.Of(`mirroring.catalogs."certified-operators".image`); pos.Line != 18 || pos.Col != 39 {
+		t.Errorf("position of the expanded catalog: %s, want line 18 col 39 (the entry)", pos)
+	}
+	for src, want := range map[string]string{
+		base + "  defaultCatalogs: [redhat-operators]\n  catalogs:\n    redhat-operators: {image: \"mirror.example.com/rh/index:v1\"}\n": `site.yaml:18:21: error: mirroring.defaultCatalogs[0]: catalog "redhat-operators" is listed in defaultCatalogs and in catalogs`,
+		base + "  defaultCatalogs: [operatorhubio]\n": "site.yaml:18:21: error: mirroring.defaultCatalogs[0]: \"operatorhubio\" is not allowed",
+	} {
+		dir := writeFiles(t, map[string]string{"site.yaml": src})
+		res := Load([]string{filepath.Join(dir, "site.yaml")})
+		if len(res.Diagnostics) == 0 || !strings.Contains(res.Diagnostics.Error(), want) {
+			t.Errorf("got %v, want %q", res.Diagnostics, want)
+		}
+	}
 }

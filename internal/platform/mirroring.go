@@ -147,14 +147,27 @@ const (
 )
 
 // DefaultCatalog is one of the CatalogSources OperatorHub manages: its name
-// and the index repository it pulls BY TAG (":v4.N") while OperatorHub's
-// default sources are enabled.
-type DefaultCatalog struct{ Name, Index string }
+// (also its CatalogSource name in openshift-marketplace), index image
+// repository (tagged v<minor> for the release), display name and publisher.
+type DefaultCatalog struct{ Name, Index, DisplayName, Publisher string }
 
-// DefaultCatalogs are OperatorHub's default sources.
-var DefaultCatalogs = []DefaultCatalog{ // operator-marketplace defaults (redhat-operators, certified-operators, community-operators, redhat-marketplace)
-	{"redhat-operators", "registry.redhat.io/redhat/redhat-operator-index"},
-	{"certified-operators", "registry.redhat.io/redhat/certified-operator-index"},
-	{"community-operators", "registry.redhat.io/redhat/community-operator-index"},
-	{"redhat-marketplace", "registry.redhat.io/redhat/redhat-marketplace-index"},
+// DefaultCatalogs are OperatorHub's default sources, as the marketplace
+// operator creates them in openshift-marketplace (openshift/operator-marketplace
+// defaults; the same names, images, display names and publisher "Red Hat" in
+// openshift/hypershift's OLM catalog reconciliation, ReconcileCatalogSource).
+var DefaultCatalogs = []DefaultCatalog{
+	{"redhat-operators", "registry.redhat.io/redhat/redhat-operator-index", "Red Hat Operators", "Red Hat"},
+	{"certified-operators", "registry.redhat.io/redhat/certified-operator-index", "Certified Operators", "Red Hat"},
+	{"community-operators", "registry.redhat.io/redhat/community-operator-index", "Community Operators", "Red Hat"},
+	{"redhat-marketplace", "registry.redhat.io/redhat/redhat-marketplace-index", "Red Hat Marketplace", "Red Hat"},
+}
+
+// DefaultCatalogNamed returns the default catalog called name.
+func DefaultCatalogNamed(name string) (DefaultCatalog, bool) {
+	for _, c := range DefaultCatalogs {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return DefaultCatalog{}, false
 }

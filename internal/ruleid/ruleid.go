@@ -44,6 +44,9 @@ const (
 	// RouterPortsIgnored: ports on a shard that is not published with
 	// HostNetwork.
 	RouterPortsIgnored = "RND010"
+	// NoOperatorCatalog: a disconnected site disables OperatorHub's
+	// default sources and lists no catalog in their place.
+	NoOperatorCatalog = "RND011"
 
 	// OVSMaxIdleUnsupported is lint's MCF006 (ovs-max-idle-unsupported):
 	// the render warning on ovs.flowIdleTimeoutMs is the same fact the rule
@@ -54,4 +57,4 @@ const (
 // Render lists the RND IDs, in order.
 var Render = []string{ButaneTranslation, InstallInputIncomplete, InstallerMirrorsConflict, MCOLogsRegistries,
 	NeverContactSourceIgnored, HubTrustBundleDropped, SDNLiveMigrationUndocumented,
-	RouterSelectorMatchesNoPool, RouterDefaultReplicasExceedNodes, RouterPortsIgnored}
+	RouterSelectorMatchesNoPool, RouterDefaultReplicasExceedNodes, RouterPortsIgnored, NoOperatorCatalog}

@@ -302,6 +302,9 @@ type Mirroring struct {
 	AdditionalTrustedCA *TrustedCA                `json:"additionalTrustedCA,omitempty"`
 	Images              []string                  `json:"images,omitempty"`
 	Catalogs            map[string]Catalog        `json:"catalogs,omitempty"`
+	// DefaultCatalogs name OperatorHub default catalogs; the loader adds
+	// each to Catalogs at the site's release (load.expandDefaultCatalogs).
+	DefaultCatalogs []string `json:"defaultCatalogs,omitempty"`
 }
 
 // What a mirror serves.

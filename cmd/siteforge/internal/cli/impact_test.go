@@ -128,7 +128,7 @@ func cueScenarios(file, running string, mtu [3]int) []impactScenario {
 // yamlScenarios are the scenarios of a YAML site that has mirroring,
 // catalogs and a chrony MachineConfig (disconnected-quay-cache, the
 // kustomize example's site).
-func yamlScenarios(file, running, chronyLine, catalogLine string, mtu [3]int) []impactScenario {
+func yamlScenarios(file, running, chronyLine, catalogLine, catalogEdit string, mtu [3]int) []impactScenario {
 	base := func(extra ...func(t *testing.T, s string) string) func(t *testing.T, s string) string {
 		edits := []func(t *testing.T, s string) string{}
 		if running != "" {
@@ -145,7 +145,7 @@ func yamlScenarios(file, running, chronyLine, catalogLine string, mtu [3]int) []
 		{name: "mirror-removed", file: file, before: base(addSource("registry.example.com/team", "digests", "mirror.example.com/team", "mirror2.example.com/team")),
 			edit: base(addSource("registry.example.com/team", "digests", "mirror.example.com/team"))},
 		{name: "tag-mirror-added", file: file, before: base(), edit: base(addSource("registry.example.com/team", "tags", "mirror.example.com/team"))},
-		{name: "catalog-display-name", file: file, before: base(), edit: base(replaceOnce(catalogLine, catalogLine+" (mirror)"))},
+		{name: "catalog-display-name", file: file, before: base(), edit: base(replaceOnce(catalogLine, catalogEdit))},
 		{name: "mtu-phase-1", file: file, before: base(mtuBlock("none")), edit: base(mtuBlock("1"))},
 		{name: "mtu-phase-2", file: file, before: base(mtuBlock("1")), edit: base(mtuBlock("2"))},
 	}
@@ -161,9 +161,10 @@ var impactExamples = map[string][]impactScenario{
 	"agent-sno":           cueScenarios("site.cue", `lifecycle:     "install"`, [3]int{1400, 1300, 1500}),
 	"remote-workers":      cueScenarios("site.cue", `lifecycle:     "install"`, [3]int{1400, 1300, 1500}),
 	"fleet":               cueScenarios("defaults.cue", `lifecycle:    *"install" | string`, [3]int{1400, 1300, 1500}),
+	// a catalog's CatalogSource changes: one more default catalog
 	"disconnected-quay-cache": yamlScenarios("site.yaml", "  lifecycle: install", "server ntp1.lab.example.com iburst",
-		"displayName: Red Hat Operators", [3]int{1400, 1300, 1500}),
-	"kustomize/site": yamlScenarios("site.yaml", "", "server ntp1.lab.example.com iburst", "displayName: Red Hat Operators", [3]int{1400, 1300, 1500}),
+		"defaultCatalogs: [redhat-operators, certified-operators]", "defaultCatalogs: [redhat-operators, certified-operators, community-operators]", [3]int{1400, 1300, 1500}),
+	"kustomize/site": yamlScenarios("site.yaml", "", "server ntp1.lab.example.com iburst", "displayName: Red Hat Operators", "displayName: Red Hat Operators (mirror)", [3]int{1400, 1300, 1500}),
 }
 
 // TestImpactGolden: the impact report (markdown, as a pull-request comment

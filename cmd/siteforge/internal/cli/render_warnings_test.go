@@ -139,6 +139,9 @@ var rndCases = []struct {
 		yamlSite(rndBase + rndShard + "      endpointPublishing: LoadBalancerService\n      ports: {http: 8080}\n"),
 		yamlSite(rndBase + rndShard + "      endpointPublishing: LoadBalancerService\n")},
 	{ruleid.OVSMaxIdleUnsupported, yamlSite(rndBase + "ovs:\n  flowIdleTimeoutMs: 30000\n"), yamlSite(rndBase)},
+	{ruleid.NoOperatorCatalog,
+		yamlSite(strings.Replace(rndBase, "  lifecycle: running\n", "  lifecycle: running\n  connectivity: disconnected\n", 1)),
+		yamlSite(strings.Replace(rndBase, "  lifecycle: running\n", "  lifecycle: running\n  connectivity: disconnected\n", 1) + "mirroring:\n  defaultCatalogs: [redhat-operators]\n  sources:\n    registry.redhat.io:\n      mirrors: [mirror.example.com/rh]\n      serves: both\n")},
 }
 
 func sdnLive(version string) string {
