@@ -15,6 +15,10 @@ KUSTOMIZE := $(BIN)/kustomize-$(KUSTOMIZE_VERSION)
 # e2e runs it to confirm it refuses the function annotation's exec.args.
 KUSTOMIZE_BELOW_MIN_VERSION := v5.6.0
 KUSTOMIZE_BELOW_MIN := $(BIN)/kustomize-$(KUSTOMIZE_BELOW_MIN_VERSION)
+# The CUE tool, for the e2e test of the README's `cue vet` recipes (the
+# version of the cuelang.org/go library siteforge uses).
+CUE_VERSION := v0.17.1
+CUE := $(BIN)/cue-$(CUE_VERSION)
 # Microsoft's SARIF multitool (npm package, a self-contained Linux binary):
 # the e2e test validates siteforge's SARIF with it (schema and SARIF rules).
 SARIF_MULTITOOL_VERSION := 5.7.0
@@ -53,14 +57,18 @@ vet: ## go vet and gofmt check, go.mod tidy
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 unit: tools ## go test ./... (no fuzzing)
-	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) $(GO) test -count=1 ./...
+	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) CUE=$(CUE) $(GO) test -count=1 ./...
 	cd internal/fidelity && $(GO) test -count=1 ./...
 
-tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) pre-commit sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
+tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
 
 $(KUSTOMIZE):
 	GOBIN=$(BIN)/.install $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 	mv $(BIN)/.install/kustomize $@
+
+$(CUE):
+	GOBIN=$(BIN)/.install-cue $(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
+	mv $(BIN)/.install-cue/cue $@
 
 $(KUSTOMIZE_BELOW_MIN):
 	GOBIN=$(BIN)/.install-below-min $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_BELOW_MIN_VERSION)
