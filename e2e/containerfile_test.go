@@ -1,0 +1,42 @@
+package e2e
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestContainerfilePinned: the bundled Containerfile builds from pinned
+// base images (a release tag or a digest, never latest or no tag), and the
+// build context leaves local builds, VCS data and test data out
+// (.containerignore for podman, .dockerignore for docker, the same rules).
+func TestContainerfilePinned(t *testing.T) {
+	cf := readFile(t, filepath.Join(root, "examples", "Containerfile"))
+	args := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^ARG (\w+)=(\S+)$`).FindAllStringSubmatch(cf, -1) {
+		args[m[1]] = m[2]
+	}
+	froms := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllStringSubmatch(cf, -1)
+	if len(froms) < 2 {
+		t.Fatalf("want a build and a runtime stage, found %d FROM lines", len(froms))
+	}
+	pinned := regexp.MustCompile(`^[a-z0-9.-]+(:[0-9]+)?/[a-z0-9/._-]+(:[0-9][A-Za-z0-9._-]*|@sha256:[a-f0-9]{64})$`)
+	for _, m := range froms {
+		img := m[1]
+		if v := regexp.MustCompile(`^\$\{(\w+)\}$`).FindStringSubmatch(img); v != nil {
+			img = args[v[1]]
+		}
+		if !pinned.MatchString(img) {
+			t.Errorf("FROM %s (%s): not pinned to a release tag or a digest", m[1], img)
+		}
+	}
+	for _, f := range []string{".containerignore", ".dockerignore"} {
+		rules := readFile(t, filepath.Join(root, f))
+		for _, want := range []string{".git", "bin", "golden", "**/testdata"} {
+			if !strings.Contains(rules, "\n"+want+"\n") {
+				t.Errorf("%s does not leave out %s", f, want)
+			}
+		}
+	}
+}
