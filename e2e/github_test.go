@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,5 +102,71 @@ func TestGitHubWorkflow(t *testing.T) {
 	res = run(t, repo, nil, "bash", "-e", "-c", annotStep.Run)
 	if res.code != 1 || !strings.Contains(res.stdout, "::error file=manifests/catalog.yaml,line=8,col=10,") {
 		t.Errorf("the annotations step must fail with an ::error annotation at manifests/catalog.yaml:8:10: %v", res)
+	}
+}
+
+// TestGitHubWorkflowFleetSteps runs the workflow's render check and impact
+// steps with bash, as the runner does, in a repository with the fleet layout
+// the workflow documents (defaults at the root, sites/<name>, rendered/):
+// the render check passes on a fresh render and fails on a hand edit; the
+// impact step compares against the base branch and writes the job summary.
+func TestGitHubWorkflowFleetSteps(t *testing.T) {
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []workflowStep `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(readFile(t, filepath.Join(root, "examples", "github", "siteforge.yml"))), &wf); err != nil {
+		t.Fatal(err)
+	}
+	var check, impact string
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			switch {
+			case strings.Contains(s.Run, "siteforge render --check"):
+				check = s.Run
+			case strings.Contains(s.Run, "siteforge impact"):
+				impact = s.Run
+			}
+		}
+	}
+	if check == "" || impact == "" {
+		t.Fatal("the workflow needs a render --check step and an impact step")
+	}
+	repo := t.TempDir()
+	copyTree(t, filepath.Join(root, "examples", "fleet"), repo, func(string, fs.DirEntry) bool { return false })
+	if res := siteforge(t, repo, "render", "-o", "rendered", "sites"); res.code != 0 {
+		t.Fatalf("render: %v", res)
+	}
+	git(t, repo, "init", "-q", "-b", "main")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "--no-gpg-sign", "-m", "fleet")
+	// the pull request's base branch, as actions/checkout with fetch-depth 0 leaves it
+	git(t, repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+
+	if res := run(t, repo, nil, "bash", "-e", "-c", check); res.code != 0 {
+		t.Fatalf("the render check step fails on a fresh render: %v", res)
+	}
+	// a change in the pull request: store-0001 gets two default routers
+	site := filepath.Join(repo, "sites", "store-0001", "site.cue")
+	writeFiles(t, repo, map[string]string{"sites/store-0001/site.cue": readFile(t, site) + "\ningress: default: replicas: 2\n"})
+	if res := run(t, repo, nil, "bash", "-e", "-c", check); res.code == 0 {
+		t.Errorf("the render check step passes a site edited without rendering: %v", res)
+	}
+	if res := siteforge(t, repo, "render", "-o", "rendered", "sites"); res.code != 0 {
+		t.Fatalf("render: %v", res)
+	}
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "--no-gpg-sign", "-m", "store-0001: two routers")
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	step := strings.ReplaceAll(impact, "${{ github.base_ref }}", "main")
+	res := run(t, repo, []string{"GITHUB_STEP_SUMMARY=" + summary}, "bash", "-e", "-c", step)
+	if res.code != 0 {
+		t.Fatalf("the impact step: %v", res)
+	}
+	// The fleet is still to be installed: the report says no node is
+	// disrupted; it is in the job summary and in the log.
+	if got := readFile(t, summary); !strings.HasPrefix(got, "### siteforge impact") || !strings.Contains(got, "No node is drained") || got != res.stdout {
+		t.Errorf("the impact step's job summary:\n%s\nlog:\n%s", got, res.stdout)
 	}
 }
