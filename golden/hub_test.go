@@ -69,4 +69,5 @@ func TestGoldenClusterInstances(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
+	t.Logf("%d golden ClusterInstances: extraManifestsRefs checked, validated against the siteconfig CRD (schema, CEL)", len(found))
 }
