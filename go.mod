@@ -25,9 +25,10 @@ require (
 )
 
 require (
-	k8s.io/apiextensions-apiserver v0.36.2 // indirect
-	k8s.io/apiserver v0.36.2 // indirect
-	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
+	golang.org/x/mod v0.41.0
+	k8s.io/apiextensions-apiserver v0.36.2
+	k8s.io/apiserver v0.36.2
+	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
 )
 
 require (
@@ -88,7 +89,6 @@ require (
 	github.com/prometheus/procfs v0.19.2 // indirect
 	github.com/protocolbuffers/txtpbfmt v0.0.0-20260420112717-c39628bde8b5 // indirect
 	github.com/sirupsen/logrus v1.10.2 // indirect
-	github.com/siteforge/siteforge/internal/fidelity v0.0.0
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/stoewer/go-strcase v1.3.0 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
@@ -126,5 +126,3 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.1 // indirect
 )
-
-replace github.com/siteforge/siteforge/internal/fidelity => ./internal/fidelity

@@ -15,7 +15,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all"
-	"github.com/siteforge/siteforge/internal/fidelity"
+	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/output"
 	"github.com/siteforge/siteforge/internal/platform"

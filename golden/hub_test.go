@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/siteforge/siteforge/generators/hub"
-	"github.com/siteforge/siteforge/internal/fidelity"
+	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/platform"
 )
 

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/mod/modfile"
 )
 
 // TestDependencyFootprint: what `go install ./...` builds (the pre-commit
@@ -29,7 +33,37 @@ func TestDependencyFootprint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(out), "internal/fidelity") {
-		t.Errorf("internal/fidelity is in ./... of the main module")
+	if strings.Contains(string(out), "fidelity") {
+		t.Errorf("the validation harness is in ./... of the main module")
+	}
+}
+
+// TestGoInstallAtVersion: `go install github.com/siteforge/siteforge/cmd/siteforge@vX`
+// (the install step of examples/github/siteforge.yml) works only when the
+// module's go.mod has no replace or exclude directive (cmd/go refuses
+// them: "The go.mod file for the module providing named packages contains
+// one or more replace directives") and requires no module nested in this
+// repository (a module zip leaves nested modules out).
+func TestGoInstallAtVersion(t *testing.T) {
+	data, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.Parse("go.mod", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Replace) > 0 || len(f.Exclude) > 0 {
+		t.Errorf("go.mod has %d replace and %d exclude directives: go install ...@version refuses the module", len(f.Replace), len(f.Exclude))
+	}
+	for _, r := range f.Require {
+		if strings.HasPrefix(r.Mod.Path, f.Module.Mod.Path+"/") {
+			t.Errorf("go.mod requires %s, a module nested in this repository", r.Mod.Path)
+		}
+	}
+	nested, _ := filepath.Glob("../../*/*/go.mod")
+	more, _ := filepath.Glob("../../*/go.mod")
+	if len(nested)+len(more) > 0 {
+		t.Errorf("nested modules %v: module zips leave them out", append(nested, more...))
 	}
 }

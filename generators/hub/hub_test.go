@@ -20,8 +20,8 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all"
 	"github.com/siteforge/siteforge/generators/hub"
+	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/platform"
 )

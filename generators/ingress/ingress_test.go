@@ -14,9 +14,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"

@@ -17,8 +17,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"

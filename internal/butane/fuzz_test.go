@@ -3,8 +3,8 @@ package butane
 import (
 	"testing"
 
+	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/fidelity"
 	"github.com/siteforge/siteforge/internal/ignition"
 )
 

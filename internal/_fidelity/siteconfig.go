@@ -94,8 +94,7 @@ func sharedFile(rel string) (string, error) {
 		return "", err
 	}
 	for {
-		// the repository root: the main module's go.mod (this harness is a
-		// module of its own, in internal/fidelity)
+		// the repository root: the main module's go.mod
 		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(b, []byte("module github.com/siteforge/siteforge\n")) {
 			break
 		}

@@ -52,7 +52,7 @@ func init() {
 		crdYAML, err := embeddedCRDs.ReadFile(osk.embeddedPath())
 		if err != nil {
 			// Not a panic: the test that copies the file (go generate) must still be able to run.
-			k.err = fmt.Errorf("%s is not embedded: run go generate ./internal/fidelity/", osk.embeddedPath())
+			k.err = fmt.Errorf("%s is not embedded: run go generate ./internal/_fidelity/", osk.embeddedPath())
 		}
 		k.crdYAML = crdYAML
 		mustAdd(k)

@@ -13,7 +13,7 @@ import (
 )
 
 // updateCRDsEnv rewrites crds/openshift-api/ from the module cache instead of comparing
-// (go generate ./internal/fidelity/ sets it).
+// (go generate ./internal/_fidelity/ sets it).
 const updateCRDsEnv = "FIDELITY_UPDATE_CRDS"
 
 // TestEmbeddedCRDsMatchModule proves the embedded CRDs are byte-for-byte the files of the
@@ -38,7 +38,7 @@ func TestEmbeddedCRDsMatchModule(t *testing.T) {
 		if update {
 			writeFile(t, versionFile, []byte(wantVersion))
 		} else {
-			t.Errorf("%s says %q, go.mod pins %q; run go generate ./internal/fidelity/", versionFile, strings.TrimSpace(string(got)), strings.TrimSpace(wantVersion))
+			t.Errorf("%s says %q, go.mod pins %q; run go generate ./internal/_fidelity/", versionFile, strings.TrimSpace(string(got)), strings.TrimSpace(wantVersion))
 		}
 	}
 
@@ -59,7 +59,7 @@ func TestEmbeddedCRDsMatchModule(t *testing.T) {
 			writeFile(t, local, upstream)
 			continue
 		}
-		t.Errorf("%s differs from %s@%s/%s; run go generate ./internal/fidelity/", local, openshiftAPIModule, version, k.file)
+		t.Errorf("%s differs from %s@%s/%s; run go generate ./internal/_fidelity/", local, openshiftAPIModule, version, k.file)
 	}
 
 	err := filepath.WalkDir(openshiftAPIDir, func(p string, d fs.DirEntry, err error) error {

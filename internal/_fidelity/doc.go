@@ -34,7 +34,7 @@
 // the module with `go list -m -json github.com/openshift/api` (GOPROXY=off, so it only reads the
 // local module cache, which building this package already required), checks that the test binary
 // links that same version, and fails on any byte of difference or any stray file. After a go.mod
-// bump, `go generate ./internal/fidelity/` rewrites the copies.
+// bump, `go generate ./internal/_fidelity/` rewrites the copies.
 //
 // Reading the module cache at check time instead was rejected: it would tie every generator test
 // to a go toolchain and a populated cache, and spawn `go list` in every test binary.
