@@ -68,7 +68,7 @@ func Finish(ctx *generators.Context, s *site.Site, out *generators.Output) ([]ge
 
 	var arts []generators.Artifact
 	nsObj := &corev1.Namespace{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}, ObjectMeta: metav1.ObjectMeta{Name: ns}}
-	nsData, err := generators.EncodeObject(nsObj, s.Source)
+	nsData, err := generators.EncodeObject(nsObj, s.SourceName())
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", NamespacePath, err)
 	}
@@ -88,7 +88,7 @@ func Finish(ctx *generators.Context, s *site.Site, out *generators.Output) ([]ge
 	arts = append(arts, cms...)
 
 	ci := ClusterInstanceOf(s, ns, refs)
-	ciData, err := generators.EncodeObject(ci, s.Source)
+	ciData, err := generators.EncodeObject(ci, s.SourceName())
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", ClusterInstancePath, err)
 	}
@@ -466,7 +466,7 @@ func extraManifests(s *site.Site, out *generators.Output, ns string, leftOut map
 		if i > 0 {
 			name = fmt.Sprintf("%s-%d", ExtraManifestsName, i+1)
 		}
-		b, err := generators.EncodeObject(extraManifestsConfigMap(name, ns, g.data), s.Source)
+		b, err := generators.EncodeObject(extraManifestsConfigMap(name, ns, g.data), s.SourceName())
 		if err != nil {
 			return nil, nil, fmt.Errorf("encode ConfigMap %s: %w", name, err)
 		}
@@ -518,7 +518,7 @@ func extraManifestsConfigMap(name, ns string, data map[string]string) *corev1.Co
 // configMapSize is the size of the ConfigMap as JSON, the way it is sent to
 // the API server and stored in the last-applied-configuration annotation.
 func configMapSize(s *site.Site, name, ns string, data map[string]string) (int, error) {
-	b, err := generators.EncodeObject(extraManifestsConfigMap(name, ns, data), s.Source)
+	b, err := generators.EncodeObject(extraManifestsConfigMap(name, ns, data), s.SourceName())
 	if err != nil {
 		return 0, err
 	}

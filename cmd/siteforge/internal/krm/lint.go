@@ -62,7 +62,7 @@ func lintItems(r *reporter, spec LintSpec) int {
 				return exitFailure
 			}
 			in.Sites = append(in.Sites, ls)
-			linted[o.Site.Source] = true
+			linted[o.Site.SourceName()] = true
 		}
 		if in.Minor == 0 && len(sites) == 1 {
 			if m, err := platform.ParseOCPMinor(sites[0].Cluster.Version); err == nil {
