@@ -166,7 +166,7 @@ func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 				w.dir(root, p, ig, -1)
 			}
 		}
-	case siteDir(dir, entries):
+	case siteDir(dir, entries) || fleetSiteDir(dir):
 		w.res.Sites = append(w.res.Sites, dir) // a site folder holds the site's own files only
 	default:
 		cluster := parent
@@ -267,6 +267,14 @@ func clusterRoot(dir string, names map[string]bool) *Cluster {
 		return &Cluster{Root: dir, What: "cluster marker"}
 	}
 	return nil
+}
+
+// fleetSiteDir: a folder of a fleet's sites/ (<fleet>/sites/<name>),
+// whatever its files are written in: it is one site, loaded with the
+// fleet's defaults.
+func fleetSiteDir(dir string) bool {
+	_, _, ok := load.FleetOfSite(dir)
+	return ok
 }
 
 // siteDir: a folder of CUE site files (not only exported schemas).

@@ -195,3 +195,27 @@ func TestIgnoreMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetSitesFolder: walking a fleet's sites/ folder (lint sites, as
+// the docs run it) finds each site folder as one site, a YAML site folder
+// too, so it is loaded with the fleet's defaults.
+func TestFleetSitesFolder(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"defaults.cue":       "package site\n",
+		"sites/a/site.cue":   "package site\nname: \"a\"\n",
+		"sites/b/site.yaml":  "apiVersion: siteforge.dev/v1alpha1\nname: b\n",
+		"sites/b/extra.yaml": "apiVersion: siteforge.dev/v1alpha1\nnetwork: {}\n",
+		"other/c/site.yaml":  "apiVersion: siteforge.dev/v1alpha1\nname: c\n",
+	})
+	res := Paths([]string{filepath.Join(dir, "sites"), filepath.Join(dir, "other")}, Options{})
+	var got []string
+	for _, s := range res.Sites {
+		rel, _ := filepath.Rel(dir, s)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	want := []string{"other/c/site.yaml", "sites/a", "sites/b"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sites %v, want %v", got, want)
+	}
+}

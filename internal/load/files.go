@@ -153,6 +153,15 @@ func discoverPath(p string) ([]Unit, diag.List) {
 			return nil, diag.List{{Pos: diag.Position{File: p}, Message: "not a site file",
 				Hint: "site files end in .cue, .yaml, .yml or .json"}}
 		}
+		if root, ok := fleetOf(filepath.Dir(p)); ok {
+			// a site file of a fleet's site folder: with the fleet's
+			// defaults, as the fleet renders it
+			defaults, ignored, err := fleetDefaults(root)
+			if err != nil {
+				return nil, diag.List{{Pos: diag.Position{File: root}, Message: "cannot read directory: " + describeErr(err)}}
+			}
+			return []Unit{{source: p, dir: filepath.Dir(p), files: append(defaults, p), inputDirs: []string{filepath.Join(root, fleetSitesDir), filepath.Dir(p)}, ignored: ignored}}, nil
+		}
 		return []Unit{{source: p, dir: filepath.Dir(p), files: []string{p}}}, nil
 	}
 	own, err := siteFilesIn(p)

@@ -414,6 +414,12 @@ func TestLoadFleet(t *testing.T) {
 	if got := b.Positions.Of("cluster.version"); !strings.HasSuffix(got.File, filepath.Join("sites", "b", "site.cue")) || got.Line != 3 {
 		t.Errorf("position of b's version = %s, want sites/b/site.cue:3", got)
 	}
+	// A site file of a fleet's site folder, named alone (lint and the
+	// other commands pass files): loaded with the fleet's defaults too.
+	res = Load([]string{filepath.Join(dir, "sites", "c", "site.yaml")})
+	if len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Cluster.BaseDomain != "fleet.example.com" {
+		t.Errorf("sites/c/site.yaml alone: %v %v", res.Diagnostics, res.Sites)
+	}
 }
 
 func TestLoadFleetErrors(t *testing.T) {
