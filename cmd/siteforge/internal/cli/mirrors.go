@@ -346,8 +346,35 @@ var quotedSource = regexp.MustCompile(`source "([^"]+)"`)
 // source MCO's refusal names, in file order; none when it names no source
 // or the set is a site's.
 func refusalPositions(ms *manifests.MirrorSet, err error) []diag.Position {
+	if ms == nil {
+		return nil
+	}
+	// Refusals of image.config registrySources: at the list MCO refuses
+	// (lint's MIR009/MIR010 point at the same fields).
+	if img := ms.Image; img != nil {
+		rs := img.Spec.Spec.RegistrySources
+		at := func(list string) []diag.Position {
+			return []diag.Position{img.Obj.PosOf("spec", "registrySources", list)}
+		}
+		switch {
+		case errors.Is(err, registries.ErrAllowedAndBlocked):
+			return at("allowedRegistries")
+		case errors.Is(err, registries.ErrWildcardNestedScope) && len(rs.BlockedRegistries) > 0:
+			return at("blockedRegistries")
+		case errors.Is(err, registries.ErrWildcardNestedScope) && len(rs.InsecureRegistries) > 0:
+			return at("insecureRegistries")
+		case errors.Is(err, registries.ErrInvalidScope):
+			for _, list := range []string{"insecureRegistries", "blockedRegistries", "allowedRegistries"} {
+				for i, scope := range map[string][]string{"insecureRegistries": rs.InsecureRegistries, "blockedRegistries": rs.BlockedRegistries, "allowedRegistries": rs.AllowedRegistries}[list] {
+					if strings.Contains(err.Error(), strconv.Quote(scope)) {
+						return []diag.Position{img.Obj.PosOf("spec", "registrySources", list, strconv.Itoa(i))}
+					}
+				}
+			}
+		}
+	}
 	m := quotedSource.FindStringSubmatch(err.Error())
-	if ms == nil || m == nil {
+	if m == nil {
 		return nil
 	}
 	var out []diag.Position
