@@ -110,7 +110,7 @@ test: vet unit race fuzz-short corpus ## what CI runs: vet, all tests, the concu
 # what a correct linter reports for each): run when ../shared/corpus is
 # present next to the checkout; skipped, loudly, when it is not.
 CORPUS ?= $(CURDIR)/../shared/corpus
-corpus: build ## lint the real-world corpus and compare with its expectations (when ../shared/corpus exists)
+corpus: build ## lint the real-world corpus and compare with its expectations (when the corpus is checked out beside the repository)
 	@if [ ! -x "$(CORPUS)/check" ]; then \
 		echo "************************************************************************"; \
 		echo "* WARNING: $(CORPUS) is not here: the real-world corpus check is SKIPPED"; \

@@ -22,12 +22,14 @@ func init() {
 		args:    "PATH...",
 		summary: "check site descriptions against the schema",
 		help: `PATH is a site file (.cue, .yaml, .yml, .json), a directory holding one site
-(its files are unified), or a fleet directory (a sites/ folder with one folder
-per site; the fleet directory's .cue files, and its YAML/JSON declaring apiVersion
-siteforge.dev/v1alpha1, are unified into every site; other YAML/JSON there
-is ignored with a note). A
-site folder of a fleet (<fleet>/sites/<name>) is that site with the fleet's
-files, as the fleet renders it. Every problem is reported at file:line:col in your files. Exit 0 when every
+(its files are unified), a fleet directory (a sites/ folder with one folder
+per site), or a fleet's sites/ folder. In a fleet, the fleet directory's .cue
+files, and its YAML/JSON declaring apiVersion siteforge.dev/v1alpha1, are
+unified into every site; other YAML/JSON there is ignored with a note. A site
+folder of a fleet (<fleet>/sites/<name>), or a file in it, is that site with
+the fleet's files, as the fleet renders it.
+
+Every problem is reported at file:line:col in your files. Exit 0 when every
 site is valid, 2 otherwise.`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
