@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/siteforge/siteforge/internal/diag"
 	"os"
 	"strings"
 	"sync"
@@ -166,7 +167,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 			if err != nil {
 				return err
 			}
-			set := lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin, Extra: extra, Warnings: o.AllWarnings()})
+			set := lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin, Extra: extra, Warnings: withoutRule(o.AllWarnings(), lint.RuleUnknownRule)})
 			if set.Minor == 0 && minor > 0 {
 				set.Minor, set.MinorFrom = minor, "--ocp-version"
 			}
@@ -201,4 +202,16 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 	}
 	parts = append(parts, linter.Inputs(inputs))
 	return lint.Merge(parts...), ok
+}
+
+// withoutRule drops the diagnostics of one rule: lint reports a suppression
+// of an unknown rule itself (LNT003), render and vet only print it.
+func withoutRule(ds diag.List, rule string) diag.List {
+	var out diag.List
+	for _, d := range ds {
+		if d.Rule != rule {
+			out = append(out, d)
+		}
+	}
+	return out
 }

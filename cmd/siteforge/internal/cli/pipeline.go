@@ -10,6 +10,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/lint"
 )
 
 // testHookSite, when set by a test, runs in the worker for each loaded site
@@ -165,8 +166,12 @@ func loadAndRender(l *load.Loader, u load.Unit, sources map[string][]byte, opts 
 	if testHookSite != nil {
 		testHookSite(s.Name)
 	}
+	unknown := unknownSuppressions(s)
 	if opts == nil {
-		return s, &generators.Output{Site: s}, d, nil
+		return s, &generators.Output{Site: s, Warnings: unknown}, d, nil
+	}
+	if opts.Strict && len(unknown) > 0 {
+		return s, nil, append(d, unknown...), nil
 	}
 	o, err := generators.Render(s, *opts)
 	if dl, ok := err.(diag.List); ok {
@@ -175,5 +180,32 @@ func loadAndRender(l *load.Loader, u load.Unit, sources map[string][]byte, opts 
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("site %s: %w", s.Name, err)
 	}
+	o.Warnings = append(o.Warnings, unknown...).Sort()
 	return s, o, d, nil
+}
+
+// unknownSuppressions are the site's suppressions of IDs that are no rule
+// (lint reports them as LNT003): they suppress nothing, which render and
+// vet say too, so a typo does not pass for a suppression.
+func unknownSuppressions(s *site.Site) diag.List {
+	var out diag.List
+	warn := func(d diag.Diagnostic, id string) {
+		d.Message = fmt.Sprintf("the suppression names %s, which is no rule: it suppresses nothing", id)
+		d.Hint = "use a rule ID that siteforge explain lists"
+		d.Rule = lint.RuleUnknownRule
+		out = append(out, d)
+	}
+	if s.Lint != nil {
+		for i, sup := range s.Lint.Suppress {
+			if lint.Lookup(sup.Rule) == nil {
+				warn(s.At(site.FieldPath("lint", "suppress", i, "rule"), "", ""), sup.Rule)
+			}
+		}
+	}
+	for _, f := range s.FieldSuppressions {
+		if lint.Lookup(f.Rule) == nil {
+			warn(diag.Diagnostic{Pos: f.Pos, Path: f.Path}, f.Rule)
+		}
+	}
+	return out
 }
