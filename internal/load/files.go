@@ -198,10 +198,38 @@ func discoverPath(p string) ([]Unit, diag.List) {
 			}
 			return discoverFleet(root, p, defaults, ignored)
 		}
+		if units, ok := siteFolders(p); ok {
+			// a folder of site folders, without fleet defaults: each
+			// subfolder holding site files is one site
+			return units, nil
+		}
 		return nil, diag.List{{Pos: diag.Position{File: p}, Message: "no site files in directory",
-			Hint: "a site directory holds .cue, .yaml, .yml or .json files; a fleet directory holds a sites/ folder"}}
+			Hint: "a site directory holds .cue, .yaml, .yml or .json files; a fleet directory holds a sites/ folder; a folder of site folders holds one folder per site"}}
 	}
 	return []Unit{{source: p, dir: p, files: own, inputDirs: []string{p}}}, nil
+}
+
+// siteFolders returns one unit per subfolder of dir that holds site files
+// (a folder of site folders that is not a fleet: no defaults), in name
+// order; false when no subfolder holds any.
+func siteFolders(dir string) ([]Unit, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, false
+	}
+	var units []Unit
+	for _, e := range entries {
+		sub := filepath.Join(dir, e.Name())
+		if strings.HasPrefix(e.Name(), ".") || !e.IsDir() {
+			continue
+		}
+		files, err := siteFilesIn(sub)
+		if err != nil || len(files) == 0 {
+			continue
+		}
+		units = append(units, Unit{source: sub, dir: sub, files: files, inputDirs: []string{dir, sub}})
+	}
+	return units, len(units) > 0
 }
 
 // discoverFleet returns one unit per subfolder of sites/, each unified with

@@ -591,3 +591,25 @@ func TestDefaultCatalogs(t *testing.T) {
 		}
 	}
 }
+
+// TestFolderOfSiteFolders: a folder that is not a fleet but holds site
+// folders is one site per folder (no defaults); an empty one is refused.
+func TestFolderOfSiteFolders(t *testing.T) {
+	site := func(name string) string {
+		return "apiVersion: siteforge.dev/v1alpha1\nkind: Site\nname: " + name + "\ncluster:\n  baseDomain: example.com\n  version: \"4.16\"\n  platform: none\n  installMethod: agent\n  lifecycle: running\nnetwork:\n  machineNetwork: [10.0.0.0/24]\npools:\n  master:\n    uplinkInterface: eno1\n    uplinkMTU: 1500\n"
+	}
+	dir := writeFiles(t, map[string]string{
+		"group/a/site.yaml": site("a"),
+		"group/b/site.yaml": site("b"),
+		"group/notes/x.txt": "not a site",
+		"empty/docs/x.txt":  "nothing",
+	})
+	res := Load([]string{filepath.Join(dir, "group")})
+	if len(res.Diagnostics) > 0 || len(res.Sites) != 2 || res.Sites[0].Name != "a" || res.Sites[1].Name != "b" {
+		t.Errorf("group: %v %v", res.Diagnostics, res.Sites)
+	}
+	res = Load([]string{filepath.Join(dir, "empty")})
+	if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "no site files in directory") {
+		t.Errorf("empty: %v", res.Diagnostics)
+	}
+}
