@@ -18,7 +18,6 @@
 package hub
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"sort"
@@ -550,18 +549,4 @@ func keyProblem(name string) string {
 	return fmt.Sprintf("the file name must end with one of %v", platform.ExtraManifestKeyExtensions)
 }
 
-const commentLineWidth = 100
-
-func commentBlock(text string) string {
-	var b bytes.Buffer
-	line := "#"
-	for _, word := range strings.Fields(text) {
-		if len(line)+1+len(word) > commentLineWidth && line != "#" {
-			b.WriteString(line + "\n")
-			line = "#"
-		}
-		line += " " + word
-	}
-	b.WriteString(line + "\n")
-	return b.String()
-}
+func commentBlock(text string) string { return generators.CommentBlock(text) }

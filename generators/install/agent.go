@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/siteforge/siteforge/generators"
-	"github.com/siteforge/siteforge/generators/mirroring"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -102,7 +101,7 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 		} else {
 			text += fmt.Sprintf(" The mirrors' CA goes to %s: the agent installer writes it from install-config additionalTrustBundle.", platform.AgentCABundleAssetPath)
 		}
-		conf := []byte(mirroring.CommentBlock(text))
+		conf := []byte(generators.CommentBlock(text))
 		conf = append(conf, f.mirrors.RegistriesConf...)
 		f.arts = append(f.arts, generators.Artifact{Path: AgentRegistriesConfPath, Role: generators.File, Data: conf, Comment: "#", Origin: f.mirrors.Origin})
 	}

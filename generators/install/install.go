@@ -198,7 +198,7 @@ func encode(v any, header []string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	for _, h := range header {
-		b.WriteString(mirroring.CommentBlock(h))
+		b.WriteString(generators.CommentBlock(h))
 	}
 	b.Write(body)
 	return b.Bytes(), nil

@@ -249,9 +249,6 @@ func installFiles(s *site.Site, in *Install, minor platform.OCPMinor) ([]generat
 	return []generators.Artifact{{Path: installConfigMirrorsPath, Role: generators.File, Data: b.Bytes(), Comment: "#", Origin: in.Origin}}, nil
 }
 
-// CommentBlock wraps text into "# " comment lines, as every siteforge header.
-func CommentBlock(text string) string { return commentBlock(text) }
-
 func hasNeverContactSource(entries []entry) bool {
 	for _, e := range entries {
 		if e.digest && e.policy == string(configv1.NeverContactSource) {

@@ -234,23 +234,8 @@ func (n nodeRegistriesConf) previews(s *site.Site, objects []namedObject, origin
 	return arts, nil
 }
 
-// commentLineWidth is where commentBlock wraps.
-const commentLineWidth = 100
-
 // commentBlock wraps text into "# " comment lines.
-func commentBlock(text string) string {
-	var b strings.Builder
-	line := "#"
-	for _, word := range strings.Fields(text) {
-		if len(line)+1+len(word) > commentLineWidth && line != "#" {
-			b.WriteString(line + "\n")
-			line = "#"
-		}
-		line += " " + word
-	}
-	b.WriteString(line + "\n")
-	return b.String()
-}
+func commentBlock(text string) string { return generators.CommentBlock(text) }
 
 // sortPositions orders positions by file, line and column.
 func sortPositions(ps []diag.Position) []diag.Position {
