@@ -156,11 +156,19 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 			}
 		})
 	}
+	cache := newRenderCache(dir, units, opts)
+	// A site the digest cache vouches for keeps its folder as it is.
+	unchanged := func(i int, r cacheHit) {
+		stage.Keep(r.Name, r.folder)
+		mu.Lock()
+		lines[i] = fmt.Sprintf("unchanged %s -> %s (%d files)", diag.SafeLine(units[i].Source()), diag.Clean(filepath.Join(dir, r.Name)), len(r.Files))
+		mu.Unlock()
+	}
 	run, err := func() (siteRun, error) {
 		// The queue is closed however the sites end (a panic included), so
 		// the writers finish before the panic goes on.
 		defer close(queue)
-		return eachUnit(units, diags, &opts, func(i int, o *generators.Output) error {
+		return eachUnitCached(units, diags, &opts, cache, unchanged, func(i int, o *generators.Output) error {
 			mu.Lock()
 			werr := writeErr
 			mu.Unlock()
@@ -168,7 +176,7 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 				return werr
 			}
 			select {
-			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
+			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files, Record: cache.record(i, o)},
 				line: fmt.Sprintf("rendered %s -> %s (%d files)", diag.SafeLine(o.Site.Source), diag.Clean(filepath.Join(dir, o.Site.Name)), len(o.Files))}:
 			case <-writers.Done():
 				return errWritersStopped
@@ -200,7 +208,11 @@ var errWritersStopped = errors.New("the output writers stopped")
 func renderCheck(e env, paths []string, opts generators.Options, dir string) int {
 	diffs := map[int][]string{}
 	var mu sync.Mutex
-	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
+	units, ldiags := load.Discover(paths)
+	// A site the digest cache vouches for has nothing to report: its inputs
+	// are the recorded ones and its folder holds the recorded files.
+	cache := newRenderCache(dir, units, opts)
+	run, err := eachUnitCached(units, ldiags, &opts, cache, nil, func(i int, o *generators.Output) error {
 		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
 		if err != nil {
 			return err
