@@ -201,10 +201,10 @@ func TestRenderCacheReRendersWhatChanged(t *testing.T) {
 	}
 }
 
-// TestRenderCheckCacheSeesEditedOutput: a site whose inputs did not change
+// TestRenderCacheCheckSeesEditedOutput: a site whose inputs did not change
 // but whose folder was edited by hand is reported by render --check exactly
 // as without the cache, and render -o writes it again.
-func TestRenderCheckCacheSeesEditedOutput(t *testing.T) {
+func TestRenderCacheCheckSeesEditedOutput(t *testing.T) {
 	site := func(repo, name string) string { return filepath.Join(repo, "out", name) }
 	for _, tc := range []struct {
 		name string
