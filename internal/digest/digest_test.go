@@ -13,7 +13,7 @@ import (
 
 func record() Record {
 	return Record{Inputs: strings.Repeat("ab", 32), Name: "lab", NamePos: diag.Position{File: "lab/site.yaml", Line: 3, Col: 7},
-		Files: map[string]string{"kustomization.yaml": FileHash([]byte("k")), "mirroring/a.yaml": FileHash(nil)},
+		Files:    map[string]string{"kustomization.yaml": FileHash([]byte("k")), "mirroring/a.yaml": FileHash(nil)},
 		Warnings: diag.List{{Pos: diag.Position{File: "lab/site.yaml", Line: 9, Col: 1}, Message: "m", Hint: "h", Rule: "RND002"}}}
 }
 
