@@ -37,7 +37,12 @@ YAML stream (for Argo CD), only when every site renders.
 
 With --check -o DIR nothing is written: exit 1 lists the stale, missing and
 extra files when DIR differs from what render would write (for CI and
-pre-commit), exit 0 when it is up to date.`,
+pre-commit), exit 0 when it is up to date.
+
+Each site folder keeps a record (.siteforge-digest) of the digest of the
+site's inputs (files, fleet defaults, siteforge build, schema, --strict) and
+of the files written: a site whose inputs and folder did not change is not
+evaluated again ("unchanged"). See docs/limits.md.`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			out := fs.StringP("output", "o", "", "output directory (one folder per site)")
 			stdout := fs.Bool("stdout", false, "write the resources as one YAML stream to stdout")
