@@ -145,11 +145,16 @@ fleet: ## write a synthetic fleet of N sites (default 100) to OUT
 	$(GO) run -tags fleetgen ./internal/fleetgen/cmd -n $(N) -o $(OUT)
 
 # Fleet sizes of make bench. (A default in $(or ...) would be cut at its
-# first comma: make functions split arguments on commas.)
+# first comma: make functions split arguments on commas.) The table's rows
+# are issue 18's, each with its target; the tmpfs rows write to
+# BENCH_TMPFS, the disk rows (render against cp -r of the same output) to
+# BENCH_DISK, which must be on disk.
 SIZES ?= 100,1000,3500
-bench: build ## Go benchmarks, then the fleet/latency table (make bench SIZES=100,1000,3500)
+BENCH_TMPFS ?= /dev/shm
+BENCH_DISK ?= $(BIN)
+bench: build ## Go benchmarks, then issue 18's table with targets (make bench SIZES=100,1000,3500)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./internal/load ./generators/... ./internal/registries ./lint/... ./internal/output
-	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES)
+	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES) -tmpfs $(BENCH_TMPFS) -disk $(BENCH_DISK)
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...

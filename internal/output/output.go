@@ -25,7 +25,18 @@ import (
 type Site struct {
 	Name  string
 	Files map[string][]byte
+	// Record, when set, is written as RecordName in the site's folder,
+	// staged and swapped in with its files (render's digest record,
+	// internal/digest). It is not output: Diff does not compare it.
+	Record []byte
 }
+
+// RecordName is the file in a rendered site folder that holds render's
+// digest record. A dotfile without a YAML or JSON extension: kustomize
+// reads only what kustomization.yaml lists, Argo CD's directory source
+// only *.yaml, *.yml and *.json, and siteforge's own discovery skips
+// hidden files.
+const RecordName = ".siteforge-digest"
 
 // PrepareDir checks that dir can receive output: it is a directory (created
 // when missing), not a file. undo removes the folders PrepareDir created,
@@ -158,6 +169,9 @@ func Diff(dir string, s Site) ([]string, error) {
 		rel, err := filepath.Rel(root, p)
 		if err != nil {
 			return err
+		}
+		if rel == RecordName {
+			return nil // render's record, not output
 		}
 		onDisk[filepath.ToSlash(rel)] = true
 		return nil

@@ -58,6 +58,9 @@ type Stage struct {
 	mu     sync.RWMutex // Add holds it shared; Commit and Abort exclusively
 	state  stageState
 	cancel atomic.Bool
+
+	keptMu sync.Mutex
+	kept   map[string]uint64 // site folders the run leaves as they are -> inode
 }
 
 // NewStage starts staging into dir, which must exist (PrepareDir). Stale
@@ -107,12 +110,49 @@ func (st *Stage) Add(s Site) error {
 			return fmt.Errorf("%s exists and is not a directory", filepath.Join(st.dir, s.Name))
 		}
 	}
+	if _, ok := s.Files[RecordName]; ok {
+		return fmt.Errorf("site %s: an output file cannot be named %s (render's record)", s.Name, RecordName)
+	}
 	root := filepath.Join(st.tmp, s.Name)
 	if err := os.Mkdir(root, 0o755); err != nil {
 		return err
 	}
-	return writeTree(root, s.Files)
+	if err := writeTree(root, s.Files); err != nil {
+		return err
+	}
+	if s.Record != nil {
+		return os.WriteFile(filepath.Join(root, RecordName), s.Record, 0o644)
+	}
+	return nil
 }
+
+// Keep records that the run leaves dir/<name> as it is, as it was when the
+// run found it unchanged (its inode, FolderID): Commit fails, changing
+// nothing, when another render replaced that folder meanwhile, so a run
+// never commits half its sites over another run's. Safe for concurrent use.
+func (st *Stage) Keep(name string, ino uint64) {
+	st.keptMu.Lock()
+	defer st.keptMu.Unlock()
+	if st.kept == nil {
+		st.kept = map[string]uint64{}
+	}
+	st.kept[name] = ino
+}
+
+// FolderID identifies dir/<name> (its inode) for Keep; false when it is not
+// a folder.
+func FolderID(dir, name string) (uint64, bool) {
+	p := filepath.Join(dir, name)
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.IsDir() {
+		return 0, false
+	}
+	return fi.Sys().(*syscall.Stat_t).Ino, true
+}
+
+// ErrReplaced is returned by Commit when a folder the run kept was replaced
+// during the run (by another render into the same directory).
+var ErrReplaced = errors.New("changed during this render (another render into the same directory?): nothing was written; run the render again")
 
 // entry is one site of a commit, as the journal records it.
 type entry struct {
@@ -138,6 +178,15 @@ func (st *Stage) Commit() error {
 		return err
 	}
 	defer unlock()
+	st.keptMu.Lock()
+	for name, ino := range st.kept {
+		if cur, ok := FolderID(st.dir, name); !ok || cur != ino {
+			st.keptMu.Unlock()
+			st.discard()
+			return fmt.Errorf("%s: %w", filepath.Join(st.dir, name), ErrReplaced)
+		}
+	}
+	st.keptMu.Unlock()
 	entries, err := st.journal()
 	if err != nil {
 		st.discard()

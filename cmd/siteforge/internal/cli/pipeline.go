@@ -53,6 +53,14 @@ func eachLoaded(paths []string, use func(i int, o *generators.Output) error) (si
 // eachUnit is eachSite over units already discovered (diags: discovery's
 // problems); opts nil loads without rendering.
 func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
+	return eachUnitCached(units, diags, opts, nil, nil, use)
+}
+
+// eachUnitCached is eachUnit with render's digest cache: a unit whose
+// record the cache vouches for is not loaded; hit gets its record instead
+// of use getting an output (its name takes part in the duplicate check, its
+// recorded warnings are the run's).
+func eachUnitCached(units []load.Unit, diags diag.List, opts *generators.Options, cache *renderCache, hit func(i int, r cacheHit), use func(i int, o *generators.Output) error) (siteRun, error) {
 	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units)), Suppressed: make([]diag.List, len(units)), Notes: load.IgnoredNotes(units)}
 	// Only the name of a loaded site is kept (for the duplicate check), so
 	// memory does not grow with the fleet.
@@ -78,6 +86,22 @@ func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use 
 			var l *load.Loader
 			used := 0
 			for i := range jobs {
+				if cache != nil {
+					if r, ok := cache.lookup(i, units[i]); ok {
+						mu.Lock()
+						results[i] = done{loaded: true, name: r.Name, namePos: r.NamePos}
+						dup := claimed[r.Name]
+						claimed[r.Name] = true
+						run.Warnings[i] = r.Warnings
+						run.Suppressed[i] = r.Suppressed
+						stop := firstErr != nil
+						mu.Unlock()
+						if hit != nil && !dup && !stop {
+							hit(i, r)
+						}
+						continue
+					}
+				}
 				if l == nil || used == loaderReuse {
 					var err error
 					if l, err = load.New(); err != nil {

@@ -37,7 +37,12 @@ YAML stream (for Argo CD), only when every site renders.
 
 With --check -o DIR nothing is written: exit 1 lists the stale, missing and
 extra files when DIR differs from what render would write (for CI and
-pre-commit), exit 0 when it is up to date.`,
+pre-commit), exit 0 when it is up to date.
+
+Each site folder keeps a record (.siteforge-digest) of the digest of the
+site's inputs (files, fleet defaults, siteforge build, schema, --strict) and
+of the files written: a site whose inputs and folder did not change is not
+evaluated again ("unchanged"). See docs/limits.md.`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			out := fs.StringP("output", "o", "", "output directory (one folder per site)")
 			stdout := fs.Bool("stdout", false, "write the resources as one YAML stream to stdout")
@@ -156,11 +161,19 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 			}
 		})
 	}
+	cache := newRenderCache(dir, units, opts)
+	// A site the digest cache vouches for keeps its folder as it is.
+	unchanged := func(i int, r cacheHit) {
+		stage.Keep(r.Name, r.folder)
+		mu.Lock()
+		lines[i] = fmt.Sprintf("unchanged %s -> %s (%d files)", diag.SafeLine(units[i].Source()), diag.Clean(filepath.Join(dir, r.Name)), len(r.Files))
+		mu.Unlock()
+	}
 	run, err := func() (siteRun, error) {
 		// The queue is closed however the sites end (a panic included), so
 		// the writers finish before the panic goes on.
 		defer close(queue)
-		return eachUnit(units, diags, &opts, func(i int, o *generators.Output) error {
+		return eachUnitCached(units, diags, &opts, cache, unchanged, func(i int, o *generators.Output) error {
 			mu.Lock()
 			werr := writeErr
 			mu.Unlock()
@@ -168,7 +181,7 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 				return werr
 			}
 			select {
-			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
+			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files, Record: cache.record(i, o)},
 				line: fmt.Sprintf("rendered %s -> %s (%d files)", diag.SafeLine(o.Site.Source), diag.Clean(filepath.Join(dir, o.Site.Name)), len(o.Files))}:
 			case <-writers.Done():
 				return errWritersStopped
@@ -200,7 +213,11 @@ var errWritersStopped = errors.New("the output writers stopped")
 func renderCheck(e env, paths []string, opts generators.Options, dir string) int {
 	diffs := map[int][]string{}
 	var mu sync.Mutex
-	run, err := eachSite(paths, opts, func(i int, o *generators.Output) error {
+	units, ldiags := load.Discover(paths)
+	// A site the digest cache vouches for has nothing to report: its inputs
+	// are the recorded ones and its folder holds the recorded files.
+	cache := newRenderCache(dir, units, opts)
+	run, err := eachUnitCached(units, ldiags, &opts, cache, nil, func(i int, o *generators.Output) error {
 		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
 		if err != nil {
 			return err

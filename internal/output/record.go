@@ -1,0 +1,86 @@
+package output
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/siteforge/siteforge/internal/digest"
+	"github.com/siteforge/siteforge/internal/fsread"
+)
+
+// maxOutputFile bounds what Unchanged reads of one file of a site folder: a
+// rendered file is a few kilobytes (a day-0 ConfigMap of a hub site a few
+// hundred); a larger file is not what render wrote.
+const maxOutputFile = 64 << 20
+
+// ReadRecords reads the digest record of every site folder in dir: folder
+// name -> the record's bytes. Folders without a readable record (a symbolic
+// link, a hidden folder, no record, one too large) are left out.
+func ReadRecords(dir string) map[string][]byte {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		if !e.IsDir() || checkName(e.Name()) != nil {
+			continue
+		}
+		b, err := fsread.FileNoFollow(filepath.Join(dir, e.Name(), RecordName), digest.MaxRecordSize)
+		if err == nil {
+			out[e.Name()] = b
+		}
+	}
+	return out
+}
+
+// Unchanged reports whether dir/<name> holds exactly the files listed (slash
+// path -> digest.FileHash), with those contents, and nothing else but
+// render's record: what Diff would find no difference in, were files the
+// render's output. Anything it cannot vouch for (a symbolic link, a device,
+// a file too large, an unreadable folder) is a change.
+func Unchanged(dir, name string, files map[string]string) bool {
+	if checkName(name) != nil {
+		return false
+	}
+	root := filepath.Join(dir, name)
+	if fi, err := os.Lstat(root); err != nil || !fi.IsDir() {
+		return false
+	}
+	seen := 0
+	ok := true
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if rel == RecordName {
+			return nil
+		}
+		want, listed := files[filepath.ToSlash(rel)]
+		if !listed || strings.Contains(rel, `\`) {
+			ok = false
+			return fs.SkipAll
+		}
+		b, err := fsread.FileNoFollow(p, maxOutputFile)
+		if err != nil || digest.FileHash(b) != want {
+			ok = false
+			return fs.SkipAll
+		}
+		seen++
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.SkipAll) {
+		return false
+	}
+	return ok && seen == len(files)
+}
