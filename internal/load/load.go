@@ -204,18 +204,23 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	// Fields where a user default and a schema default cancel out are the
 	// same for every site of a fleet: once found, the user's defaults there
 	// are unified in up front, so the site is evaluated once.
+	// The user's defaults are unified into the user's value before the
+	// schema, so the schema is evaluated once per site (a CUE Unify
+	// evaluates its result in full).
 	shared := sharedFiles(u)
-	unified := l.schema.Unify(user)
-	if paths := l.defaultPaths[shared]; len(paths) > 0 {
-		unified, _ = applyUserDefaults(unified, user, paths)
+	var unified cue.Value
+	if patch, ok := userDefaults(user, l.defaultPaths[shared]); ok {
+		unified = l.schema.Unify(user.Unify(patch))
+	} else {
+		unified = l.schema.Unify(user)
 	}
 	err := unified.Validate(cue.Concrete(true))
 	if err != nil {
 		// Fields left undecided may be where a user default and a schema
 		// default cancelled out: let the user's win, and check again.
 		if paths := undecided(err); len(paths) > 0 {
-			if patched, ok := applyUserDefaults(unified, user, paths); ok {
-				unified = patched
+			if patch, ok := userDefaults(user, paths); ok {
+				unified = unified.Unify(patch)
 				err = unified.Validate(cue.Concrete(true))
 				l.defaultPaths[shared] = append(l.defaultPaths[shared], paths...)
 			}
@@ -294,12 +299,16 @@ func kindName(k cue.Kind) string {
 	return k.String()
 }
 
-// applyUserDefaults gives the user's own defaults (`*"disconnected" |
+// userDefaults gives the user's own defaults (`*"disconnected" |
 // "connected"` in fleet defaults) precedence over the schema's at paths: in
 // CUE two different defaults cancel out and leave the field undecided. The
 // user value is already the unification of all the site's files, so its
-// defaults are the site's intent. The defaults found are unified in at once.
-func applyUserDefaults(unified, user cue.Value, paths [][]string) (cue.Value, bool) {
+// defaults are the site's intent. It returns the defaults found at paths as
+// one value to unify in, and false when there are none.
+func userDefaults(user cue.Value, paths [][]string) (cue.Value, bool) {
+	if len(paths) == 0 {
+		return cue.Value{}, false
+	}
 	patch := user.Context().CompileString("_")
 	n := 0
 	for _, sels := range paths {
@@ -309,10 +318,7 @@ func applyUserDefaults(unified, user cue.Value, paths [][]string) (cue.Value, bo
 			n++
 		}
 	}
-	if n == 0 {
-		return unified, false
-	}
-	return unified.Unify(patch), true
+	return patch, n > 0
 }
 
 // undecided lists the paths a validation found incomplete.
