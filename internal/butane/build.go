@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	butaneconfig "github.com/coreos/butane/config"
 	"github.com/coreos/butane/config/common"
@@ -82,6 +83,10 @@ var translateOptions = common.TranslateBytesOptions{
 	TranslateOptions: common.TranslateOptions{NoResourceAutoCompression: true},
 }
 
+// translations counts the Butane library's translations (tests: a changed
+// input must not be served from the cache).
+var translations atomic.Int64
+
 // reservedFields are the top-level Butane fields Build writes itself.
 var reservedFields = map[string]string{
 	"variant":  "siteforge writes variant: openshift",
@@ -116,6 +121,10 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 		bu = append(bu, '\n')
 	}
 
+	if obj, mc, ok := cache.lookup(bu); ok {
+		return &Result{SpecVersion: spec, Butane: bu, MachineConfig: mc, Object: obj}, nil
+	}
+	translations.Add(1)
 	out, rep, err := butaneconfig.TranslateBytes(bu, translateOptions)
 	var errs, warns diag.List
 	if len(rep.Entries) > 0 {
@@ -132,6 +141,9 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 	obj, mc, err := normalize(out)
 	if err != nil {
 		return nil, fmt.Errorf("butane: decode MachineConfig %s: %w", cfg.Name, err)
+	}
+	if len(rep.Entries) == 0 {
+		cache.store(bu, obj, mc)
 	}
 	return &Result{SpecVersion: spec, Butane: bu, MachineConfig: mc, Object: obj, Warnings: warns.Sort()}, nil
 }
