@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 
-	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
@@ -453,7 +452,7 @@ func encodeObject(obj any, source string) ([]byte, [2]string, error) {
 	if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
 		delete(m, "status")
 	}
-	b, err := yaml.Marshal(m)
+	b, err := marshalYAML(m)
 	return b, gvk, err
 }
 

@@ -1,0 +1,98 @@
+package generators
+
+import (
+	"encoding/json"
+	"strconv"
+
+	yaml2 "go.yaml.in/yaml/v2"
+	"sigs.k8s.io/yaml"
+)
+
+// marshalYAML encodes m, a map decoded from JSON with json.Number numbers
+// (ToMap's), to exactly the bytes of sigs.k8s.io/yaml.Marshal(m), without
+// its round trip: Marshal writes m as JSON, parses that JSON with
+// go.yaml.in/yaml/v2 (which types each number as int, int64, uint64 or
+// float64) and encodes the result with the same library. Here the numbers are
+// typed as that parse types them (numberValue) and the map is encoded
+// directly. Strings take the round trip unchanged when every byte is
+// printable ASCII or a control character (JSON escapes those, YAML reads the
+// escapes back); a map with any other string byte, or a "<<" key (YAML's
+// merge key), goes the long way, so the bytes never differ.
+func marshalYAML(m map[string]any) ([]byte, error) {
+	if !plainJSON(m) {
+		return yaml.Marshal(m)
+	}
+	return yaml2.Marshal(typeNumbers(m))
+}
+
+// plainJSON reports whether v holds only JSON values whose strings survive
+// the JSON-YAML round trip byte for byte (see marshalYAML).
+func plainJSON(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if k == "<<" || !plainString(k) || !plainJSON(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !plainJSON(e) {
+				return false
+			}
+		}
+	case string:
+		return plainString(x)
+	case json.Number, bool, nil:
+	default:
+		return false
+	}
+	return true
+}
+
+// plainString: bytes below 0x7f only (no DEL, which yaml.v2 refuses to
+// read, and no UTF-8, which encoding/json may rewrite).
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// typeNumbers replaces, in place, every json.Number of v by the value
+// go.yaml.in/yaml/v2 resolves its JSON text to (resolve in resolve.go: a
+// decimal integer is an int, or an int64, or a uint64; then a float64; text
+// no Go number holds stays a string).
+func typeNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = typeNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = typeNumbers(e)
+		}
+	case json.Number:
+		return numberValue(string(x))
+	}
+	return v
+}
+
+func numberValue(s string) any {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if i == int64(int(i)) {
+			return int(i)
+		}
+		return i
+	}
+	if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+		return u
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return s
+}
