@@ -1,12 +1,32 @@
 package generators
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	yaml2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 )
+
+// MarshalYAML is sigs.k8s.io/yaml.Marshal(v), byte for byte (the YAML of
+// v's JSON encoding, keys sorted), without its YAML parse of that JSON: the
+// JSON is decoded and encoded as marshalYAML does.
+func MarshalYAML(v any) ([]byte, error) {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling into JSON: %w", err)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	if j[0] != '{' || dec.Decode(&m) != nil {
+		// not an object: the round trip, as before
+		return yaml.Marshal(v)
+	}
+	return marshalYAML(m)
+}
 
 // marshalYAML encodes m, a map decoded from JSON with json.Number numbers
 // (ToMap's), to exactly the bytes of sigs.k8s.io/yaml.Marshal(m), without

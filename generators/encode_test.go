@@ -105,3 +105,45 @@ func FuzzMarshalYAML(f *testing.F) {
 		sameAsRoundTrip(t, doc)
 	})
 }
+
+// TestMarshalYAMLTyped: typed values (JSON tags, omitempty, pointers, Go
+// numbers, nested lists) give the bytes of sigs.k8s.io/yaml.Marshal.
+func TestMarshalYAMLTyped(t *testing.T) {
+	type inner struct {
+		Name  string   `json:"name"`
+		Port  *int64   `json:"port,omitempty"`
+		Ratio float64  `json:"ratio,omitempty"`
+		Tags  []string `json:"tags"`
+	}
+	type outer struct {
+		APIVersion string            `json:"apiVersion"`
+		Items      []inner           `json:"items,omitempty"`
+		Labels     map[string]string `json:"labels,omitempty"`
+		Count      uint64            `json:"count"`
+		Big        int64             `json:"big"`
+		Skip       string            `json:"-"`
+		Any        any               `json:"any"`
+	}
+	port := int64(6443)
+	values := []any{
+		outer{APIVersion: "v1", Items: []inner{{Name: "a", Port: &port, Ratio: 0.25, Tags: []string{"yes", "1"}}, {Name: "08"}},
+			Labels: map[string]string{"on": "off", "n": ""}, Count: 18446744073709551615, Big: -9223372036854775808, Skip: "x", Any: map[string]any{"x": 1.5, "y": nil}},
+		outer{},
+		map[string]any{"a": 1, "b": int64(1) << 62, "c": 1e21, "d": float32(0.1), "e": []any{nil, true, "null"}},
+		map[string]any{},
+		[]any{1, "a"},
+		"plain",
+		nil,
+		map[string]any{"bad": "caf\xe9"},
+	}
+	for _, v := range values {
+		want, wantErr := yaml.Marshal(v)
+		got, err := MarshalYAML(v)
+		if (err != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
+			t.Errorf("%#v:\n got %q, %v\nwant %q, %v", v, got, err, want, wantErr)
+		}
+	}
+	if _, err := MarshalYAML(map[string]any{"f": func() {}}); err == nil {
+		t.Error("a value JSON cannot encode encoded")
+	}
+}

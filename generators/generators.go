@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 
-
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
