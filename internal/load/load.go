@@ -244,8 +244,7 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	}
 	s.Source = u.source
 	s.Origin = Origin(u.source)
-	s.Positions = positions(user)
-	s.FieldSuppressions = fieldSuppressions(user)
+	s.Positions, s.FieldSuppressions = userFields(user)
 	if d := expandDefaultCatalogs(&s); len(d) > 0 {
 		return nil, d
 	}
@@ -356,10 +355,20 @@ func sharedFiles(u Unit) string {
 // name: "x" @lint(ignore="MTU010", reason="...").
 const LintAttribute = "lint"
 
-// fieldSuppressions collects the @lint attributes of the user's fields.
-func fieldSuppressions(user cue.Value) []site.FieldSuppression {
-	var out []site.FieldSuppression
+// userFields records, in one walk of the user's value, where the user wrote
+// each field and the @lint attributes that suppress a rule on a field.
+func userFields(user cue.Value) (site.Positions, []site.FieldSuppression) {
+	pos := site.Positions{}
+	var sups []site.FieldSuppression
 	walkUser(user, func(v cue.Value, path []cue.Selector) {
+		p := valuePos(v)
+		var key string
+		if p.IsValid() || len(path) > 0 {
+			key = cue.MakePath(path...).String()
+		}
+		if p.IsValid() {
+			pos[key] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		}
 		if len(path) == 0 {
 			return
 		}
@@ -369,23 +378,11 @@ func fieldSuppressions(user cue.Value) []site.FieldSuppression {
 			}
 			rule, _, _ := a.Lookup(0, "ignore")
 			reason, _, _ := a.Lookup(0, "reason")
-			p := valuePos(v)
-			out = append(out, site.FieldSuppression{Rule: rule, Reason: reason, Path: cue.MakePath(path...).String(),
+			sups = append(sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key,
 				Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
 		}
 	})
-	return out
-}
-
-// positions records where the user wrote each field.
-func positions(user cue.Value) site.Positions {
-	out := site.Positions{}
-	walkUser(user, func(v cue.Value, path []cue.Selector) {
-		if p := valuePos(v); p.IsValid() {
-			out[cue.MakePath(path...).String()] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
-		}
-	})
-	return out
+	return pos, sups
 }
 
 // walkUser calls fn for the user's value and every field and list element

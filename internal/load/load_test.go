@@ -3,12 +3,14 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
 	"github.com/siteforge/siteforge/schema"
 )
 
@@ -582,6 +584,32 @@ func TestDefaultCatalogs(t *testing.T) {
 		res := Load([]string{filepath.Join(dir, "site.yaml")})
 		if len(res.Diagnostics) == 0 || !strings.Contains(res.Diagnostics.Error(), want) {
 			t.Errorf("got %v, want %q", res.Diagnostics, want)
+		}
+	}
+}
+
+// TestUserFields: one walk records every field's position and the @lint
+// attributes, at the field, with the field's path.
+func TestUserFields(t *testing.T) {
+	src := strings.Replace(goodCUE, `	uplinkMTU:       1500
+`, `	uplinkMTU:       1500 @lint(ignore="MTU010", reason="jumbo frames later")
+`, 1)
+	src = strings.Replace(src, `"example.com"`, `"example.com" @lint(ignore="NET001", reason="lab")`, 1)
+	res := newLoader(t).LoadSource("site.cue", []byte(src))
+	if len(res.Diagnostics) > 0 {
+		t.Fatal(res.Diagnostics)
+	}
+	s := res.Sites[0]
+	want := []site.FieldSuppression{
+		{Rule: "NET001", Reason: "lab", Path: "cluster.baseDomain", Pos: diag.Position{File: "site.cue", Line: 7, Col: 17}},
+		{Rule: "MTU010", Reason: "jumbo frames later", Path: "pools.master.uplinkMTU", Pos: diag.Position{File: "site.cue", Line: 16, Col: 19}},
+	}
+	if !reflect.DeepEqual(s.FieldSuppressions, want) {
+		t.Errorf("suppressions\n got %+v\nwant %+v", s.FieldSuppressions, want)
+	}
+	for path, line := range map[string]int{"name": 5, "cluster": 6, "cluster.version": 8, "pools.master.uplinkMTU": 16, "cluster.baseDomain": 7, "network.machineNetwork[0]": 13} {
+		if got := s.Positions.Of(path); got.File != "site.cue" || got.Line != line {
+			t.Errorf("position of %s = %s, want site.cue:%d", path, got, line)
 		}
 	}
 }
