@@ -184,7 +184,8 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 
 	// Unknown fields first: CUE reports only some of them, and they hide
 	// other errors. Report them all, drop them, and check the rest.
-	unknown, tooMany := l.unknownFields(user)
+	fields := newFieldCollector()
+	unknown, tooMany := l.unknownFields(user, fields.visit)
 	if tooMany {
 		return nil, tooManyValues(firstPos(files))
 	}
@@ -199,6 +200,7 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 			return nil, diags
 		}
 		user = rebuilt
+		fields = nil // walked before the unknown fields were dropped
 	}
 
 	// Fields where a user default and a schema default cancel out are the
@@ -244,7 +246,11 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	}
 	s.Source = u.source
 	s.Origin = Origin(u.source)
-	s.Positions, s.FieldSuppressions = userFields(user)
+	if fields == nil {
+		s.Positions, s.FieldSuppressions = userFields(user)
+	} else {
+		s.Positions, s.FieldSuppressions = fields.pos, fields.sups
+	}
 	if d := expandDefaultCatalogs(&s); len(d) > 0 {
 		return nil, d
 	}
@@ -358,57 +364,73 @@ const LintAttribute = "lint"
 // userFields records, in one walk of the user's value, where the user wrote
 // each field and the @lint attributes that suppress a rule on a field.
 func userFields(user cue.Value) (site.Positions, []site.FieldSuppression) {
-	pos := site.Positions{}
-	var sups []site.FieldSuppression
-	walkUser(user, func(v cue.Value, path []cue.Selector) {
-		p := valuePos(v)
-		var key string
-		if p.IsValid() || len(path) > 0 {
-			key = cue.MakePath(path...).String()
+	c := newFieldCollector()
+	walkUser(user, c.visit)
+	return c.pos, c.sups
+}
+
+// fieldCollector gathers what userFields returns, one value at a time (the
+// unknown-field walk calls it, so a clean site is walked once).
+type fieldCollector struct {
+	pos  site.Positions
+	sups []site.FieldSuppression
+}
+
+func newFieldCollector() *fieldCollector { return &fieldCollector{pos: site.Positions{}} }
+
+func (c *fieldCollector) visit(v cue.Value, path []cue.Selector) {
+	p := valuePos(v)
+	var key string
+	if p.IsValid() || len(path) > 0 {
+		key = cue.MakePath(path...).String()
+	}
+	if p.IsValid() {
+		c.pos[key] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+	}
+	if len(path) == 0 {
+		return
+	}
+	for _, a := range v.Attributes(cue.FieldAttr) {
+		if a.Name() != LintAttribute {
+			continue
 		}
-		if p.IsValid() {
-			pos[key] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
-		}
-		if len(path) == 0 {
-			return
-		}
-		for _, a := range v.Attributes(cue.FieldAttr) {
-			if a.Name() != LintAttribute {
-				continue
-			}
-			rule, _, _ := a.Lookup(0, "ignore")
-			reason, _, _ := a.Lookup(0, "reason")
-			sups = append(sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key,
-				Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
-		}
-	})
-	return pos, sups
+		rule, _, _ := a.Lookup(0, "ignore")
+		reason, _, _ := a.Lookup(0, "reason")
+		c.sups = append(c.sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key,
+			Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
+	}
 }
 
 // walkUser calls fn for the user's value and every field and list element
 // under it, depth first.
 func walkUser(v cue.Value, fn func(v cue.Value, path []cue.Selector)) {
-	var walk func(v cue.Value, path []cue.Selector)
-	walk = func(v cue.Value, path []cue.Selector) {
-		fn(v, path)
-		switch v.IncompleteKind() {
-		case cue.StructKind:
-			it, err := v.Fields(cue.Optional(true))
-			if err != nil {
-				return
-			}
-			for it.Next() {
-				walk(it.Value(), append(path[:len(path):len(path)], it.Selector()))
-			}
-		case cue.ListKind:
-			it, err := v.List()
-			if err != nil {
-				return
-			}
-			for i := 0; it.Next(); i++ {
-				walk(it.Value(), append(path[:len(path):len(path)], cue.Index(i)))
-			}
+	fn(v, nil)
+	walkChildren(v, nil, fn)
+}
+
+// walkChildren calls fn for every field and list element under v (at
+// path), depth first.
+func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []cue.Selector)) {
+	switch v.IncompleteKind() {
+	case cue.StructKind:
+		it, err := v.Fields(cue.Optional(true))
+		if err != nil {
+			return
+		}
+		for it.Next() {
+			child := append(path[:len(path):len(path)], it.Selector())
+			fn(it.Value(), child)
+			walkChildren(it.Value(), child, fn)
+		}
+	case cue.ListKind:
+		it, err := v.List()
+		if err != nil {
+			return
+		}
+		for i := 0; it.Next(); i++ {
+			child := append(path[:len(path):len(path)], cue.Index(i))
+			fn(it.Value(), child)
+			walkChildren(it.Value(), child, fn)
 		}
 	}
-	walk(v, nil)
 }

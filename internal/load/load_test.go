@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue/ast"
+
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fleetgen"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 	"github.com/siteforge/siteforge/schema"
@@ -611,5 +614,59 @@ func TestUserFields(t *testing.T) {
 		if got := s.Positions.Of(path); got.File != "site.cue" || got.Line != line {
 			t.Errorf("position of %s = %s, want site.cue:%d", path, got, line)
 		}
+	}
+}
+
+// TestFieldsGatheredInTheUnknownWalk: the positions and suppressions the
+// unknown-field walk gathers are userFields' own walk's, for every bundled
+// example and a synthetic fleet of every kind of site.
+func TestFieldsGatheredInTheUnknownWalk(t *testing.T) {
+	fleet := t.TempDir()
+	if err := fleetgen.Write(fleet, 12); err != nil {
+		t.Fatal(err)
+	}
+	var examples []string
+	for _, e := range []string{"agent-sno", "aws-local-zones", "aws-local-zones-ipi", "disconnected-quay-cache", "remote-workers", "fleet"} {
+		examples = append(examples, filepath.Join("..", "..", "examples", e))
+	}
+	units, diags := Discover(append(examples, fleet))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	l := newLoader(t)
+	checked := 0
+	for _, u := range units {
+		var files []*ast.File
+		for _, name := range u.files {
+			f, d := parseFile(name, map[string][]byte{})
+			if len(d) > 0 {
+				t.Fatal(d)
+			}
+			files = append(files, f)
+		}
+		user, d := l.build(u, files)
+		if len(d) > 0 {
+			t.Fatal(d)
+		}
+		wantPos, wantSups := userFields(user)
+		c := newFieldCollector()
+		if unknown, tooMany := l.unknownFields(user, c.visit); len(unknown) > 0 || tooMany {
+			t.Fatalf("%s: unknown fields %v", u.source, unknown)
+		}
+		if !reflect.DeepEqual(c.pos, wantPos) {
+			for k, v := range wantPos {
+				if c.pos[k] != v {
+					t.Errorf("%s: %s at %s, gathered %s", u.source, k, v, c.pos[k])
+				}
+			}
+			t.Fatalf("%s: gathered %d positions, want %d", u.source, len(c.pos), len(wantPos))
+		}
+		if !reflect.DeepEqual(c.sups, wantSups) {
+			t.Errorf("%s: suppressions %v, want %v", u.source, c.sups, wantSups)
+		}
+		checked++
+	}
+	if checked < 15 {
+		t.Errorf("checked %d sites", checked)
 	}
 }
