@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/siteforge/siteforge/internal/diag"
 )
@@ -157,5 +160,44 @@ func TestBuildCacheBounded(t *testing.T) {
 	cache.mu.Unlock()
 	if n == 0 || n > maxCachedTranslations {
 		t.Errorf("cache holds %d translations, bound %d", n, maxCachedTranslations)
+	}
+}
+
+// TestBuildCacheStillChecks: a body kept from a generated origin is still
+// checked for secrets when a user's snippet holds it; a body that failed
+// its checks is never kept.
+func TestBuildCacheStillChecks(t *testing.T) {
+	cache.reset()
+	defer cache.reset()
+	body := []byte("storage:\n  files:\n    - path: /var/lib/kubelet/config.json\n      mode: 0600\n      contents:\n        inline: x\n")
+	if _, err := Build(Config{Name: "99-worker-x", Role: "worker", Body: body, Origin: Origin{Path: mcPath}}, "4.16"); err != nil {
+		t.Fatalf("generated body: %v", err)
+	}
+	snippet := Config{Name: "99-worker-x", Role: "worker", Body: body, Origin: yamlOrigin}
+	for i := 0; i < 2; i++ {
+		if _, err := Build(snippet, "4.16"); err == nil || !strings.Contains(err.Error(), "site.yaml:") {
+			t.Errorf("snippet holding a pull secret path: err %v", err)
+		}
+	}
+	bad := Config{Name: "99-worker-y", Role: "worker", Body: []byte("storage:\n  files:\n    - path: /etc/x\n---\n"), Origin: yamlOrigin}
+	for i := 0; i < 2; i++ {
+		if _, err := Build(bad, "4.16"); err == nil || !strings.Contains(err.Error(), "document marker") {
+			t.Errorf("build %d of a body with a document marker: err %v", i, err)
+		}
+	}
+}
+
+// TestScalar: the remembered encodings are yaml.v3's.
+func TestScalar(t *testing.T) {
+	for _, s := range []string{"worker", "99-worker-chrony", "true", "yes", "1", "0644", "a: b", "", "~", "null", "x\ny", "node-role.kubernetes.io/worker"} {
+		for i := 0; i < 2; i++ {
+			b, err := yaml.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := scalar(s), strings.TrimSuffix(string(b), "\n"); got != want {
+				t.Errorf("scalar(%q) = %q, want %q", s, got, want)
+			}
+		}
 	}
 }
