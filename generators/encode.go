@@ -116,3 +116,97 @@ func numberValue(s string) any {
 	}
 	return s
 }
+
+// copyable reports whether v is a value JSON decoding gives (non-nil maps
+// and lists, strings, valid json.Numbers, booleans, null) whose strings
+// the JSON round trip leaves as they are (plainString): the JSON round trip
+// of such a value is a deep copy.
+func copyable(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return false // JSON null
+		}
+		for k, e := range x {
+			if !plainString(k) || !copyable(e) {
+				return false
+			}
+		}
+	case []any:
+		if x == nil {
+			return false // JSON null
+		}
+		for _, e := range x {
+			if !copyable(e) {
+				return false
+			}
+		}
+	case string:
+		return plainString(x)
+	case json.Number:
+		return validNumber(string(x))
+	case bool, nil:
+	default:
+		return false
+	}
+	return true
+}
+
+// copyJSON deep-copies a copyable value.
+func copyJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = copyJSON(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = copyJSON(e)
+		}
+		return l
+	}
+	return v
+}
+
+// validNumber reports whether s is a number in JSON's grammar (RFC 8259,
+// section 6): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, what
+// encoding/json accepts in a json.Number.
+func validNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}

@@ -147,3 +147,72 @@ func TestMarshalYAMLTyped(t *testing.T) {
 		t.Error("a value JSON cannot encode encoded")
 	}
 }
+
+// roundTrip is ToMap's JSON round trip.
+func roundTrip(obj any) (map[string]any, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	err = dec.Decode(&m)
+	return m, err
+}
+
+// TestToMapCopies: a map that is already what the round trip gives is
+// copied, with the same result; anything else takes the round trip.
+func TestToMapCopies(t *testing.T) {
+	inputs := []any{
+		map[string]any{"a": json.Number("1"), "b": []any{"x", nil, true, map[string]any{}}, "c": map[string]any{"d": []any{}}},
+		map[string]any{"n": json.Number("-0.5e+3"), "s": "<&>"},
+		map[string]any{"nilmap": map[string]any(nil), "nillist": []any(nil)},
+		map[string]any{"typed": map[string]string{"a": "b"}, "int": 3, "float": 1.5},
+		map[string]any{"utf8": "café", "bad": "\xff"},
+		map[string]any{"badnum": json.Number("01")},
+		map[string]any(nil),
+	}
+	for _, in := range inputs {
+		want, wantErr := roundTrip(in)
+		got, err := ToMap(in)
+		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%#v:\n got %#v, %v\nwant %#v, %v", in, got, err, want, wantErr)
+		}
+	}
+	in := inputs[0].(map[string]any)
+	out, _ := ToMap(in)
+	out["c"].(map[string]any)["d"] = "changed"
+	out["b"].([]any)[0] = "changed"
+	if in["c"].(map[string]any)["d"] == "changed" || in["b"].([]any)[0] == "changed" {
+		t.Error("ToMap's result shares the input")
+	}
+}
+
+var numberCases = []string{"0", "-0", "1", "-1", "10", "1.5", "1e5", "1E+5", "1e-5", "-0.0e0", "123456789012345678901234567890",
+	"", "-", "01", "-01", "1.", ".5", "1e", "1e+", "+1", " 1", "1 ", "0x1", "1_0", "NaN", "Infinity", "1.5.5", "0.e1", "١"}
+
+func TestValidNumber(t *testing.T) {
+	for _, s := range numberCases {
+		checkValidNumber(t, s)
+	}
+}
+
+// checkValidNumber: a number validNumber accepts is one encoding/json
+// writes as it is; it refuses the others (encoding/json writes "" as 0).
+func checkValidNumber(t *testing.T, s string) {
+	b, err := json.Marshal(json.Number(s))
+	switch {
+	case validNumber(s) && (err != nil || string(b) != s):
+		t.Errorf("validNumber(%q) = true, encoding/json writes %q, %v", s, b, err)
+	case !validNumber(s) && err == nil && s != "":
+		t.Errorf("validNumber(%q) = false, encoding/json writes %q", s, b)
+	}
+}
+
+func FuzzValidNumber(f *testing.F) {
+	for _, s := range numberCases {
+		f.Add(s)
+	}
+	f.Fuzz(checkValidNumber)
+}

@@ -457,6 +457,10 @@ func encodeObject(obj any, source string) ([]byte, [2]string, error) {
 
 // ToMap converts an object (typed or a map) to a fresh JSON map.
 func ToMap(obj any) (map[string]any, error) {
+	if m, ok := obj.(map[string]any); ok && m != nil && copyable(m) {
+		// already what the round trip would give: copy it
+		return copyJSON(m).(map[string]any), nil
+	}
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
