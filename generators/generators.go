@@ -15,8 +15,6 @@ import (
 	"sort"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -473,12 +471,16 @@ func encodeObject(obj any, source string) ([]byte, [2]string, error) {
 	if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
 		delete(m, "status")
 	}
-	b, err := yaml.Marshal(m)
+	b, err := marshalYAML(m)
 	return b, gvk, err
 }
 
 // ToMap converts an object (typed or a map) to a fresh JSON map.
 func ToMap(obj any) (map[string]any, error) {
+	if m, ok := obj.(map[string]any); ok && m != nil && copyable(m) {
+		// already what the round trip would give: copy it
+		return copyJSON(m).(map[string]any), nil
+	}
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err

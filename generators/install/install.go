@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/generators/mirroring"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -192,7 +190,7 @@ func poolSize(s *site.Site, name string) (int, *diag.Diagnostic) {
 // encode renders a YAML file with its header: the sentences wrapped as
 // comments, then the body.
 func encode(v any, header []string) ([]byte, error) {
-	body, err := yaml.Marshal(v)
+	body, err := generators.MarshalYAML(v)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -228,7 +227,7 @@ func installFiles(s *site.Site, in *Install, minor platform.OCPMinor) ([]generat
 	} else {
 		frag.ImageContentSources = in.Sources
 	}
-	body, err := yaml.Marshal(frag)
+	body, err := generators.MarshalYAML(frag)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", installConfigMirrorsPath, err)
 	}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/siteforge/siteforge/generators"
 )
 
@@ -16,7 +14,7 @@ type obj = map[string]any
 
 // patchYAML encodes a merge patch as YAML with sorted keys.
 func patchYAML(p obj) []byte {
-	b, err := yaml.Marshal(p)
+	b, err := generators.MarshalYAML(p)
 	if err != nil {
 		// Only maps, strings, ints and nils: encoding cannot fail.
 		panic("network: encode patch: " + err.Error())

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	butaneconfig "github.com/coreos/butane/config"
 	"github.com/coreos/butane/config/common"
@@ -82,6 +84,10 @@ var translateOptions = common.TranslateBytesOptions{
 	TranslateOptions: common.TranslateOptions{NoResourceAutoCompression: true},
 }
 
+// translations counts the Butane library's translations (tests: a changed
+// input must not be served from the cache).
+var translations atomic.Int64
+
 // reservedFields are the top-level Butane fields Build writes itself.
 var reservedFields = map[string]string{
 	"variant":  "siteforge writes variant: openshift",
@@ -102,20 +108,30 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 		return nil, err
 	}
 	head := header(cfg, spec)
+	bu := append(head[:len(head):len(head)], cfg.Body...)
+	if !bytes.HasSuffix(bu, []byte("\n")) {
+		bu = append(bu, '\n')
+	}
+	// Only clean translations are kept, and the document holds the body
+	// verbatim: a kept one's body passed checkBody, which depends on the
+	// body alone, and is not parsed again. The secrets check depends on
+	// the origin too (a snippet's), so it always runs.
+	obj, mc, cached := cache.lookup(bu)
 	m := newMapper(cfg.Origin, cfg.Body, bytes.Count(head, []byte("\n")), spec)
-	if diags := m.checkBody(cfg.Body); len(diags) > 0 {
-		return nil, diags.Sort()
+	if !cached {
+		if diags := m.checkBody(cfg.Body); len(diags) > 0 {
+			return nil, diags.Sort()
+		}
 	}
 	if cfg.Origin.Snippet {
 		if diags := m.checkSecrets(cfg.Body); len(diags) > 0 {
 			return nil, diags.Sort()
 		}
 	}
-	bu := append(head, cfg.Body...)
-	if !bytes.HasSuffix(bu, []byte("\n")) {
-		bu = append(bu, '\n')
+	if cached {
+		return &Result{SpecVersion: spec, Butane: bu, MachineConfig: mc, Object: obj}, nil
 	}
-
+	translations.Add(1)
 	out, rep, err := butaneconfig.TranslateBytes(bu, translateOptions)
 	var errs, warns diag.List
 	if len(rep.Entries) > 0 {
@@ -129,9 +145,12 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 		return nil, errs.Sort()
 	}
 
-	obj, mc, err := normalize(out)
+	obj, mc, err = normalize(out)
 	if err != nil {
 		return nil, fmt.Errorf("butane: decode MachineConfig %s: %w", cfg.Name, err)
+	}
+	if len(rep.Entries) == 0 {
+		cache.store(bu, obj, mc)
 	}
 	return &Result{SpecVersion: spec, Butane: bu, MachineConfig: mc, Object: obj, Warnings: warns.Sort()}, nil
 }
@@ -158,13 +177,31 @@ func header(cfg Config, spec string) []byte {
 }
 
 // scalar is s as a YAML string scalar, quoted only where YAML needs it.
+// Names, roles and labels repeat across a fleet's MachineConfigs: the
+// encodings are remembered (a bounded table, safe for concurrent workers).
 func scalar(s string) string {
-	b, err := yaml.Marshal(s)
-	if err != nil {
-		return strconv.Quote(s)
+	if q, ok := scalars.Load(s); ok {
+		return q.(string)
 	}
-	return strings.TrimSuffix(string(b), "\n")
+	b, err := yaml.Marshal(s)
+	q := strings.TrimSuffix(string(b), "\n")
+	if err != nil {
+		q = strconv.Quote(s)
+	}
+	if scalarCount.Add(1) > maxScalars {
+		scalars.Clear()
+		scalarCount.Store(0)
+	}
+	scalars.Store(s, q)
+	return q
 }
+
+const maxScalars = 4096
+
+var (
+	scalars     sync.Map // string -> its YAML scalar
+	scalarCount atomic.Int64
+)
 
 // checkBody refuses what cannot be spliced under siteforge's header: YAML
 // syntax errors, document markers, a body that is not a block mapping at

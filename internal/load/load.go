@@ -184,7 +184,8 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 
 	// Unknown fields first: CUE reports only some of them, and they hide
 	// other errors. Report them all, drop them, and check the rest.
-	unknown, tooMany := l.unknownFields(user)
+	fields := newFieldCollector()
+	unknown, tooMany := l.unknownFields(user, fields.visit)
 	if tooMany {
 		return nil, tooManyValues(firstPos(files))
 	}
@@ -199,23 +200,29 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 			return nil, diags
 		}
 		user = rebuilt
+		fields = nil // walked before the unknown fields were dropped
 	}
 
 	// Fields where a user default and a schema default cancel out are the
 	// same for every site of a fleet: once found, the user's defaults there
 	// are unified in up front, so the site is evaluated once.
+	// The user's defaults are unified into the user's value before the
+	// schema, so the schema is evaluated once per site (a CUE Unify
+	// evaluates its result in full).
 	shared := sharedFiles(u)
-	unified := l.schema.Unify(user)
-	if paths := l.defaultPaths[shared]; len(paths) > 0 {
-		unified, _ = applyUserDefaults(unified, user, paths)
+	var unified cue.Value
+	if patch, ok := userDefaults(user, l.defaultPaths[shared]); ok {
+		unified = l.schema.Unify(user.Unify(patch))
+	} else {
+		unified = l.schema.Unify(user)
 	}
 	err := unified.Validate(cue.Concrete(true))
 	if err != nil {
 		// Fields left undecided may be where a user default and a schema
 		// default cancelled out: let the user's win, and check again.
 		if paths := undecided(err); len(paths) > 0 {
-			if patched, ok := applyUserDefaults(unified, user, paths); ok {
-				unified = patched
+			if patch, ok := userDefaults(user, paths); ok {
+				unified = unified.Unify(patch)
 				err = unified.Validate(cue.Concrete(true))
 				l.defaultPaths[shared] = append(l.defaultPaths[shared], paths...)
 			}
@@ -239,8 +246,11 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	}
 	s.Source = u.source
 	s.Origin = Origin(u.source)
-	s.Positions = positions(user)
-	s.FieldSuppressions = fieldSuppressions(user)
+	if fields == nil {
+		s.Positions, s.FieldSuppressions = userFields(user)
+	} else {
+		s.Positions, s.FieldSuppressions = fields.pos, fields.sups
+	}
 	if d := expandDefaultCatalogs(&s); len(d) > 0 {
 		return nil, d
 	}
@@ -294,12 +304,16 @@ func kindName(k cue.Kind) string {
 	return k.String()
 }
 
-// applyUserDefaults gives the user's own defaults (`*"disconnected" |
+// userDefaults gives the user's own defaults (`*"disconnected" |
 // "connected"` in fleet defaults) precedence over the schema's at paths: in
 // CUE two different defaults cancel out and leave the field undecided. The
 // user value is already the unification of all the site's files, so its
-// defaults are the site's intent. The defaults found are unified in at once.
-func applyUserDefaults(unified, user cue.Value, paths [][]string) (cue.Value, bool) {
+// defaults are the site's intent. It returns the defaults found at paths as
+// one value to unify in, and false when there are none.
+func userDefaults(user cue.Value, paths [][]string) (cue.Value, bool) {
+	if len(paths) == 0 {
+		return cue.Value{}, false
+	}
 	patch := user.Context().CompileString("_")
 	n := 0
 	for _, sels := range paths {
@@ -309,10 +323,7 @@ func applyUserDefaults(unified, user cue.Value, paths [][]string) (cue.Value, bo
 			n++
 		}
 	}
-	if n == 0 {
-		return unified, false
-	}
-	return unified.Unify(patch), true
+	return patch, n > 0
 }
 
 // undecided lists the paths a validation found incomplete.
@@ -350,62 +361,76 @@ func sharedFiles(u Unit) string {
 // name: "x" @lint(ignore="MTU010", reason="...").
 const LintAttribute = "lint"
 
-// fieldSuppressions collects the @lint attributes of the user's fields.
-func fieldSuppressions(user cue.Value) []site.FieldSuppression {
-	var out []site.FieldSuppression
-	walkUser(user, func(v cue.Value, path []cue.Selector) {
-		if len(path) == 0 {
-			return
-		}
-		for _, a := range v.Attributes(cue.FieldAttr) {
-			if a.Name() != LintAttribute {
-				continue
-			}
-			rule, _, _ := a.Lookup(0, "ignore")
-			reason, _, _ := a.Lookup(0, "reason")
-			p := valuePos(v)
-			out = append(out, site.FieldSuppression{Rule: rule, Reason: reason, Path: cue.MakePath(path...).String(),
-				Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
-		}
-	})
-	return out
+// userFields records, in one walk of the user's value, where the user wrote
+// each field and the @lint attributes that suppress a rule on a field.
+func userFields(user cue.Value) (site.Positions, []site.FieldSuppression) {
+	c := newFieldCollector()
+	walkUser(user, c.visit)
+	return c.pos, c.sups
 }
 
-// positions records where the user wrote each field.
-func positions(user cue.Value) site.Positions {
-	out := site.Positions{}
-	walkUser(user, func(v cue.Value, path []cue.Selector) {
-		if p := valuePos(v); p.IsValid() {
-			out[cue.MakePath(path...).String()] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+// fieldCollector gathers what userFields returns, one value at a time (the
+// unknown-field walk calls it, so a clean site is walked once).
+type fieldCollector struct {
+	pos  site.Positions
+	sups []site.FieldSuppression
+}
+
+func newFieldCollector() *fieldCollector { return &fieldCollector{pos: site.Positions{}} }
+
+func (c *fieldCollector) visit(v cue.Value, path []cue.Selector) {
+	p := valuePos(v)
+	var key string
+	if p.IsValid() || len(path) > 0 {
+		key = cue.MakePath(path...).String()
+	}
+	if p.IsValid() {
+		c.pos[key] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+	}
+	if len(path) == 0 {
+		return
+	}
+	for _, a := range v.Attributes(cue.FieldAttr) {
+		if a.Name() != LintAttribute {
+			continue
 		}
-	})
-	return out
+		rule, _, _ := a.Lookup(0, "ignore")
+		reason, _, _ := a.Lookup(0, "reason")
+		c.sups = append(c.sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key,
+			Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
+	}
 }
 
 // walkUser calls fn for the user's value and every field and list element
 // under it, depth first.
 func walkUser(v cue.Value, fn func(v cue.Value, path []cue.Selector)) {
-	var walk func(v cue.Value, path []cue.Selector)
-	walk = func(v cue.Value, path []cue.Selector) {
-		fn(v, path)
-		switch v.IncompleteKind() {
-		case cue.StructKind:
-			it, err := v.Fields(cue.Optional(true))
-			if err != nil {
-				return
-			}
-			for it.Next() {
-				walk(it.Value(), append(path[:len(path):len(path)], it.Selector()))
-			}
-		case cue.ListKind:
-			it, err := v.List()
-			if err != nil {
-				return
-			}
-			for i := 0; it.Next(); i++ {
-				walk(it.Value(), append(path[:len(path):len(path)], cue.Index(i)))
-			}
+	fn(v, nil)
+	walkChildren(v, nil, fn)
+}
+
+// walkChildren calls fn for every field and list element under v (at
+// path), depth first.
+func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []cue.Selector)) {
+	switch v.IncompleteKind() {
+	case cue.StructKind:
+		it, err := v.Fields(cue.Optional(true))
+		if err != nil {
+			return
+		}
+		for it.Next() {
+			child := append(path[:len(path):len(path)], it.Selector())
+			fn(it.Value(), child)
+			walkChildren(it.Value(), child, fn)
+		}
+	case cue.ListKind:
+		it, err := v.List()
+		if err != nil {
+			return
+		}
+		for i := 0; it.Next(); i++ {
+			child := append(path[:len(path):len(path)], cue.Index(i))
+			fn(it.Value(), child)
+			walkChildren(it.Value(), child, fn)
 		}
 	}
-	walk(v, nil)
 }

@@ -3,12 +3,17 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue/ast"
+
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fleetgen"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/site"
 	"github.com/siteforge/siteforge/schema"
 )
 
@@ -611,5 +616,85 @@ func TestFolderOfSiteFolders(t *testing.T) {
 	res = Load([]string{filepath.Join(dir, "empty")})
 	if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "no site files in directory") {
 		t.Errorf("empty: %v", res.Diagnostics)
+	}
+}
+
+// TestUserFields: one walk records every field's position and the @lint
+// attributes, at the field, with the field's path.
+func TestUserFields(t *testing.T) {
+	src := strings.Replace(goodCUE, `	uplinkMTU:       1500
+`, `	uplinkMTU:       1500 @lint(ignore="MTU010", reason="jumbo frames later")
+`, 1)
+	src = strings.Replace(src, `"example.com"`, `"example.com" @lint(ignore="NET001", reason="lab")`, 1)
+	res := newLoader(t).LoadSource("site.cue", []byte(src))
+	if len(res.Diagnostics) > 0 {
+		t.Fatal(res.Diagnostics)
+	}
+	s := res.Sites[0]
+	want := []site.FieldSuppression{
+		{Rule: "NET001", Reason: "lab", Path: "cluster.baseDomain", Pos: diag.Position{File: "site.cue", Line: 7, Col: 17}},
+		{Rule: "MTU010", Reason: "jumbo frames later", Path: "pools.master.uplinkMTU", Pos: diag.Position{File: "site.cue", Line: 16, Col: 19}},
+	}
+	if !reflect.DeepEqual(s.FieldSuppressions, want) {
+		t.Errorf("suppressions\n got %+v\nwant %+v", s.FieldSuppressions, want)
+	}
+	for path, line := range map[string]int{"name": 5, "cluster": 6, "cluster.version": 8, "pools.master.uplinkMTU": 16, "cluster.baseDomain": 7, "network.machineNetwork[0]": 13} {
+		if got := s.Positions.Of(path); got.File != "site.cue" || got.Line != line {
+			t.Errorf("position of %s = %s, want site.cue:%d", path, got, line)
+		}
+	}
+}
+
+// TestFieldsGatheredInTheUnknownWalk: the positions and suppressions the
+// unknown-field walk gathers are userFields' own walk's, for every bundled
+// example and a synthetic fleet of every kind of site.
+func TestFieldsGatheredInTheUnknownWalk(t *testing.T) {
+	fleet := t.TempDir()
+	if err := fleetgen.Write(fleet, 12); err != nil {
+		t.Fatal(err)
+	}
+	var examples []string
+	for _, e := range []string{"agent-sno", "aws-local-zones", "aws-local-zones-ipi", "disconnected-quay-cache", "remote-workers", "fleet"} {
+		examples = append(examples, filepath.Join("..", "..", "examples", e))
+	}
+	units, diags := Discover(append(examples, fleet))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	l := newLoader(t)
+	checked := 0
+	for _, u := range units {
+		var files []*ast.File
+		for _, name := range u.files {
+			f, d := parseFile(name, map[string][]byte{})
+			if len(d) > 0 {
+				t.Fatal(d)
+			}
+			files = append(files, f)
+		}
+		user, d := l.build(u, files)
+		if len(d) > 0 {
+			t.Fatal(d)
+		}
+		wantPos, wantSups := userFields(user)
+		c := newFieldCollector()
+		if unknown, tooMany := l.unknownFields(user, c.visit); len(unknown) > 0 || tooMany {
+			t.Fatalf("%s: unknown fields %v", u.source, unknown)
+		}
+		if !reflect.DeepEqual(c.pos, wantPos) {
+			for k, v := range wantPos {
+				if c.pos[k] != v {
+					t.Errorf("%s: %s at %s, gathered %s", u.source, k, v, c.pos[k])
+				}
+			}
+			t.Fatalf("%s: gathered %d positions, want %d", u.source, len(c.pos), len(wantPos))
+		}
+		if !reflect.DeepEqual(c.sups, wantSups) {
+			t.Errorf("%s: suppressions %v, want %v", u.source, c.sups, wantSups)
+		}
+		checked++
+	}
+	if checked < 15 {
+		t.Errorf("checked %d sites", checked)
 	}
 }

@@ -36,13 +36,28 @@ type schemaNode struct {
 // unknownFields walks the user's value beside the schema and returns every
 // field the schema does not allow, with the allowed alternatives. It also
 // counts the values it walks: tooMany says the site evaluated to more than
-// MaxEvaluatedValues (the walk stops there).
-func (l *Loader) unknownFields(user cue.Value) (out unknownList, tooMany bool) {
+// MaxEvaluatedValues (the walk stops there). When visit is not nil it is
+// called as walkUser calls its function, for every value of the user's (the
+// unknown fields and what they hold excepted): the positions of a clean site
+// are gathered in the same walk.
+func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cue.Selector)) (out unknownList, tooMany bool) {
 	top := l.ctx.CompileString("_")
 	values := 0
-	var walk func(uv, sv cue.Value, path []cue.Selector)
-	walk = func(uv, sv cue.Value, path []cue.Selector) {
-		if !sv.Exists() || tooMany {
+	// path has plain selectors (the schema's key), raw the user's own (what
+	// walkUser gives visit)
+	var walk func(uv, sv cue.Value, path, raw []cue.Selector)
+	walk = func(uv, sv cue.Value, path, raw []cue.Selector) {
+		if visit != nil {
+			visit(uv, raw)
+		}
+		if tooMany {
+			return
+		}
+		if !sv.Exists() {
+			// no schema here: nothing is unknown below, but visit all
+			if visit != nil {
+				walkChildren(uv, raw, visit)
+			}
 			return
 		}
 		if values++; values > maxEvaluatedValues {
@@ -52,7 +67,11 @@ func (l *Loader) unknownFields(user cue.Value) (out unknownList, tooMany bool) {
 		switch uv.IncompleteKind() {
 		case cue.StructKind:
 			if sv.IncompleteKind()&cue.StructKind == 0 {
-				return // a type error; Validate reports it
+				// a type error; Validate reports it
+				if visit != nil {
+					walkChildren(uv, raw, visit)
+				}
+				return
 			}
 			it, err := uv.Fields(cue.Optional(true))
 			if err != nil {
@@ -79,7 +98,7 @@ func (l *Loader) unknownFields(user cue.Value) (out unknownList, tooMany bool) {
 					out = append(out, f)
 					continue
 				}
-				walk(it.Value(), node.value, child)
+				walk(it.Value(), node.value, child, append(raw[:len(raw):len(raw)], it.Selector()))
 			}
 		case cue.ListKind:
 			it, err := uv.List()
@@ -87,11 +106,11 @@ func (l *Loader) unknownFields(user cue.Value) (out unknownList, tooMany bool) {
 				return
 			}
 			for i := 0; it.Next(); i++ {
-				walk(it.Value(), schemaIndex(sv, i), append(path[:len(path):len(path)], cue.Index(i)))
+				walk(it.Value(), schemaIndex(sv, i), append(path[:len(path):len(path)], cue.Index(i)), append(raw[:len(raw):len(raw)], cue.Index(i)))
 			}
 		}
 	}
-	walk(user, l.schema, nil)
+	walk(user, l.schema, nil, nil)
 	return out, tooMany
 }
 
