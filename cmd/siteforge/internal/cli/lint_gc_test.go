@@ -52,3 +52,23 @@ func TestLintGC(t *testing.T) {
 		}
 	})
 }
+
+// TestRenderGC: render runs with GOGC at lintGCPercent (seen from a site
+// worker) and puts it back.
+func TestRenderGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	before := gcPercent()
+	var during []int
+	testHookSite = func(string) { during = append(during, gcPercent()) }
+	defer func() { testHookSite = nil }()
+	if code := Main([]string{"render", "--stdout", "../../../../examples/remote-workers"}, nil, io.Discard, io.Discard); code != ExitOK {
+		t.Fatalf("render exited %d", code)
+	}
+	if len(during) != 1 || during[0] != lintGCPercent {
+		t.Errorf("GOGC during render = %v, want [%d]", during, lintGCPercent)
+	}
+	if got := gcPercent(); got != before {
+		t.Errorf("GOGC after render = %d, want %d back", got, before)
+	}
+}
