@@ -66,6 +66,13 @@ vet: ## go vet and gofmt check, go.mod tidy
 unit: tools ## go test ./... (no fuzzing)
 	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) CUE=$(CUE) $(GO) test -count=1 ./...
 	$(GO) test -count=1 $(FIDELITY)
+	@if [ ! -f "$(UPSTREAM_SITECONFIG)/siteconfig.open-cluster-management.io_clusterinstances.yaml" ]; then \
+		echo "************************************************************************"; \
+		echo "* WARNING: $(UPSTREAM_SITECONFIG) is not here: rendered ClusterInstances"; \
+		echo "* were NOT validated against the siteconfig CRD, and the upstream"; \
+		echo "* ClusterInstance samples were NOT read (those tests SKIPPED)."; \
+		echo "************************************************************************"; \
+	fi
 
 tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
 
@@ -116,6 +123,9 @@ test: vet unit race fuzz-short corpus ## what CI runs: vet, all tests, the concu
 # what a correct linter reports for each): run when ../shared/corpus is
 # present next to the checkout; skipped, loudly, when it is not.
 CORPUS ?= $(CURDIR)/../shared/corpus
+# The siteconfig operator's ClusterInstance CRD and samples (data the tests
+# read when they are checked out beside the repository).
+UPSTREAM_SITECONFIG ?= $(CURDIR)/../shared/upstream/siteconfig
 corpus: build ## lint the real-world corpus and compare with its expectations (when the corpus is checked out beside the repository)
 	@if [ ! -x "$(CORPUS)/check" ]; then \
 		echo "************************************************************************"; \
