@@ -54,16 +54,17 @@ func init() {
 				"the assisted service likewise (\"is not a valid network CIDR\": internal/network/cidr_validations.go verifySubnetCIDR)." + insPlain,
 			Fix: "Write the network address the message gives."},
 		{ID: "INS004", Name: "install-single-node-platform", Severity: lint.Error,
-			Summary: "VIPs with platform none, or a single-node cluster on a platform other than none or external",
+			Summary: "VIPs with platform none, a single-node cluster on a platform other than none or external, or a single control-plane node with workers",
 			Rationale: "Platform none has no VIPs: its install-config section has no VIP fields (openshift/installer pkg/types/none/platform.go), and the assisted service refuses VIPs with user-managed networking " +
 				"(internal/cluster/validations/validations.go ValidateVIPsWereNotSetUserManagedNetworking). A cluster of one control-plane node and no workers is installed only on platform none or external, by the agent-based installer " +
 				"(pkg/asset/agent/installconfig.go validateSNOConfiguration: \"Only platform none and external supports 1 ControlPlane and 0 Compute nodes\") and by the assisted service (ValidateControlPlaneCountWithPlatform: \"Single node cluster is not supported alongside %s platform\"); " +
-				"docs \"Installing OpenShift on a single node\"." + insPlain,
-			Fix: "For a single node: platform none (platformType None in a ClusterInstance) and no VIPs. For VIPs: platform baremetal with three or more control-plane nodes."},
+				"docs \"Installing OpenShift on a single node\". One control-plane node takes no workers: \"Total number of compute replicas must be 0 when controlPlane.replicas is 1\" (validateSNOConfiguration); " +
+				"\"Single-node clusters must have a single control plane node and no workers\" (openshift/assisted-service internal/cluster/validator.go)." + insPlain,
+			Fix: "For a single node: platform none (platformType None in a ClusterInstance), no VIPs and no workers (add them after the installation). For VIPs: platform baremetal with three or more control-plane nodes."},
 		{ID: "INS005", Name: "install-rendezvous-host", Severity: lint.Error,
 			Summary: "the agent-based installer's rendezvousIP is a worker's address, or no control-plane host's",
 			Rationale: "The rendezvous host runs the assisted service the other hosts register with; it must be a control-plane host (\"The rendezvousIP must be assigned to a control plane host\": openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateRendezvousIPNotWorker; " +
-				"docs \"Preparing to install with the Agent-based Installer\"). An address no host has, when every control-plane host's static address is known, (checked when every control-plane host has a static address of the rendezvousIP's family) leaves the hosts waiting for a service nobody runs." + insPlain,
+				"docs \"Preparing to install with the Agent-based Installer\"). An address no host has leaves the hosts waiting for a service nobody runs; it is reported when every control-plane host has a static address of the rendezvousIP's family, so that a host on DHCP is not taken for a missing one." + insPlain,
 			Fix: "Set rendezvousIP to the static address of a control-plane host."},
 		{ID: "INS006", Name: "install-control-plane-size", Severity: lint.Error,
 			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release",
