@@ -188,6 +188,15 @@ type Output struct {
 	Day0 map[string]Day0Manifest
 	// day0Resources are the Resources of a day-0 kind.
 	day0Resources []string
+	// encoded keeps, per Resource path, the JSON map its file encodes, for
+	// Objects (lint) to decode without reading the YAML back as JSON.
+	encoded map[string]encoded
+}
+
+// encoded is a Resource's file as add made it and the map it encodes.
+type encoded struct {
+	data []byte
+	obj  map[string]any
 }
 
 // Day0Manifest is one manifest the installation applies.
@@ -370,11 +379,15 @@ func (o *Output) add(a Artifact) error {
 	var data []byte
 	switch a.Role {
 	case Resource:
-		b, gvk, err := encodeObject(a.Object, o.Site.SourceName())
+		b, gvk, m, err := encodeObject(a.Object, o.Site.SourceName())
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		data = append(header("#", a.Generator, o.Site.SourceName()), b...)
+		if o.encoded == nil {
+			o.encoded = map[string]encoded{}
+		}
+		o.encoded[p] = encoded{data: data, obj: m}
 		o.Resources = append(o.Resources, p)
 		if platform.Day0Kind(gvk[0], gvk[1]) {
 			o.day0Resources = append(o.day0Resources, p)
@@ -445,21 +458,21 @@ func header(comment, generator, source string) []byte {
 // the empty fields typed structs carry (creationTimestamp: null, status: {}),
 // and with the source annotation.
 func EncodeObject(obj any, source string) ([]byte, error) {
-	b, _, err := encodeObject(obj, source)
+	b, _, _, err := encodeObject(obj, source)
 	return b, err
 }
 
 // encodeObject is EncodeObject, also returning the object's apiVersion and
-// kind.
-func encodeObject(obj any, source string) ([]byte, [2]string, error) {
+// kind, and the JSON map it encoded (its own: nothing else holds it).
+func encodeObject(obj any, source string) ([]byte, [2]string, map[string]any, error) {
 	m, err := ToMap(obj)
 	if err != nil {
-		return nil, [2]string{}, err
+		return nil, [2]string{}, nil, err
 	}
 	gvk := [2]string{fmt.Sprint(m["apiVersion"]), fmt.Sprint(m["kind"])}
 	meta, _ := m["metadata"].(map[string]any)
 	if meta == nil {
-		return nil, gvk, fmt.Errorf("object has no metadata")
+		return nil, gvk, nil, fmt.Errorf("object has no metadata")
 	}
 	delete(meta, "creationTimestamp")
 	ann, _ := meta["annotations"].(map[string]any)
@@ -472,7 +485,7 @@ func encodeObject(obj any, source string) ([]byte, [2]string, error) {
 		delete(m, "status")
 	}
 	b, err := marshalYAML(m)
-	return b, gvk, err
+	return b, gvk, m, err
 }
 
 // ToMap converts an object (typed or a map) to a fresh JSON map.
@@ -544,7 +557,11 @@ func (o *Output) Objects() ([]*manifests.Object, map[string]diag.Position, error
 	origin := map[string]diag.Position{}
 	for _, p := range o.Resources {
 		file := RenderedPrefix + o.Site.Name + "/" + p
-		got, d := manifests.ReadBytes(file, o.Files[p])
+		var obj map[string]any
+		if e, ok := o.encoded[p]; ok && sameBytes(e.data, o.Files[p]) {
+			obj = e.obj // the file is still what add encoded from it
+		}
+		got, d := manifests.ReadRendered(file, o.Files[p], obj)
 		if len(d) > 0 {
 			return nil, nil, fmt.Errorf("internal error: rendered %s does not read back: %v", file, d)
 		}
@@ -554,4 +571,10 @@ func (o *Output) Objects() ([]*manifests.Object, map[string]diag.Position, error
 		}
 	}
 	return objs, origin, nil
+}
+
+// sameBytes reports whether a and b are the same slice: a file replaced
+// after add (another slice) is read from its bytes.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -40,6 +40,11 @@ type Object struct {
 	Raw []byte
 	// Node is the document's mapping node (positions of every field).
 	Node *yaml.Node
+
+	// own is set on objects siteforge rendered itself (ReadRendered): the
+	// JSON map they were encoded from, which Decode reads instead of
+	// converting Raw from YAML to JSON again.
+	own *ownJSON
 }
 
 // Pos is where the object starts.
@@ -113,11 +118,17 @@ func (o *Object) ID() string {
 // Decode decodes the object strictly (unknown fields are errors) into a
 // typed struct with json tags.
 func (o *Object) Decode(into any) error {
+	if o.own != nil {
+		return o.own.decode(into, true)
+	}
 	return sigsyaml.UnmarshalStrict(o.Raw, into)
 }
 
 // DecodeLoose decodes the object, ignoring fields the struct lacks.
 func (o *Object) DecodeLoose(into any) error {
+	if o.own != nil {
+		return o.own.decode(into, false)
+	}
 	return sigsyaml.Unmarshal(o.Raw, into)
 }
 
@@ -196,6 +207,11 @@ type Problem struct {
 // (`replicas: {{ replicas }}` is a flow mapping) is left out, with a
 // ProblemTemplate at the placeholder.
 func Scan(name string, data []byte) ([]*Object, []Problem) {
+	return scan(name, data, true)
+}
+
+// scan is Scan; raw false leaves Object.Raw nil (ReadRendered sets it).
+func scan(name string, data []byte, raw bool) ([]*Object, []Problem) {
 	syntax := func(d diag.Diagnostic) []Problem {
 		if t, ok := templateProblem(name, data); ok {
 			return []Problem{t}
@@ -258,7 +274,7 @@ func Scan(name string, data []byte) ([]*Object, []Problem) {
 				if item.Kind != yaml.MappingNode {
 					continue
 				}
-				o, p, derr := object(name, i, j+1, item)
+				o, p, derr := object(name, i, j+1, item, raw)
 				if derr != nil {
 					return objs, append(problems, Problem{Kind: ProblemSyntax, Diagnostic: *derr})
 				}
@@ -269,7 +285,7 @@ func Scan(name string, data []byte) ([]*Object, []Problem) {
 			}
 			continue
 		}
-		o, p, derr := object(name, i, 0, root)
+		o, p, derr := object(name, i, 0, root, raw)
 		if derr != nil {
 			return objs, append(problems, Problem{Kind: ProblemSyntax, Diagnostic: *derr})
 		}
@@ -284,7 +300,7 @@ func Scan(name string, data []byte) ([]*Object, []Problem) {
 // object makes the Object of one mapping node (a document, or an item of a
 // List), nil when it has no apiVersion and kind or holds a template
 // placeholder (then with the problem).
-func object(name string, doc, item int, root *yaml.Node) (*Object, []Problem, *diag.Diagnostic) {
+func object(name string, doc, item int, root *yaml.Node, raw bool) (*Object, []Problem, *diag.Diagnostic) {
 	o := &Object{File: name, Index: doc, Item: item, Node: root}
 	o.APIVersion = scalar(root, "apiVersion")
 	o.Kind = scalar(root, "kind")
@@ -301,11 +317,14 @@ func object(name string, doc, item int, root *yaml.Node) (*Object, []Problem, *d
 			Message: fmt.Sprintf("%s holds a template placeholder that parses as YAML; it is not linted", o.ID()),
 			Hint:    "lint the rendered output of the template"}}}, nil
 	}
-	raw, err := yaml.Marshal(root)
+	if !raw {
+		return o, nil, nil
+	}
+	b, err := yaml.Marshal(root)
 	if err != nil {
 		return nil, nil, &diag.Diagnostic{Pos: nodePos(name, root), Message: "cannot re-encode document: " + err.Error()}
 	}
-	o.Raw = raw
+	o.Raw = b
 	return o, nil, nil
 }
 
