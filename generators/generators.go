@@ -438,15 +438,19 @@ const CommentLineWidth = 100
 // generators write above YAML and TOML files.
 func CommentBlock(text string) string {
 	var b strings.Builder
-	line := "#"
+	b.Grow(len(text) + len(text)/CommentLineWidth*3 + 4)
+	b.WriteByte('#')
+	line := 1 // the current line's length
 	for _, word := range strings.Fields(text) {
-		if len(line)+1+len(word) > CommentLineWidth && line != "#" {
-			b.WriteString(line + "\n")
-			line = "#"
+		if line+1+len(word) > CommentLineWidth && line > 1 {
+			b.WriteString("\n#")
+			line = 1
 		}
-		line += " " + word
+		b.WriteByte(' ')
+		b.WriteString(word)
+		line += 1 + len(word)
 	}
-	b.WriteString(line + "\n")
+	b.WriteByte('\n')
 	return b.String()
 }
 

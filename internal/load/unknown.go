@@ -106,7 +106,14 @@ func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cu
 				return
 			}
 			for i := 0; it.Next(); i++ {
-				walk(it.Value(), schemaIndex(sv, i), append(path[:len(path):len(path)], cue.Index(i)), append(raw[:len(raw):len(raw)], cue.Index(i)))
+				child := append(path[:len(path):len(path)], cue.Index(i))
+				key := cue.MakePath(child...).String()
+				node, seen := l.schemaNodes[key]
+				if !seen {
+					node = schemaNode{allowed: true, value: schemaIndex(sv, i)}
+					l.schemaNodes[key] = node
+				}
+				walk(it.Value(), node.value, child, append(raw[:len(raw):len(raw)], cue.Index(i)))
 			}
 		}
 	}

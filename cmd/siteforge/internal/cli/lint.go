@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/siteforge/siteforge/internal/diag"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -135,24 +136,32 @@ case.`,
 // lintGCPercent and lintMemoryLimit are the garbage collector's settings
 // while lint and render run. Both load and render every site on the workers
 // and keep only the findings or the staged files, so the live heap is small
-// and flat (about 60 MiB for 1,000 or 3,500 sites on two workers) while
-// about 3 MiB is allocated per site: at the default GOGC=100 the collector
+// and flat (about 25 MiB on two workers, whatever the fleet size: each
+// worker's CUE context is replaced every loaderReuse sites) while about
+// 1.5 MiB is allocated per site: at the default GOGC=100 the collector
 // takes about a fifth of the CPU (the issue 18 profile). Measured on 3,500
-// sites, tmpfs, 2 cores (render; lint):
+// sites, tmpfs, 2 cores (render, before the contexts were replaced every
+// 32 sites: wall, peak RSS):
 //
-//	GOGC=100:                   8.2-8.4 s, 111 MiB peak RSS
-//	GOGC=200:                   5.2-6.1 s, 161-169 MiB;  5.8-6.8 s, 183-190 MiB
-//	GOGC=400:                   4.6 s, 279 MiB;          5.0 s, 309 MiB (over the 256 MiB budget)
-//	GOGC=400, GOMEMLIMIT=180MiB: 4.7 s, 199 MiB;         5.5 s, 202 MiB
+//	GOGC=100:                    8.2-8.4 s, 111 MiB
+//	GOGC=200:                    5.2-6.1 s, 161-169 MiB
+//	GOGC=400:                    4.6 s, 279 MiB (over the 256 MiB budget)
+//	GOGC=400, GOMEMLIMIT=180MiB: 4.7 s, 199 MiB
 //
-// So the collector runs rarely (GOGC=400) until the heap nears a soft limit
-// that keeps the peak RSS within the budget; a fleet whose live heap nears
-// the limit is collected more often, never failed (runtime/debug
-// SetMemoryLimit is a soft limit).
-const (
-	lintGCPercent   = 400
-	lintMemoryLimit = 192 << 20
-)
+// and with contexts replaced every 32 sites (CPU user+sys, peak RSS):
+// GOGC=400 under 192 MiB 8.3 s, 152-158 MiB; GOGC=800 under 192 MiB
+// 7.8 s, 210-214 MiB. So the collector runs rarely (GOGC=800) until the
+// heap nears a soft limit (runtime/debug SetMemoryLimit: a fleet whose heap
+// nears it is collected more often, never failed) that grows with the
+// workers, since each holds a site and a CUE context: 64 MiB plus 64 MiB
+// per worker, 192 MiB on two cores, which keeps the peak RSS within the
+// 256 MiB budget there.
+const lintGCPercent = 800
+
+// lintMemoryLimit is the soft memory limit for workers site workers.
+func lintMemoryLimit(workers int) int64 {
+	return int64(64<<20) * int64(1+max(workers, 1))
+}
 
 // lintGC sets GOGC and the soft memory limit for the lint or render run and
 // returns what puts them back. A GOGC or GOMEMLIMIT the user set is left
@@ -162,7 +171,7 @@ func lintGC() (restore func()) {
 		return func() {}
 	}
 	old := debug.SetGCPercent(lintGCPercent)
-	oldLimit := debug.SetMemoryLimit(lintMemoryLimit)
+	oldLimit := debug.SetMemoryLimit(lintMemoryLimit(runtime.GOMAXPROCS(0)))
 	return func() {
 		debug.SetGCPercent(old)
 		debug.SetMemoryLimit(oldLimit)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -28,8 +29,8 @@ func TestLintGC(t *testing.T) {
 		if got := gcPercent(); got != lintGCPercent {
 			t.Errorf("GOGC during lint = %d, want %d", got, lintGCPercent)
 		}
-		if got := memoryLimit(); got != lintMemoryLimit {
-			t.Errorf("memory limit during lint = %d, want %d", got, lintMemoryLimit)
+		if got, want := memoryLimit(), lintMemoryLimit(runtime.GOMAXPROCS(0)); got != want {
+			t.Errorf("memory limit during lint = %d, want %d", got, want)
 		}
 		restore()
 		if got := gcPercent(); got != before {
@@ -79,10 +80,20 @@ func TestRenderGC(t *testing.T) {
 	if code := Main([]string{"render", "--stdout", "../../../../examples/remote-workers"}, nil, io.Discard, io.Discard); code != ExitOK {
 		t.Fatalf("render exited %d", code)
 	}
-	if len(during) != 1 || during[0] != lintGCPercent || limits[0] != lintMemoryLimit {
-		t.Errorf("GOGC, memory limit during render = %v, %v, want [%d], [%d]", during, limits, lintGCPercent, lintMemoryLimit)
+	if len(during) != 1 || during[0] != lintGCPercent || limits[0] != lintMemoryLimit(runtime.GOMAXPROCS(0)) {
+		t.Errorf("GOGC, memory limit during render = %v, %v, want [%d], [%d]", during, limits, lintGCPercent, lintMemoryLimit(runtime.GOMAXPROCS(0)))
 	}
 	if got := gcPercent(); got != before {
 		t.Errorf("GOGC after render = %d, want %d back", got, before)
+	}
+}
+
+// TestLintMemoryLimit: the soft limit grows with the workers (each holds a
+// site and a CUE context): 192 MiB on the 2-core machine of the budget.
+func TestLintMemoryLimit(t *testing.T) {
+	for workers, want := range map[int]int64{0: 128 << 20, 1: 128 << 20, 2: 192 << 20, 16: 1088 << 20} {
+		if got := lintMemoryLimit(workers); got != want {
+			t.Errorf("lintMemoryLimit(%d) = %d MiB, want %d MiB", workers, got>>20, want>>20)
+		}
 	}
 }
