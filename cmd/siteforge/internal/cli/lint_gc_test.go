@@ -97,3 +97,23 @@ func TestLintMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestVetGC: vet runs with the settings of render and lint (seen from a
+// site worker) and puts them back.
+func TestVetGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	before, beforeLimit := gcPercent(), memoryLimit()
+	var during []int
+	testHookSite = func(string) { during = append(during, gcPercent()) }
+	defer func() { testHookSite = nil }()
+	if code := Main([]string{"vet", "../../../../examples/remote-workers"}, nil, io.Discard, io.Discard); code != ExitOK {
+		t.Fatalf("vet exited %d", code)
+	}
+	if len(during) != 1 || during[0] != lintGCPercent {
+		t.Errorf("GOGC during vet = %v, want [%d]", during, lintGCPercent)
+	}
+	if gcPercent() != before || memoryLimit() != beforeLimit {
+		t.Errorf("GOGC, memory limit after vet = %d, %d, want %d, %d back", gcPercent(), memoryLimit(), before, beforeLimit)
+	}
+}

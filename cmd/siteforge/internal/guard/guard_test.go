@@ -119,7 +119,10 @@ func TestAbortDroppedWhenJobCompleted(t *testing.T) {
 
 func TestWatchdogLimits(t *testing.T) {
 	var msgs []string
-	w := &watchdog{tasks: map[*task]struct{}{}, limit: time.Second, growth: 100, abort: func(m string) { msgs = append(msgs, m) }}
+	var live uint64 // what the stand-in collection leaves
+	collections := 0
+	w := &watchdog{tasks: map[*task]struct{}{}, limit: time.Second, growth: 100, abort: func(m string) { msgs = append(msgs, m) },
+		collect: func() uint64 { collections++; return live }}
 	now := time.Now()
 	if m := w.check(now, 1000); m != "" {
 		t.Errorf("no task, message %q", m)
@@ -133,8 +136,19 @@ func TestWatchdogLimits(t *testing.T) {
 	if m := w.check(now, 1050); m != "" {
 		t.Errorf("within the growth limit: %q", m)
 	}
-	if m := w.check(now, 1200); !strings.Contains(m, "sites/c: error: evaluating this site used more than") {
-		t.Errorf("growth limit: %q", m)
+	// past the limit, but garbage: a collection leaves 1010
+	live = 1010
+	if m := w.check(now, 1200); m != "" || collections != 1 {
+		t.Errorf("garbage past the growth limit: %q after %d collections, want none after 1", m, collections)
+	}
+	// no second collection before the heap grew by the limit again
+	if m := w.check(now, 1105); m != "" || collections != 1 {
+		t.Errorf("heap 1105 after a collection left 1010: %q, %d collections, want 1", m, collections)
+	}
+	// live growth past the limit
+	live = 1150
+	if m := w.check(now, 1300); !strings.Contains(m, "sites/c: error: evaluating this site used more than") || collections != 2 {
+		t.Errorf("growth limit: %q after %d collections", m, collections)
 	}
 	done := w.track("sites/d")
 	done()

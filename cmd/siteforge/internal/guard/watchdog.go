@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/metrics"
 	"sync"
 	"time"
@@ -21,8 +22,9 @@ const (
 	// A site takes milliseconds (make bench: about 6 ms); the limit leaves
 	// three orders of magnitude for slow and loaded machines.
 	SiteTimeLimit = 10 * time.Second
-	// SiteHeapGrowthLimit bounds how much the heap may grow while a site
-	// evaluates (measured from the start of the oldest site in progress).
+	// SiteHeapGrowthLimit bounds how much the live heap may grow while a
+	// site evaluates (measured from the lowest heap any site in progress
+	// started at; see check).
 	// A site's evaluation allocates a few MiB; with the process's own
 	// baseline this keeps vet and render of any input under 512 MiB.
 	SiteHeapGrowthLimit = 256 << 20
@@ -47,6 +49,10 @@ type watchdog struct {
 	limit  time.Duration
 	growth uint64
 	abort  func(msg string)
+	// collect runs a full GC and returns the heap left (collectHeap; a
+	// test's stand-in); collected is what it returned last.
+	collect   func() uint64
+	collected uint64
 }
 
 var (
@@ -61,7 +67,7 @@ var (
 func StartWatchdog() { startWatchdog(SiteTimeLimit, SiteHeapGrowthLimit, Abort) }
 
 func startWatchdog(limit time.Duration, growth uint64, abort func(string)) *watchdog {
-	w := &watchdog{tasks: map[*task]struct{}{}, limit: limit, growth: growth, abort: abort}
+	w := &watchdog{tasks: map[*task]struct{}{}, limit: limit, growth: growth, abort: abort, collect: collectHeap}
 	wdMu.Lock()
 	wd = w
 	wdMu.Unlock()
@@ -104,10 +110,43 @@ func (w *watchdog) run() {
 	}
 }
 
-// check returns the abort message when a limit is exceeded.
+// check returns the abort message when a limit is exceeded. The heap holds
+// the garbage of every worker too, as much as GOGC and the soft memory
+// limit let accumulate (hundreds of MiB on a machine with many workers), so
+// growth past the limit is only a sign: the watchdog then collects (a full
+// GC, outside its lock) and what survives decides. It collects at most once
+// per w.growth of heap growth since its last collection.
 func (w *watchdog) check(now time.Time, heap uint64) string {
 	w.mu.Lock()
+	oldest, base := w.oldest()
+	if oldest == nil {
+		w.mu.Unlock()
+		return ""
+	}
+	if d := now.Sub(oldest.start); d > w.limit {
+		w.mu.Unlock()
+		return fmt.Sprintf("%s: error: evaluating this site took more than %s; stopped (nothing was written)\n"+
+			"  = hint: a site takes milliseconds: look for a comprehension or a list far larger than a cluster could use\n", oldest.label, w.limit)
+	}
+	over := heap > base && heap-base > w.growth && heap > w.collected+w.growth
+	w.mu.Unlock()
+	if !over {
+		return ""
+	}
+	live := w.collect()
+	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.collected = live
+	if oldest, base = w.oldest(); oldest != nil && live > base && live-base > w.growth {
+		return fmt.Sprintf("%s: error: evaluating this site used more than %d MiB of memory; stopped (nothing was written)\n"+
+			"  = hint: a site needs a few MiB: look for a comprehension or a list far larger than a cluster could use\n", oldest.label, w.growth>>20)
+	}
+	return ""
+}
+
+// oldest is the task in progress that started first, and the lowest heap
+// any task in progress started at; w.mu is held.
+func (w *watchdog) oldest() (*task, uint64) {
 	var oldest *task
 	for t := range w.tasks {
 		if oldest == nil || t.start.Before(oldest.start) || (t.start.Equal(oldest.start) && t.label < oldest.label) {
@@ -115,21 +154,20 @@ func (w *watchdog) check(now time.Time, heap uint64) string {
 		}
 	}
 	if oldest == nil {
-		return ""
-	}
-	if d := now.Sub(oldest.start); d > w.limit {
-		return fmt.Sprintf("%s: error: evaluating this site took more than %s; stopped (nothing was written)\n"+
-			"  = hint: a site takes milliseconds: look for a comprehension or a list far larger than a cluster could use\n", oldest.label, w.limit)
+		return nil, 0
 	}
 	base := oldest.heap
 	for t := range w.tasks {
 		base = min(base, t.heap)
 	}
-	if heap > base && heap-base > w.growth {
-		return fmt.Sprintf("%s: error: evaluating this site used more than %d MiB of memory; stopped (nothing was written)\n"+
-			"  = hint: a site needs a few MiB: look for a comprehension or a list far larger than a cluster could use\n", oldest.label, w.growth>>20)
-	}
-	return ""
+	return oldest, base
+}
+
+// collectHeap runs a full collection and returns the heap left: the live
+// objects (runtime.GC returns once the heap is swept).
+func collectHeap() uint64 {
+	runtime.GC()
+	return heapBytes()
 }
 
 func heapBytes() uint64 {
