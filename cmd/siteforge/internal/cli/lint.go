@@ -146,7 +146,7 @@ case.`,
 //	GOGC=100:                    8.2-8.4 s, 111 MiB
 //	GOGC=200:                    5.2-6.1 s, 161-169 MiB
 //	GOGC=400:                    4.6 s, 279 MiB (over the 256 MiB budget)
-//	GOGC=400, GOMEMLIMIT=180MiB: 4.7 s, 199 MiB
+//	GOGC=400, GOMEMLIMIT=180MiB: 4.7 s, 199 MiB (a limit tried, not the one chosen)
 //
 // and with contexts replaced every 32 sites (CPU user+sys, peak RSS):
 // GOGC=400 under 192 MiB 8.3 s, 152-158 MiB; GOGC=800 under 192 MiB

@@ -64,6 +64,9 @@ func TestLintGC(t *testing.T) {
 		if got := gcPercent(); got != before {
 			t.Errorf("GOGC after siteforge lint = %d, want %d back", got, before)
 		}
+		if got := memoryLimit(); got != beforeLimit {
+			t.Errorf("memory limit after siteforge lint = %d, want %d back", got, beforeLimit)
+		}
 	})
 }
 
@@ -105,13 +108,14 @@ func TestVetGC(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	before, beforeLimit := gcPercent(), memoryLimit()
 	var during []int
-	testHookSite = func(string) { during = append(during, gcPercent()) }
+	var limits []int64
+	testHookSite = func(string) { during, limits = append(during, gcPercent()), append(limits, memoryLimit()) }
 	defer func() { testHookSite = nil }()
 	if code := Main([]string{"vet", "../../../../examples/remote-workers"}, nil, io.Discard, io.Discard); code != ExitOK {
 		t.Fatalf("vet exited %d", code)
 	}
-	if len(during) != 1 || during[0] != lintGCPercent {
-		t.Errorf("GOGC during vet = %v, want [%d]", during, lintGCPercent)
+	if len(during) != 1 || during[0] != lintGCPercent || limits[0] != lintMemoryLimit(runtime.GOMAXPROCS(0)) {
+		t.Errorf("GOGC, memory limit during vet = %v, %v, want [%d], [%d]", during, limits, lintGCPercent, lintMemoryLimit(runtime.GOMAXPROCS(0)))
 	}
 	if gcPercent() != before || memoryLimit() != beforeLimit {
 		t.Errorf("GOGC, memory limit after vet = %d, %d, want %d, %d back", gcPercent(), memoryLimit(), before, beforeLimit)

@@ -34,6 +34,27 @@ func decodeTargets() []func() any {
 		func() any { return &operatorv1.Network{} },
 		func() any { return &operatorv1.IngressController{} },
 		func() any { return &operatorv1alpha1.ImageContentSourcePolicy{} },
+		// shapes of lint's own structs, and string fields where the
+		// objects have numbers and bools (sigs.k8s.io/yaml converts them)
+		func() any {
+			return &struct {
+				Metadata struct {
+					Annotations map[string]string `json:"annotations"`
+					Labels      map[string]string `json:"labels"`
+				} `json:"metadata"`
+			}{}
+		},
+		func() any {
+			return &struct {
+				Spec struct {
+					Replicas string `json:"replicas"`
+					MTU      string `json:"mtu"`
+					Paused   string `json:"paused"`
+				} `json:"spec"`
+			}{}
+		},
+		func() any { return &struct{ Spec map[string]any }{} },
+		func() any { return &struct{ Spec map[string]string }{} },
 	}
 }
 

@@ -136,19 +136,26 @@ func TestWatchdogLimits(t *testing.T) {
 	if m := w.check(now, 1050); m != "" {
 		t.Errorf("within the growth limit: %q", m)
 	}
-	// past the limit, but garbage: a collection leaves 1010
-	live = 1010
+	// past the limit, but mostly garbage: a collection leaves 1090
+	live = 1090
 	if m := w.check(now, 1200); m != "" || collections != 1 {
 		t.Errorf("garbage past the growth limit: %q after %d collections, want none after 1", m, collections)
 	}
-	// no second collection before the heap grew by the limit again
-	if m := w.check(now, 1105); m != "" || collections != 1 {
-		t.Errorf("heap 1105 after a collection left 1010: %q, %d collections, want 1", m, collections)
+	// no second collection before the heap grew by the slack (100/4)
+	// past what the last one left
+	if m := w.check(now, 1110); m != "" || collections != 1 {
+		t.Errorf("heap 1110 after a collection left 1090: %q, %d collections, want 1", m, collections)
 	}
-	// live growth past the limit
-	live = 1150
-	if m := w.check(now, 1300); !strings.Contains(m, "sites/c: error: evaluating this site used more than") || collections != 2 {
+	// live growth past the limit, found by the next collection
+	live = 1101
+	if m := w.check(now, 1120); !strings.Contains(m, "sites/c: error: evaluating this site used more than") || collections != 2 {
 		t.Errorf("growth limit: %q after %d collections", m, collections)
+	}
+	// another base (other sites in progress): no slack from the last one
+	w.tasks = map[*task]struct{}{{label: "sites/e", start: now, heap: 900}: {}}
+	live = 950
+	if m := w.check(now, 1101); m != "" || collections != 3 {
+		t.Errorf("new base: %q after %d collections, want none after 3", m, collections)
 	}
 	done := w.track("sites/d")
 	done()

@@ -22,9 +22,9 @@ const (
 	// A site takes milliseconds (make bench: about 6 ms); the limit leaves
 	// three orders of magnitude for slow and loaded machines.
 	SiteTimeLimit = 10 * time.Second
-	// SiteHeapGrowthLimit bounds how much the live heap may grow while a
-	// site evaluates (measured from the lowest heap any site in progress
-	// started at; see check).
+	// SiteHeapGrowthLimit bounds how much the heap may grow while a site
+	// evaluates and stay grown through a collection (measured from the
+	// lowest heap any site in progress started at; see check).
 	// A site's evaluation allocates a few MiB; with the process's own
 	// baseline this keeps vet and render of any input under 512 MiB.
 	SiteHeapGrowthLimit = 256 << 20
@@ -50,9 +50,11 @@ type watchdog struct {
 	growth uint64
 	abort  func(msg string)
 	// collect runs a full GC and returns the heap left (collectHeap; a
-	// test's stand-in); collected is what it returned last.
-	collect   func() uint64
-	collected uint64
+	// test's stand-in); collected is what it returned last, with the base
+	// the tasks then had.
+	collect       func() uint64
+	collected     uint64
+	collectedBase uint64
 }
 
 var (
@@ -114,8 +116,10 @@ func (w *watchdog) run() {
 // the garbage of every worker too, as much as GOGC and the soft memory
 // limit let accumulate (hundreds of MiB on a machine with many workers), so
 // growth past the limit is only a sign: the watchdog then collects (a full
-// GC, outside its lock) and what survives decides. It collects at most once
-// per w.growth of heap growth since its last collection.
+// GC, outside its lock) and what survives decides. While the same base
+// stands it collects again only once the heap has grown by collectSlack
+// past what the last collection left, so a site is stopped with at most
+// that much more than the limit live.
 func (w *watchdog) check(now time.Time, heap uint64) string {
 	w.mu.Lock()
 	oldest, base := w.oldest()
@@ -128,7 +132,8 @@ func (w *watchdog) check(now time.Time, heap uint64) string {
 		return fmt.Sprintf("%s: error: evaluating this site took more than %s; stopped (nothing was written)\n"+
 			"  = hint: a site takes milliseconds: look for a comprehension or a list far larger than a cluster could use\n", oldest.label, w.limit)
 	}
-	over := heap > base && heap-base > w.growth && heap > w.collected+w.growth
+	over := heap > base && heap-base > w.growth &&
+		(base != w.collectedBase || heap > w.collected+w.growth/collectSlackDivisor)
 	w.mu.Unlock()
 	if !over {
 		return ""
@@ -136,13 +141,17 @@ func (w *watchdog) check(now time.Time, heap uint64) string {
 	live := w.collect()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.collected = live
+	w.collected, w.collectedBase = live, base
 	if oldest, base = w.oldest(); oldest != nil && live > base && live-base > w.growth {
 		return fmt.Sprintf("%s: error: evaluating this site used more than %d MiB of memory; stopped (nothing was written)\n"+
 			"  = hint: a site needs a few MiB: look for a comprehension or a list far larger than a cluster could use\n", oldest.label, w.growth>>20)
 	}
 	return ""
 }
+
+// collectSlackDivisor: collectSlack is w.growth / collectSlackDivisor
+// (64 MiB for SiteHeapGrowthLimit).
+const collectSlackDivisor = 4
 
 // oldest is the task in progress that started first, and the lowest heap
 // any task in progress started at; w.mu is held.
