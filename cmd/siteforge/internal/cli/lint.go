@@ -134,7 +134,7 @@ case.`,
 }
 
 // lintGCPercent and lintMemoryLimit are the garbage collector's settings
-// while lint and render run. Both load and render every site on the workers
+// while lint, render and vet run. They load (and render) every site on the workers
 // and keep only the findings or the staged files, so the live heap is small
 // and flat (about 25 MiB on two workers, whatever the fleet size: each
 // worker's CUE context is replaced every loaderReuse sites) while about
