@@ -67,6 +67,13 @@ func findRepoRoot(path string) string {
 	if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
 		dir = filepath.Dir(path)
 	}
+	return GitWorkTree(dir)
+}
+
+// GitWorkTree returns the folder holding a .git entry (a directory, or the
+// file of a worktree or a submodule) at or above dir, "" when there is
+// none.
+func GitWorkTree(dir string) string {
 	for {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			return dir

@@ -253,7 +253,7 @@ func checkAssetsDir(to string) (string, error) {
 		return "", fmt.Errorf("its parent %s is not a directory", diag.Clean(parent))
 	}
 	dest := filepath.Join(parent, filepath.Base(abs))
-	if repo := gitWorkTree(dest); repo != "" {
+	if repo := load.GitWorkTree(dest); repo != "" {
 		return "", fmt.Errorf("lies inside the git work tree %s: the pull secret would be one `git add` away from the repository; choose a folder outside every repository (for example ~/installs/<site>)", diag.Clean(repo))
 	}
 	fi, err := os.Lstat(dest)
@@ -275,21 +275,6 @@ func checkAssetsDir(to string) (string, error) {
 		}
 	}
 	return dest, nil
-}
-
-// gitWorkTree returns the folder holding a .git (a directory, or the file
-// of a worktree or a submodule) at or above p, "" when there is none.
-func gitWorkTree(p string) string {
-	for cur := p; ; {
-		if _, err := os.Lstat(filepath.Join(cur, ".git")); err == nil {
-			return cur
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return ""
-		}
-		cur = parent
-	}
 }
 
 // readInstallInputs reads the installer inputs of src: a rendered site
