@@ -152,25 +152,6 @@ func copyable(v any) bool {
 	return true
 }
 
-// copyJSON deep-copies a copyable value.
-func copyJSON(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = copyJSON(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = copyJSON(e)
-		}
-		return l
-	}
-	return v
-}
-
 // validNumber reports whether s is a number in JSON's grammar (RFC 8259,
 // section 6): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, what
 // encoding/json accepts in a json.Number.

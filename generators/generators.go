@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/jsonval"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -496,7 +497,7 @@ func encodeObject(obj any, source string) ([]byte, [2]string, map[string]any, er
 func ToMap(obj any) (map[string]any, error) {
 	if m, ok := obj.(map[string]any); ok && m != nil && copyable(m) {
 		// already what the round trip would give: copy it
-		return copyJSON(m).(map[string]any), nil
+		return jsonval.Copy(m).(map[string]any), nil
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {

@@ -2,9 +2,9 @@ package butane
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"sync"
+
+	"github.com/siteforge/siteforge/internal/jsonval"
 )
 
 // The Butane library's translation is a pure function of the .bu document
@@ -45,7 +45,7 @@ func (c *translationCache) lookup(bu []byte) (map[string]any, []byte, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	return copyJSON(t.obj).(map[string]any), bytes.Clone(t.mc), true
+	return jsonval.Copy(t.obj).(map[string]any), bytes.Clone(t.mc), true
 }
 
 // store keeps copies of the translation of document bu.
@@ -54,7 +54,7 @@ func (c *translationCache) store(bu []byte, obj map[string]any, mc []byte) {
 	if size > maxCachedBytes/8 {
 		return
 	}
-	t := translation{obj: copyJSON(obj).(map[string]any), mc: bytes.Clone(mc)}
+	t := translation{obj: jsonval.Copy(obj).(map[string]any), mc: bytes.Clone(mc)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= maxCachedTranslations || c.bytes+size > maxCachedBytes {
@@ -74,27 +74,3 @@ func (c *translationCache) reset() {
 	c.bytes = 0
 	c.mu.Unlock()
 }
-
-// copyJSON deep-copies a value decoded from JSON (maps, lists, strings,
-// json.Number, booleans, null).
-func copyJSON(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = copyJSON(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = copyJSON(e)
-		}
-		return l
-	case string, json.Number, bool, nil, float64:
-		return x
-	}
-	panic("butane: copyJSON: unexpected value of type " + typeName(v))
-}
-
-func typeName(v any) string { return fmt.Sprintf("%T", v) }
