@@ -80,15 +80,13 @@ func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cu
 			for it.Next() {
 				sel := regular(it.Selector())
 				child := append(path[:len(path):len(path)], sel)
-				key := cue.MakePath(child...).String()
-				node, seen := l.schemaNodes[key]
-				if !seen {
-					node = schemaNode{allowed: allows(sv, sel)}
-					if node.allowed {
-						node.value = schemaField(sv, sel, top)
+				node := l.schemaNode(child, func() schemaNode {
+					n := schemaNode{allowed: allows(sv, sel)}
+					if n.allowed {
+						n.value = schemaField(sv, sel, top)
 					}
-					l.schemaNodes[key] = node
-				}
+					return n
+				})
 				if !node.allowed {
 					f := &unknownField{path: cue.MakePath(child...), name: sel.Unquoted(), pos: it.Value().Pos()}
 					f.allowed = fieldNames(sv)
@@ -107,18 +105,25 @@ func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cu
 			}
 			for i := 0; it.Next(); i++ {
 				child := append(path[:len(path):len(path)], cue.Index(i))
-				key := cue.MakePath(child...).String()
-				node, seen := l.schemaNodes[key]
-				if !seen {
-					node = schemaNode{allowed: true, value: schemaIndex(sv, i)}
-					l.schemaNodes[key] = node
-				}
+				node := l.schemaNode(child, func() schemaNode { return schemaNode{allowed: true, value: schemaIndex(sv, i)} })
 				walk(it.Value(), node.value, child, append(raw[:len(raw):len(raw)], cue.Index(i)))
 			}
 		}
 	}
 	walk(user, l.schema, nil, nil)
 	return out, tooMany
+}
+
+// schemaNode is what the schema says at path (plain selectors), looked up
+// with lookup the first time a site of this loader reaches the path.
+func (l *Loader) schemaNode(path []cue.Selector, lookup func() schemaNode) schemaNode {
+	key := cue.MakePath(path...).String()
+	node, seen := l.schemaNodes[key]
+	if !seen {
+		node = lookup()
+		l.schemaNodes[key] = node
+	}
+	return node
 }
 
 // regular turns an optional or required field selector into a plain one.
