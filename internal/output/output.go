@@ -138,6 +138,32 @@ func sortedPaths(files map[string][]byte) []string {
 	return paths
 }
 
+// walkSiteFiles calls fn for every entry under root (a site folder) that is
+// not a folder, but render's record (not output), with its path relative to
+// root and its full path. A root that does not exist holds nothing. fn
+// returning fs.SkipAll ends the walk without an error.
+func walkSiteFiles(root string, fn func(rel, path string) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == root {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if rel == RecordName {
+			return nil
+		}
+		return fn(rel, p)
+	})
+}
+
 // Diff compares dir/<site> with the files a render would write and returns
 // one line per difference: "stale PATH", "missing PATH", "extra PATH". A
 // committed file is read only up to the size the render would write, and
@@ -156,23 +182,7 @@ func Diff(dir string, s Site) ([]string, error) {
 		}
 		return append(out, "extra "+root), nil
 	}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && p == root {
-				return fs.SkipAll
-			}
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		if rel == RecordName {
-			return nil // render's record, not output
-		}
+	err := walkSiteFiles(root, func(rel, _ string) error {
 		onDisk[filepath.ToSlash(rel)] = true
 		return nil
 	})

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,20 +51,7 @@ func Unchanged(dir, name string, files map[string]string) bool {
 	}
 	seen := 0
 	ok := true
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		if rel == RecordName {
-			return nil
-		}
+	err := walkSiteFiles(root, func(rel, p string) error {
 		want, listed := files[filepath.ToSlash(rel)]
 		if !listed || strings.Contains(rel, `\`) {
 			ok = false
@@ -79,7 +65,7 @@ func Unchanged(dir, name string, files map[string]string) bool {
 		seen++
 		return nil
 	})
-	if err != nil && !errors.Is(err, fs.SkipAll) {
+	if err != nil {
 		return false
 	}
 	return ok && seen == len(files)
