@@ -84,7 +84,7 @@ case.`,
 					}
 				}
 				res, ok := func() (lint.Result, bool) {
-					defer lintGC()()
+					defer fleetGC()()
 					return lintPaths(e, linter, args, *version, *exclude)
 				}()
 				// The report is printed whatever happened: a CI step
@@ -133,7 +133,7 @@ case.`,
 	})
 }
 
-// lintGCPercent and lintMemoryLimit are the garbage collector's settings
+// fleetGCPercent and fleetMemoryLimit are the garbage collector's settings
 // while lint, render and vet run. They load (and render) every site on the workers
 // and keep only the findings or the staged files, so the live heap is small
 // and flat (about 25 MiB on two workers, whatever the fleet size: each
@@ -156,22 +156,22 @@ case.`,
 // workers, since each holds a site and a CUE context: 64 MiB plus 64 MiB
 // per worker, 192 MiB on two cores, which keeps the peak RSS within the
 // 256 MiB budget there.
-const lintGCPercent = 800
+const fleetGCPercent = 800
 
-// lintMemoryLimit is the soft memory limit for workers site workers.
-func lintMemoryLimit(workers int) int64 {
+// fleetMemoryLimit is the soft memory limit for workers site workers.
+func fleetMemoryLimit(workers int) int64 {
 	return int64(64<<20) * int64(1+max(workers, 1))
 }
 
-// lintGC sets GOGC and the soft memory limit for the lint or render run and
+// fleetGC sets GOGC and the soft memory limit for a render, lint or vet run and
 // returns what puts them back. A GOGC or GOMEMLIMIT the user set is left
 // alone: the user's tuning wins.
-func lintGC() (restore func()) {
+func fleetGC() (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	old := debug.SetGCPercent(lintGCPercent)
-	oldLimit := debug.SetMemoryLimit(lintMemoryLimit(runtime.GOMAXPROCS(0)))
+	old := debug.SetGCPercent(fleetGCPercent)
+	oldLimit := debug.SetMemoryLimit(fleetMemoryLimit(runtime.GOMAXPROCS(0)))
 	return func() {
 		debug.SetGCPercent(old)
 		debug.SetMemoryLimit(oldLimit)

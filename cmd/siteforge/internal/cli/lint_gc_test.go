@@ -17,7 +17,7 @@ func gcPercent() int {
 // memoryLimit reads the soft memory limit (a negative input reads it).
 func memoryLimit() int64 { return debug.SetMemoryLimit(-1) }
 
-// TestLintGC: lint raises GOGC to lintGCPercent and sets the memory limit
+// TestLintGC: lint raises GOGC to fleetGCPercent and sets the memory limit
 // while it runs and puts both back; a GOGC or GOMEMLIMIT of the user's is
 // left alone.
 func TestLintGC(t *testing.T) {
@@ -25,11 +25,11 @@ func TestLintGC(t *testing.T) {
 	t.Run("default", func(t *testing.T) {
 		t.Setenv("GOGC", "")
 		t.Setenv("GOMEMLIMIT", "")
-		restore := lintGC()
-		if got := gcPercent(); got != lintGCPercent {
-			t.Errorf("GOGC during lint = %d, want %d", got, lintGCPercent)
+		restore := fleetGC()
+		if got := gcPercent(); got != fleetGCPercent {
+			t.Errorf("GOGC during lint = %d, want %d", got, fleetGCPercent)
 		}
-		if got, want := memoryLimit(), lintMemoryLimit(runtime.GOMAXPROCS(0)); got != want {
+		if got, want := memoryLimit(), fleetMemoryLimit(runtime.GOMAXPROCS(0)); got != want {
 			t.Errorf("memory limit during lint = %d, want %d", got, want)
 		}
 		restore()
@@ -45,7 +45,7 @@ func TestLintGC(t *testing.T) {
 			t.Setenv("GOGC", "")
 			t.Setenv("GOMEMLIMIT", "")
 			t.Setenv(v, "150")
-			restore := lintGC()
+			restore := fleetGC()
 			if got := gcPercent(); got != before {
 				t.Errorf("with %s set, GOGC during lint = %d, want %d (the user's)", v, got, before)
 			}
@@ -70,8 +70,8 @@ func TestLintGC(t *testing.T) {
 	})
 }
 
-// TestRenderGC: render runs with GOGC at lintGCPercent and the memory limit
-// at lintMemoryLimit (seen from a site worker) and puts them back.
+// TestRenderGC: render runs with GOGC at fleetGCPercent and the memory limit
+// at fleetMemoryLimit (seen from a site worker) and puts them back.
 func TestRenderGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
@@ -83,8 +83,8 @@ func TestRenderGC(t *testing.T) {
 	if code := Main([]string{"render", "--stdout", "../../../../examples/remote-workers"}, nil, io.Discard, io.Discard); code != ExitOK {
 		t.Fatalf("render exited %d", code)
 	}
-	if len(during) != 1 || during[0] != lintGCPercent || limits[0] != lintMemoryLimit(runtime.GOMAXPROCS(0)) {
-		t.Errorf("GOGC, memory limit during render = %v, %v, want [%d], [%d]", during, limits, lintGCPercent, lintMemoryLimit(runtime.GOMAXPROCS(0)))
+	if len(during) != 1 || during[0] != fleetGCPercent || limits[0] != fleetMemoryLimit(runtime.GOMAXPROCS(0)) {
+		t.Errorf("GOGC, memory limit during render = %v, %v, want [%d], [%d]", during, limits, fleetGCPercent, fleetMemoryLimit(runtime.GOMAXPROCS(0)))
 	}
 	if got := gcPercent(); got != before {
 		t.Errorf("GOGC after render = %d, want %d back", got, before)
@@ -95,8 +95,8 @@ func TestRenderGC(t *testing.T) {
 // site and a CUE context): 192 MiB on the 2-core machine of the budget.
 func TestLintMemoryLimit(t *testing.T) {
 	for workers, want := range map[int]int64{0: 128 << 20, 1: 128 << 20, 2: 192 << 20, 16: 1088 << 20} {
-		if got := lintMemoryLimit(workers); got != want {
-			t.Errorf("lintMemoryLimit(%d) = %d MiB, want %d MiB", workers, got>>20, want>>20)
+		if got := fleetMemoryLimit(workers); got != want {
+			t.Errorf("fleetMemoryLimit(%d) = %d MiB, want %d MiB", workers, got>>20, want>>20)
 		}
 	}
 }
@@ -114,8 +114,8 @@ func TestVetGC(t *testing.T) {
 	if code := Main([]string{"vet", "../../../../examples/remote-workers"}, nil, io.Discard, io.Discard); code != ExitOK {
 		t.Fatalf("vet exited %d", code)
 	}
-	if len(during) != 1 || during[0] != lintGCPercent || limits[0] != lintMemoryLimit(runtime.GOMAXPROCS(0)) {
-		t.Errorf("GOGC, memory limit during vet = %v, %v, want [%d], [%d]", during, limits, lintGCPercent, lintMemoryLimit(runtime.GOMAXPROCS(0)))
+	if len(during) != 1 || during[0] != fleetGCPercent || limits[0] != fleetMemoryLimit(runtime.GOMAXPROCS(0)) {
+		t.Errorf("GOGC, memory limit during vet = %v, %v, want [%d], [%d]", during, limits, fleetGCPercent, fleetMemoryLimit(runtime.GOMAXPROCS(0)))
 	}
 	if gcPercent() != before || memoryLimit() != beforeLimit {
 		t.Errorf("GOGC, memory limit after vet = %d, %d, want %d, %d back", gcPercent(), memoryLimit(), before, beforeLimit)

@@ -58,7 +58,7 @@ evaluated again ("unchanged"). See docs/limits.md.`,
 					return usageError(e, "render", "--check needs -o DIR")
 				}
 				opts := generators.Options{Strict: *strict}
-				defer lintGC()() // the same allocation profile as lint (lintGCPercent)
+				defer fleetGC()() // the same allocation profile as lint (fleetGCPercent)
 				switch {
 				case *stdout:
 					return renderStdout(e, args, opts)

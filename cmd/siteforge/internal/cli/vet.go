@@ -38,7 +38,7 @@ site is valid, 2 otherwise.`,
 					fmt.Fprintln(e.stderr, "siteforge vet: no PATH given\nusage: siteforge vet PATH...")
 					return ExitFailure
 				}
-				defer lintGC()() // the same allocation profile as render and lint (lintGCPercent)
+				defer fleetGC()() // the same allocation profile as render and lint (fleetGCPercent)
 				lines := map[int]string{}
 				var mu sync.Mutex
 				run, err := eachLoaded(args, func(i int, o *generators.Output) error {
