@@ -52,7 +52,8 @@ func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly boo
 		in[i] = egressip.Object{Name: o.name, IPs: o.eip.IPs, NamespaceSelector: nodes.LabelSelector(&o.eip.NamespaceSelector), PodSelector: nodes.LabelSelector(o.eip.PodSelector)}
 	}
 	diags := controlPlaneAssignable(s)
-	for _, p := range egressip.Check(egressip.SiteCluster(s, minor, egressip.BuildHosts(s, primaryOnly, total), primaryOnly), in) {
+	c := egressip.SiteCluster(s, minor, egressip.BuildHosts(s, primaryOnly, total), primaryOnly)
+	for _, p := range egressip.Check(c, in) {
 		if len(diags) > 0 && (p.Kind == egressip.TooFewNodes || p.Kind == egressip.OverCapacity) {
 			continue // nodes the cloud refuses make every count wrong
 		}
@@ -65,7 +66,7 @@ func check(s *site.Site, minor platform.OCPMinor, objs []object, primaryOnly boo
 		case p.Object >= 0:
 			path = objs[p.Object].path
 		}
-		diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: p.Message, Hint: p.Hint})
+		diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Message: p.Message, Hint: p.Hint, Rule: egressip.RuleOf(p, c)})
 	}
 	return diags
 }

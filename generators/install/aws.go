@@ -8,6 +8,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -130,8 +131,10 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 		installerMTU, known := platform.EdgePoolClusterMTU(plan.NetworkType)
 		if !known || plan.Target != installerMTU {
 			if msg := platform.InstallerClusterMTUError(site.PlatformAWS, plan.NetworkType, plan.Target); msg != "" {
-				diags = append(diags, s.At("mtu", fmt.Sprintf("the cluster MTU %d this site needs is refused by the installer as networking.clusterNetworkMTU: %s", plan.Target, msg),
-					"change the paths or mtu.target so the cluster MTU is one the installer accepts"))
+				d := s.At("mtu", fmt.Sprintf("the cluster MTU %d this site needs is refused by the installer as networking.clusterNetworkMTU: %s", plan.Target, msg),
+					"change the paths or mtu.target so the cluster MTU is one the installer accepts")
+				d.Rule = ruleid.InstallConfigMTURefused
+				diags = append(diags, d)
 			}
 			ic.Networking.ClusterNetworkMTU = uint32(plan.Target)
 			header = append(header, fmt.Sprintf("networking.clusterNetworkMTU: %d, the site's cluster MTU; the installer writes it into manifests/%s itself (installer pkg/asset/manifests/network.go), instead of its edge-pool default.", plan.Target, platform.InstallerNetworkManifestName))

@@ -7,6 +7,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -82,7 +83,9 @@ func checkMTURequest(s *site.Site, r mtuRequest) diag.List {
 	var out diag.List
 	for _, reason := range ce.Reasons {
 		path, hint := rejectionField(s, reason.Kind)
-		out = append(out, s.At(path, fmt.Sprintf("%s would be rejected by %s: %s", r.what, by, reason.Message), hint))
+		d := s.At(path, fmt.Sprintf("%s would be rejected by %s: %s", r.what, by, reason.Message), hint)
+		d.Rule = ruleid.MTUMigrationRejected
+		out = append(out, d)
 	}
 	return out
 }

@@ -22,8 +22,10 @@ func ovsArtifacts(ctx *generators.Context, s *site.Site) ([]generators.Artifact,
 	const field = "ovs.flowIdleTimeoutMs"
 	ms := *s.OVS.FlowIdleTimeoutMs
 	if ms < platform.OVSMaxIdleMinMs {
-		return nil, diag.List{s.At(field, fmt.Sprintf("%d ms is below the minimum OVS accepts for other_config:max-idle (%d)", ms, platform.OVSMaxIdleMinMs),
-			fmt.Sprintf("the OVS default is %d", platform.OVSMaxIdleDefaultMs))}
+		d := s.At(field, fmt.Sprintf("%d ms is below the minimum OVS accepts for other_config:max-idle (%d)", ms, platform.OVSMaxIdleMinMs),
+			fmt.Sprintf("the OVS default is %d", platform.OVSMaxIdleDefaultMs))
+		d.Rule = ruleid.OVSMaxIdleBelowMinimum
+		return nil, diag.List{d}
 	}
 	ctx.Warn(ruleid.OVSMaxIdleUnsupported, s.At(field, fmt.Sprintf("%s siteforge renders it as MachineConfigs; every pool reboots to apply them (OVS default %d ms, here %d ms)", ovsUnsupported, platform.OVSMaxIdleDefaultMs, ms),
 		"keep it only if you accept running unsupported tuning, and then suppress MCF006 with that reason; remove ovs.flowIdleTimeoutMs otherwise"))

@@ -27,7 +27,9 @@ func checkInstall(s *site.Site) diag.List {
 			}
 			path = joinPath(path, site.FieldPath(parts...))
 		}
-		out = append(out, s.At(path, f.Message, f.Hint))
+		d := s.At(path, f.Message, f.Hint)
+		d.Rule = f.Check.Rule() // the INS rule lint reports the same problem under
+		out = append(out, d)
 	}
 	return out
 }

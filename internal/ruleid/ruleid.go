@@ -54,6 +54,19 @@ const (
 	OVSMaxIdleUnsupported = "MCF006"
 )
 
+// The lint rules whose fact a generator or the site's checks refuse: the
+// refusal carries the rule's ID, so render, vet and lint name one platform
+// fact by one ID (lint registers the rules, lint/rules).
+const (
+	ClusterMTUExceedsPath     = "MTU001" // cluster-mtu-exceeds-path
+	ClusterMTUBelowIPv6Floor  = "MTU002" // cluster-mtu-below-ipv6-floor
+	ClusterMTUOutOfRange      = "MTU003" // cluster-mtu-out-of-range
+	MTUMigrationRejected      = "MTU004" // mtu-migration-rejected
+	InstallConfigMTURefused   = "MTU012" // install-config-cluster-mtu-refused
+	OVSMaxIdleBelowMinimum    = "MCF007" // ovs-max-idle-below-minimum
+	HostNetworkReplicasExceed = "ING006" // hostnetwork-replicas-exceed-nodes
+)
+
 // Render lists the RND IDs, in order.
 var Render = []string{ButaneTranslation, InstallInputIncomplete, InstallerMirrorsConflict, MCOLogsRegistries,
 	NeverContactSourceIgnored, HubTrustBundleDropped, SDNLiveMigrationUndocumented,

@@ -106,28 +106,6 @@ func init() {
 	lint.RegisterFamily("v1alpha1", checks, egr)
 }
 
-// egrRuleOf gives each kind of problem its rule.
-func egrRuleOf(p egressip.Problem, c egressip.Cluster) string {
-	switch p.Kind {
-	case egressip.NotHostable:
-		if c.PrimaryOnly || c.SecondaryKnown {
-			return "EGR001"
-		}
-		return "EGR002"
-	case egressip.InvalidIP, egressip.NodeIP, egressip.VIPAddress, egressip.ReservedNetwork, egressip.NetworkAddress:
-		return "EGR003"
-	case egressip.DuplicateIP:
-		return "EGR004"
-	case egressip.MixedFamilies, egressip.SplitDualStack:
-		return "EGR005"
-	case egressip.NoAssignableNode, egressip.TooFewNodes:
-		return "EGR006"
-	case egressip.OverCapacity:
-		return "EGR007"
-	}
-	return ""
-}
-
 // egrFix is the lint's fix for each kind of problem (the generator's hints
 // speak of site fields).
 var egrFix = map[egressip.ProblemKind]string{
@@ -163,7 +141,7 @@ func egrCheck(id string) func(lint.Set, *lint.Reporter) {
 		facts := plainClusterOf(set)
 		c := facts.egressCluster(objs)
 		for _, p := range egressip.Check(c, objs) {
-			if egrRuleOf(p, c) != id {
+			if egressip.RuleOf(p, c) != id {
 				continue
 			}
 			o := eips[0]

@@ -21,12 +21,8 @@ const insPlain = " Checked on install-config.yaml, agent-config.yaml (with the i
 
 func init() {
 	checks := map[string]func(lint.Set, *lint.Reporter){}
-	for id, check := range map[string]installcheck.Check{
-		"INS001": installcheck.CheckVIP, "INS002": installcheck.CheckDuplicate, "INS003": installcheck.CheckCIDR,
-		"INS004": installcheck.CheckSingleNode, "INS005": installcheck.CheckRendezvous, "INS006": installcheck.CheckControlPlane,
-		"INS007": installcheck.CheckBMC, "INS008": installcheck.CheckNMState, "INS009": installcheck.CheckImageBased,
-	} {
-		checks[id] = func(set lint.Set, r *lint.Reporter) {
+	for _, check := range installcheck.Checks {
+		checks[check.Rule()] = func(set lint.Set, r *lint.Reporter) {
 			for _, f := range installFindings(set) {
 				if f.Check == check {
 					k := f.Key.(*insKey)

@@ -100,6 +100,31 @@ type Problem struct {
 	Hint string
 }
 
+// RuleOf is the lint rule of a problem on cluster c (lint/rules egress.go
+// registers them): the site's refusals and lint's findings name one fact by
+// one ID. An address outside every known subnet is EGR001 where the
+// subnets the nodes may host are all known, else the warning EGR002.
+func RuleOf(p Problem, c Cluster) string {
+	switch p.Kind {
+	case NotHostable:
+		if c.PrimaryOnly || c.SecondaryKnown {
+			return "EGR001"
+		}
+		return "EGR002"
+	case InvalidIP, NodeIP, VIPAddress, ReservedNetwork, NetworkAddress:
+		return "EGR003"
+	case DuplicateIP:
+		return "EGR004"
+	case MixedFamilies, SplitDualStack:
+		return "EGR005"
+	case NoAssignableNode, TooFewNodes:
+		return "EGR006"
+	case OverCapacity:
+		return "EGR007"
+	}
+	return ""
+}
+
 // parsed is one Object with its addresses parsed.
 type parsed struct {
 	Object

@@ -142,6 +142,21 @@ const (
 	CheckImageBased   Check = "image-based"   // image-based hub installs: one node, no VIPs, bare metal
 )
 
+// Checks lists every check, in the order of their rule IDs.
+var Checks = []Check{CheckVIP, CheckDuplicate, CheckCIDR, CheckSingleNode, CheckRendezvous, CheckControlPlane, CheckBMC, CheckNMState, CheckImageBased}
+
+// Rule is the ID of the lint rule that reports the check (lint/rules
+// install.go registers it): a site's install problems at vet and render and
+// the same problem on an install-config in lint carry one ID.
+func (c Check) Rule() string {
+	for i, k := range Checks {
+		if k == c {
+			return fmt.Sprintf("INS%03d", i+1)
+		}
+	}
+	return ""
+}
+
 // Finding is one problem: what is wrong, how to fix it, and the key of the
 // offending value (Sub: the path inside it, for NMState configs).
 type Finding struct {

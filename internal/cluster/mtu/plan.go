@@ -13,6 +13,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -142,7 +143,8 @@ func For(s *site.Site, networkType string, withTarget bool) (Plan, error) {
 		for _, l := range p.BindingLinks() {
 			dl = append(dl, diag.Diagnostic{Pos: LinkPos(s, l.Link), Path: LinkPath(s, l.Link),
 				Message: fmt.Sprintf("no legal cluster MTU: %s (%s, MTU %d)", strings.TrimPrefix(err.Error(), "plan cluster mtu: "), l.Label(), l.MTU),
-				Hint:    fmt.Sprintf("every link overlay traffic crosses needs MTU >= %d (%s overhead %d + minimum %d)", p.Floor+p.Overhead, p.OverheadName, p.Overhead, p.Floor)})
+				Hint:    fmt.Sprintf("every link overlay traffic crosses needs MTU >= %d (%s overhead %d + minimum %d)", p.Floor+p.Overhead, p.OverheadName, p.Overhead, p.Floor),
+				Rule:    floorRule(p)})
 		}
 		return p, dl
 	}
@@ -154,14 +156,21 @@ func For(s *site.Site, networkType string, withTarget bool) (Plan, error) {
 		p.Target, p.TargetFromSite = t, true
 		switch {
 		case t < p.Floor || t > p.Max:
-			return p, diag.List{s.At("mtu.target",
+			d := s.At("mtu.target",
 				fmt.Sprintf("mtu.target %d is not a legal cluster MTU: CNO accepts %d-%d%s (CNO validateOVNKubernetes: \"invalid MTU %d\")", t, p.Floor, p.Max, ipv6Why(p), t),
-				fmt.Sprintf("remove mtu.target to use the computed %d", largest))}
+				fmt.Sprintf("remove mtu.target to use the computed %d", largest))
+			d.Rule = ruleid.ClusterMTUOutOfRange
+			if t < p.Floor {
+				d.Rule = floorRule(p)
+			}
+			return p, diag.List{d}
 		case t > largest:
-			return p, diag.List{s.At("mtu.target",
+			d := s.At("mtu.target",
 				fmt.Sprintf("mtu.target %d does not fit the links: the smallest link MTU is %d (%s) and %s needs %d bytes, so the cluster MTU can be at most %d",
 					t, p.Smallest, LinkNames(p.BindingLinks()), p.OverheadName, p.Overhead, largest),
-				fmt.Sprintf("remove mtu.target to use the computed %d, or set it lower", largest))}
+				fmt.Sprintf("remove mtu.target to use the computed %d, or set it lower", largest))
+			d.Rule = ruleid.ClusterMTUExceedsPath
+			return p, diag.List{d}
 		}
 	}
 	return p, nil
@@ -190,6 +199,15 @@ func where(s *site.Site, pools []string) string {
 		parts = append(parts, w)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// floorRule is the rule of a cluster MTU below CNO's floor: the IPv6 floor
+// (MTU002) on a cluster with IPv6, else the legal range (MTU003).
+func floorRule(p Plan) string {
+	if p.AnyIPv6 {
+		return ruleid.ClusterMTUBelowIPv6Floor
+	}
+	return ruleid.ClusterMTUOutOfRange
 }
 
 func ipv6Why(p Plan) string {

@@ -120,7 +120,7 @@ func PlanDefault(s *site.Site, m *Model, in *site.Ingress, pinMasters bool) (Def
 			diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
 				Message: fmt.Sprintf("%d HostNetwork router replicas need %d nodes, but the default router can run on %d (%s)",
 					r, r, plan.Placement.Nodes, PoolsSummary(s, plan.Placement.Pools)),
-				Hint: fmt.Sprintf("set replicas to %d or less", plan.Placement.Nodes)})
+				Hint: fmt.Sprintf("set replicas to %d or less", plan.Placement.Nodes), Rule: ruleid.HostNetworkReplicasExceed})
 		}
 	}
 	return plan, diags
@@ -216,7 +216,9 @@ func PlanShard(warn func(rule string, d diag.Diagnostic), s *site.Site, m *Model
 			out.Replicas, out.Replicas, name, p.Nodes, PoolsSummary(s, p.Pools))
 		hint := fmt.Sprintf("set replicas to %d or less, or place the shard on more nodes", p.Nodes)
 		if sh.Replicas != nil {
-			add(at(replicasPath, msg, hint))
+			d := at(replicasPath, msg, hint)
+			d.Rule = ruleid.HostNetworkReplicasExceed
+			add(d)
 		} else {
 			warn(ruleid.RouterDefaultReplicasExceedNodes, *at(replicasPath, msg+fmt.Sprintf(" (replicas defaults to %d)", platform.IngressDefaultReplicas), hint))
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
@@ -203,7 +204,7 @@ func argocdGenerate(e env, environ []string) int {
 		stream []byte
 		empty  diag.List
 	)
-	run, err := eachUnit(units, diags, &opts, func(_ int, o *generators.Output) error {
+	run, err := eachUnit(units, diags, verdict.Options{Render: opts}, func(_ int, o *generators.Output) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if len(o.Resources) == 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/disruption"
 	"github.com/siteforge/siteforge/internal/cluster/impact"
@@ -143,7 +144,7 @@ func impactSide(e env, base string, paths []string) ([]impact.Cluster, bool) {
 		}
 		bySite := map[int]impact.Cluster{}
 		var mu sync.Mutex
-		run, err := eachUnit(units, d, &generators.Options{}, func(i int, o *generators.Output) error {
+		run, err := eachUnit(units, d, verdict.Options{}, func(i int, o *generators.Output) error {
 			objs, _, err := o.Objects()
 			if err != nil {
 				return err

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/discover"
@@ -355,7 +356,7 @@ func renderInstall(e env, src string) (*installInputs, int) {
 	var outs []*generators.Output
 	var hub []*site.Site
 	var mu sync.Mutex
-	run, err := eachUnit(units, diags, &generators.Options{}, func(_ int, o *generators.Output) error {
+	run, err := eachUnit(units, diags, verdict.Options{}, func(_ int, o *generators.Output) error {
 		mu.Lock()
 		defer mu.Unlock()
 		outs = append(outs, o)

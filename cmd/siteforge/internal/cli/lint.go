@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"github.com/siteforge/siteforge/internal/diag"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
@@ -210,20 +210,9 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 		if len(units) == 1 {
 			extra, found.Loose = found.Loose, nil // one cluster: the site and the files beside it
 		}
-		bySite := map[int]lint.Result{}
 		var mu sync.Mutex
-		run, err := eachUnit(units, diags, &generators.Options{}, func(i int, o *generators.Output) error {
-			objs, origin, err := o.Objects()
-			if err != nil {
-				return err
-			}
-			set := lint.SiteSet(&lint.Site{Site: o.Site, Objects: objs, Origin: origin, Extra: extra, Warnings: withoutRule(o.AllWarnings(), lint.RuleUnknownRule)})
-			if set.Minor == 0 && minor > 0 {
-				set.Minor, set.MinorFrom = minor, "--ocp-version"
-			}
-			res := linter.Check(set)
+		run, err := eachUnit(units, diags, verdict.Options{Linter: linter, Extra: extra, Minor: minor, Findings: true}, func(i int, o *generators.Output) error {
 			mu.Lock()
-			bySite[i] = res
 			linted[o.Site.Name] = true
 			mu.Unlock()
 			return nil
@@ -233,11 +222,13 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 			ok = false
 		}
 		for _, d := range run.Diagnostics {
-			inputs = append(inputs, lint.InputFinding(lint.RuleSiteLoad, "", d))
+			rule := d.Rule
+			if rule == "" || lint.Lookup(rule) == nil {
+				rule = lint.RuleSiteLoad
+			}
+			inputs = append(inputs, lint.InputFinding(rule, "", d))
 		}
-		for _, i := range sortedIndexes(bySite) {
-			parts = append(parts, bySite[i])
-		}
+		parts = append(parts, run.Lint...)
 	}
 	if len(found.Loose) > 0 {
 		parts = append(parts, linter.Check(lint.ManifestSet(found.Loose, minor)))
@@ -252,16 +243,4 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 	}
 	parts = append(parts, linter.Inputs(inputs))
 	return lint.Merge(parts...), ok
-}
-
-// withoutRule drops the diagnostics of one rule: lint reports a suppression
-// of an unknown rule itself (LNT003), render and vet only print it.
-func withoutRule(ds diag.List, rule string) diag.List {
-	var out diag.List
-	for _, d := range ds {
-		if d.Rule != rule {
-			out = append(out, d)
-		}
-	}
-	return out
 }

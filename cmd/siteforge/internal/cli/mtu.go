@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
-	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -36,23 +36,29 @@ due (siteforge render writes it).`,
 				if len(args) == 0 {
 					return usageError(e, "mtu", "no PATH given")
 				}
-				res := load.Load(args)
-				if printDiagnostics(e.stderr, res) {
+				// The one check pipeline first (verdict.Site): a site that
+				// vet or render refuses has no plan to print either.
+				sites := map[int]*site.Site{}
+				var mu sync.Mutex
+				run, err := eachSite(args, generators.Options{}, func(i int, o *generators.Output) error {
+					mu.Lock()
+					sites[i] = o.Site
+					mu.Unlock()
+					return nil
+				})
+				ok := finish(e, run, err)
+				if err != nil {
 					return ExitFailure
 				}
-				var problems diag.List
 				var due []string
 				first := true
-				for _, s := range res.Sites {
+				for _, i := range sortedIndexes(sites) {
+					s := sites[i]
 					p, err := mtu.Of(s)
-					dl, err := diag.Split(err)
 					if err != nil {
+						// the network generator refuses what mtu.Of refuses
 						fmt.Fprintf(e.stderr, "siteforge mtu: site %s: internal error: %v\n", s.Name, err)
 						return ExitFailure
-					}
-					if len(dl) > 0 {
-						problems = append(problems, dl...)
-						continue
 					}
 					if !first {
 						fmt.Fprintln(e.stdout)
@@ -63,7 +69,7 @@ due (siteforge render writes it).`,
 						due = append(due, s.Name)
 					}
 				}
-				if printDiagnostics(e.stderr, load.Result{Diagnostics: problems.Sort(), Sources: res.Sources}) {
+				if !ok {
 					return ExitFailure
 				}
 				if *check && len(due) > 0 {

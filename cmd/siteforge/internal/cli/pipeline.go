@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
@@ -33,31 +33,30 @@ type siteRun struct {
 	Warnings    []diag.List // by site index, for sites that rendered
 	// Suppressed are the render warnings the sites suppress, by site index.
 	Suppressed []diag.List
-	Sources    map[string][]byte
+	// Lint are the lint rules' findings on each site, by site index, in
+	// lint's mode (verdict.Options.Findings).
+	Lint []lint.Result
+	// Skipped say which checks did not run on which site, and why.
+	Skipped []string
+	Sources map[string][]byte
 	// Notes name the fleet-root files that were not fleet defaults.
 	Notes []string
 }
 
-// eachSite loads and renders every site under paths on GOMAXPROCS workers,
-// one CUE context per worker, and calls use for each site that rendered
-// (concurrently, with the site's index in input order). Of two sites with
-// one name only one is passed to use. An error from use or an
-// internal error stops the run.
+// eachSite loads every site under paths and runs the one check pipeline
+// on it (verdict.Site: render, then the lint rules on what it rendered) on
+// GOMAXPROCS workers, one CUE context per worker, and calls use for each
+// site that passed (concurrently, with the site's index in input order).
+// Of two sites with one name only one is passed to use. An error from use
+// or an internal error stops the run.
 func eachSite(paths []string, opts generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
 	units, diags := load.Discover(paths)
-	return eachUnit(units, diags, &opts, use)
-}
-
-// eachLoaded is eachSite without rendering (vet): use gets an Output that
-// holds only the site.
-func eachLoaded(paths []string, use func(i int, o *generators.Output) error) (siteRun, error) {
-	units, diags := load.Discover(paths)
-	return eachUnit(units, diags, nil, use)
+	return eachUnit(units, diags, verdict.Options{Render: opts}, use)
 }
 
 // eachUnit is eachSite over units already discovered (diags: discovery's
-// problems); opts nil loads without rendering.
-func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
+// problems).
+func eachUnit(units []load.Unit, diags diag.List, opts verdict.Options, use func(i int, o *generators.Output) error) (siteRun, error) {
 	return eachUnitCached(units, diags, opts, nil, nil, use)
 }
 
@@ -65,8 +64,9 @@ func eachUnit(units []load.Unit, diags diag.List, opts *generators.Options, use 
 // record the cache vouches for is not loaded; hit gets its record instead
 // of use getting an output (its name takes part in the duplicate check, its
 // recorded warnings are the run's).
-func eachUnitCached(units []load.Unit, diags diag.List, opts *generators.Options, cache *renderCache, hit func(i int, r cacheHit), use func(i int, o *generators.Output) error) (siteRun, error) {
-	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units)), Suppressed: make([]diag.List, len(units)), Notes: load.IgnoredNotes(units)}
+func eachUnitCached(units []load.Unit, diags diag.List, opts verdict.Options, cache *renderCache, hit func(i int, r cacheHit), use func(i int, o *generators.Output) error) (siteRun, error) {
+	run := siteRun{Sources: map[string][]byte{}, Warnings: make([]diag.List, len(units)), Suppressed: make([]diag.List, len(units)),
+		Lint: make([]lint.Result, len(units)), Skipped: make([]string, len(units)), Notes: load.IgnoredNotes(units)}
 	// Only the name of a loaded site is kept (for the duplicate check), so
 	// memory does not grow with the fleet.
 	type done struct {
@@ -121,15 +121,17 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts *generators.Options
 				}
 				used++
 				sources := map[string][]byte{}
-				s, out, d, err := loadAndRender(l, units[i], sources, opts)
+				s, v, d, err := loadAndCheck(l, units[i], sources, opts)
 				if err != nil {
 					mu.Lock()
 					firstErr = err
 					mu.Unlock()
 					continue
 				}
+				out := v.Output
 				mu.Lock()
 				results[i] = done{diags: d}
+				run.Skipped[i] = v.Skipped
 				if s != nil {
 					results[i] = done{loaded: true, name: s.Name, namePos: s.Positions.Of("name"), diags: d}
 				}
@@ -146,6 +148,9 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts *generators.Options
 					claimed[s.Name] = true
 					run.Warnings[i] = out.Warnings
 					run.Suppressed[i] = out.Suppressed
+					if !dup && v.Linted {
+						run.Lint[i] = v.Lint
+					}
 				}
 				stop := firstErr != nil
 				mu.Unlock()
@@ -177,64 +182,28 @@ feed:
 	for _, r := range results {
 		run.Diagnostics = append(run.Diagnostics, r.diags...)
 		if r.loaded {
-			run.Diagnostics = append(run.Diagnostics, names.AddName(r.name, r.namePos)...)
+			run.Diagnostics = append(run.Diagnostics, verdict.Ruled(names.AddName(r.name, r.namePos))...)
 		}
 	}
 	run.Diagnostics = run.Diagnostics.Sort()
 	return run, nil
 }
 
-// loadAndRender loads one unit and, with opts, renders it; the watchdog
-// watches both. Problems in the site are in d; err is an internal error.
-func loadAndRender(l *load.Loader, u load.Unit, sources map[string][]byte, opts *generators.Options) (*site.Site, *generators.Output, diag.List, error) {
+// loadAndCheck loads one unit and runs the check pipeline on it
+// (verdict.Site); the watchdog watches both. Problems in the site are in d,
+// each with its rule ID; err is an internal error.
+func loadAndCheck(l *load.Loader, u load.Unit, sources map[string][]byte, opts verdict.Options) (*site.Site, verdict.Result, diag.List, error) {
 	defer guard.Track(u.Source())()
 	s, d := l.LoadUnit(u, sources)
 	if s == nil {
-		return nil, nil, d, nil
+		return nil, verdict.Result{Skipped: verdict.SkippedLoad(u.Source())}, verdict.Ruled(d), nil
 	}
 	if testHookSite != nil {
 		testHookSite(s.Name)
 	}
-	unknown := unknownSuppressions(s)
-	if opts == nil {
-		return s, &generators.Output{Site: s, Warnings: unknown}, d, nil
-	}
-	if opts.Strict && len(unknown) > 0 {
-		return s, nil, append(d, unknown...), nil
-	}
-	o, err := generators.Render(s, *opts)
-	if dl, ok := err.(diag.List); ok {
-		return s, nil, append(d, dl...), nil
-	}
+	v, err := verdict.Site(s, opts)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("site %s: %w", s.Name, err)
+		return nil, v, nil, err
 	}
-	o.Warnings = append(o.Warnings, unknown...).Sort()
-	return s, o, d, nil
-}
-
-// unknownSuppressions are the site's suppressions of IDs that are no rule
-// (lint reports them as LNT003): they suppress nothing, which render and
-// vet say too, so a typo does not pass for a suppression.
-func unknownSuppressions(s *site.Site) diag.List {
-	var out diag.List
-	warn := func(d diag.Diagnostic, id string) {
-		d.Message = fmt.Sprintf("the suppression names %s, which is no rule: it suppresses nothing", id)
-		d.Hint = "use a rule ID that siteforge explain lists"
-		d.Rule = lint.RuleUnknownRule
-		out = append(out, d)
-	}
-	if s.Lint != nil {
-		for i, sup := range s.Lint.Suppress {
-			if lint.Lookup(sup.Rule) == nil {
-				warn(s.At(site.FieldPath("lint", "suppress", i, "rule"), "", ""), sup.Rule)
-			}
-		}
-	}
-	for _, f := range s.FieldSuppressions {
-		if lint.Lookup(f.Rule) == nil {
-			warn(diag.Diagnostic{Pos: f.Pos, Path: f.Path}, f.Rule)
-		}
-	}
-	return out
+	return s, v, append(verdict.Ruled(d), v.Errors...), nil
 }

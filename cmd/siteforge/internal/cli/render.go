@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all" // every generator
 	"github.com/siteforge/siteforge/internal/diag"
@@ -174,7 +175,7 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		// The queue is closed however the sites end (a panic included), so
 		// the writers finish before the panic goes on.
 		defer close(queue)
-		return eachUnitCached(units, diags, &opts, cache, unchanged, func(i int, o *generators.Output) error {
+		return eachUnitCached(units, diags, verdict.Options{Render: opts}, cache, unchanged, func(i int, o *generators.Output) error {
 			mu.Lock()
 			werr := writeErr
 			mu.Unlock()
@@ -218,7 +219,7 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 	// A site the digest cache vouches for has nothing to report: its inputs
 	// are the recorded ones and its folder holds the recorded files.
 	cache := newRenderCache(dir, units, opts)
-	run, err := eachUnitCached(units, ldiags, &opts, cache, nil, func(i int, o *generators.Output) error {
+	run, err := eachUnitCached(units, ldiags, verdict.Options{Render: opts}, cache, nil, func(i int, o *generators.Output) error {
 		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
 		if err != nil {
 			return err
@@ -292,7 +293,22 @@ func finish(e env, run siteRun, err error) bool {
 		fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
 		return false
 	}
-	return !printDiagnostics(e.stderr, res)
+	if !printDiagnostics(e.stderr, res) {
+		return true
+	}
+	printSkipped(e.stderr, run.Skipped)
+	return false
+}
+
+// printSkipped says which checks did not run on which site, and why (a
+// site that does not load is not rendered, one that does not render is not
+// linted), so the errors shown are known not to be all.
+func printSkipped(w io.Writer, skipped []string) {
+	for _, s := range skipped {
+		if s != "" {
+			fmt.Fprintf(w, "note: %s\n", s)
+		}
+	}
 }
 
 func sortedIndexes[V any](m map[int]V) []int {

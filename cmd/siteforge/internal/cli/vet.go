@@ -41,7 +41,7 @@ site is valid, 2 otherwise.`,
 				defer fleetGC()() // the same allocation profile as render and lint (fleetGCPercent)
 				lines := map[int]string{}
 				var mu sync.Mutex
-				run, err := eachLoaded(args, func(i int, o *generators.Output) error {
+				run, err := eachSite(args, generators.Options{}, func(i int, o *generators.Output) error {
 					mu.Lock()
 					lines[i] = fmt.Sprintf("ok %s (site %s)", diag.SafeLine(o.Site.Source), o.Site.Name)
 					mu.Unlock()

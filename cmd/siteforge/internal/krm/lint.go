@@ -51,7 +51,7 @@ func lintItems(r *reporter, spec LintSpec) int {
 		if !ok {
 			return exitFailure
 		}
-		outs, ok := renderOutputs(r, sites, res, generators.Options{}, false)
+		outs, ok := renderOutputs(r, sites, res, generators.Options{}, false, true)
 		if !ok {
 			return exitFailure
 		}

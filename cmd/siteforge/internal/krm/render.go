@@ -10,6 +10,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all" // every generator
 	"github.com/siteforge/siteforge/internal/diag"
@@ -79,7 +80,8 @@ func loadSites(r *reporter, root string, paths []string, inline bool) ([]*site.S
 		}
 	}
 	if len(res.Diagnostics) > 0 {
-		r.diagnostics(res, res.Diagnostics, "error")
+		r.diagnostics(res, verdict.Ruled(res.Diagnostics), "error")
+		r.note("the generators and the lint rules did not run: the site does not load; fix the errors above, then run again for the rest")
 		r.failure("%d error%s in the site input", len(res.Diagnostics), plural(len(res.Diagnostics)))
 		return nil, res, false
 	}
@@ -106,24 +108,31 @@ func confined(r *reporter, root, what, p string) bool {
 	return false
 }
 
-// renderOutputs renders every site; it reports every problem (warnings only
-// when asked: SiteLint renders to lint, the warnings are SiteRender's to
-// show) and returns false when any site fails.
-func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts generators.Options, warn bool) ([]*generators.Output, bool) {
+// renderOutputs runs the check pipeline (verdict.Site: render, then the
+// lint rules on what it rendered) on every site; it reports every problem
+// (warnings only when asked: SiteLint renders to lint, the warnings are
+// SiteRender's to show) and returns false when any site fails. SiteLint
+// (lintMode) lints the outputs with its items itself: the lint rules'
+// findings refuse no site there.
+func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts generators.Options, warn, lintMode bool) ([]*generators.Output, bool) {
 	defer guard.Track(r.label)()
 	var outs []*generators.Output
 	var problems diag.List
+	var skipped []string
 	for _, s := range sites {
-		o, err := generators.Render(s, opts)
-		dl, err := diag.Split(err)
+		v, err := verdict.Site(s, verdict.Options{Render: opts, Findings: lintMode})
 		if err != nil {
 			r.failure("site %s: internal error: %v", s.Name, err)
 			return nil, false
 		}
-		if len(dl) > 0 {
-			problems = append(problems, dl...)
+		if len(v.Errors) > 0 {
+			problems = append(problems, v.Errors...)
+			if v.Skipped != "" {
+				skipped = append(skipped, v.Skipped)
+			}
 			continue
 		}
+		o := v.Output
 		if warn {
 			r.diagnostics(res, o.Warnings, "warning")
 			if n := len(o.Suppressed); n > 0 {
@@ -135,7 +144,10 @@ func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts genera
 		outs = append(outs, o)
 	}
 	if len(problems) > 0 {
-		r.diagnostics(res, problems, "error")
+		r.diagnostics(res, problems.Sort(), "error")
+		for _, s := range skipped {
+			r.note(s)
+		}
 		r.failure("%d error%s in the site input", len(problems), plural(len(problems)))
 		return nil, false
 	}
@@ -170,7 +182,7 @@ func renderSites(r *reporter, spec RenderSpec) int {
 			len(sites), strings.Join(names, ", "), singletons())
 		return exitFailure
 	}
-	outs, ok := renderOutputs(r, sites, res, generators.Options{Strict: spec.Strict}, true)
+	outs, ok := renderOutputs(r, sites, res, generators.Options{Strict: spec.Strict}, true, false)
 	if !ok {
 		return exitFailure
 	}

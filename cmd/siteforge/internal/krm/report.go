@@ -32,6 +32,16 @@ func (r *reporter) failure(format string, args ...any) {
 	fmt.Fprintf(r.stderr, "%s: %s\n", prefix, diag.Clean(msg))
 }
 
+// note says which checks did not run, and why (an Info result).
+func (r *reporter) note(msg string) {
+	r.rl.Results = append(r.rl.Results, &framework.Result{Message: msg, Severity: framework.Info})
+	prefix := "siteforge fn"
+	if r.label != "" {
+		prefix += ": " + r.label
+	}
+	fmt.Fprintf(r.stderr, "%s: note: %s\n", prefix, diag.Clean(msg))
+}
+
 // diagnostics reports problems in site inputs, with the snippet the CLI
 // prints; severity is "error" or "warning".
 func (r *reporter) diagnostics(res load.Result, list diag.List, severity string) {
