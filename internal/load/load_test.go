@@ -282,7 +282,31 @@ func TestLoadSourceErrors(t *testing.T) {
 			name: "unknown pool reference",
 			file: "site.yaml",
 			src:  goodYAML + "egress:\n  assignablePools: [wrker]\n",
-			want: []string{`site.yaml:22:21: error: egress.assignablePools[0]: pool "wrker" does not exist (known pools: master, worker)`},
+			want: []string{`site.yaml:22:21: error: egress.assignablePools[0]: pool "wrker" does not exist (did you mean "worker"? known pools: master, worker)`},
+		},
+		{
+			name: "misspelled pool in a path",
+			file: "site.yaml",
+			src:  goodYAML + "paths:\n  - between: [master, wroker]\n    mtu: 1400\n",
+			want: []string{`site.yaml:22:23: error: paths[0].between[1]: pool "wroker" does not exist (did you mean "worker"? known pools: master, worker)`},
+		},
+		{
+			name: "misspelled pool of a shard",
+			file: "site.yaml",
+			src:  goodYAML + "ingress:\n  shards:\n    edge:\n      domain: edge.example.com\n      pools: [mastr]\n      routeSelector: {matchLabels: {type: edge}}\n",
+			want: []string{`site.yaml:25:15: error: ingress.shards.edge.pools[0]: pool "mastr" does not exist (did you mean "master"? known pools: master, worker)`},
+		},
+		{
+			name: "unknown pool reference, nothing near",
+			file: "site.yaml",
+			src:  goodYAML + "egress:\n  assignablePools: [storage]\n",
+			want: []string{`site.yaml:22:21: error: egress.assignablePools[0]: pool "storage" does not exist (known pools: master, worker)`},
+		},
+		{
+			name: "misspelled MachineConfigPool",
+			file: "site.yaml",
+			src:  goodYAML + "machineConfigs:\n  99-x:\n    pool: wroker\n    butane: \"variant: openshift\"\n",
+			want: []string{`site.yaml:23:11: error: machineConfigs."99-x".pool: "wroker" is not a MachineConfigPool of this site (did you mean "worker"? known MachineConfigPools (master, worker and each pool with role custom): master, worker)`},
 		},
 		{
 			name: "no master pool",
