@@ -164,5 +164,6 @@ func checkSemantics(s *site.Site) diag.List {
 				suggest.Hint(mc.Pool, mcpNames, "MachineConfigPools (master, worker and each pool with role custom)"))
 		}
 	}
+	out = append(out, checkPlacement(s)...)
 	return append(out, checkInstall(s)...)
 }
