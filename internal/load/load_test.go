@@ -297,6 +297,20 @@ func TestLoadSourceErrors(t *testing.T) {
 			want: []string{`site.yaml:25:15: error: ingress.shards.edge.pools[0]: pool "mastr" does not exist (did you mean "master"? known pools: master, worker)`},
 		},
 		{
+			name: "misspelled interface in a node's networkConfig",
+			file: "site.yaml",
+			src: goodYAML + `    nodes:
+      - name: w0
+        ip: 192.168.10.20
+        interfaces: [{name: eno1, macAddress: "52:54:00:00:00:20"}]
+        networkConfig:
+          interfaces:
+            - {name: bond0, type: bond, link-aggregation: {mode: active-backup, port: [eno1]}}
+            - {name: bond0.10, type: vlan, vlan: {base-iface: bnod0, id: 10}}
+`,
+			want: []string{`site.yaml:28:63: error: pools.worker.nodes[0].networkConfig.interfaces[1].vlan."base-iface": VLAN base interface bnod0 in node w0's networkConfig is not one of its NICs (eno1) nor an interface the config defines, and not a physical NIC name: the host has no such interface (did you mean "bond0"? known interfaces of node w0: eno1, bond0, bond0.10; or add {name: bnod0, macAddress: ...} to the node's interfaces)`},
+		},
+		{
 			name: "unknown pool reference, nothing near",
 			file: "site.yaml",
 			src:  goodYAML + "egress:\n  assignablePools: [storage]\n",
