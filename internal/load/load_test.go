@@ -799,7 +799,7 @@ func TestPlacementChecks(t *testing.T) {
 		{
 			name: "Local Zone of another region",
 			src:  edit("us-east-1a", "eu-west-1a", "us-east-1-nyc-1a", "us-west-2-lax-1a", "region: us-east-1", "region: eu-west-1"),
-			want: `site.yaml:23:11: error: pools.edge.zone: zone "us-west-2-lax-1a" is in region us-west-2, not in cluster.region eu-west-1: the installer's validateMachinePool accepts only zones of the region's own type list ("One or more zones are unavailable") (use a zone of eu-west-1 (its name starts with "eu-west-1"), or set cluster.region: "us-west-2")`,
+			want: `site.yaml:23:11: error: pools.edge.zone: zone "us-west-2-lax-1a" is in region us-west-2, not in cluster.region eu-west-1: the installer's validateMachinePool accepts only the zones EC2 lists for the region, of the pool's type ("One or more zones are unavailable") (use a zone of eu-west-1 (its name starts with "eu-west-1"), or set cluster.region: "us-west-2")`,
 		},
 		{
 			name: "Availability Zone of another region",
@@ -819,12 +819,12 @@ func TestPlacementChecks(t *testing.T) {
 		{
 			name: "Availability Zone in a Local Zone pool",
 			src:  edit("us-east-1-nyc-1a", "us-east-1b"),
-			want: `site.yaml:23:11: error: pools.edge.zone: placement "aws-local-zone" needs a Local Zone, but zone "us-east-1b" is an Availability Zone: the installer puts the pool in compute "edge", whose zones must be Local or Wavelength Zones; the installer's validateMachinePool accepts only zones of the region's own type list ("One or more zones are unavailable") (use a Local Zone of us-east-1, or set placement: "region")`,
+			want: `site.yaml:23:11: error: pools.edge.zone: placement "aws-local-zone" needs a Local Zone, but zone "us-east-1b" is an Availability Zone: the installer puts the pool in compute "edge", whose zones must be Local or Wavelength Zones; the installer's validateMachinePool accepts only the zones EC2 lists for the region, of the pool's type ("One or more zones are unavailable") (use a Local Zone of us-east-1, or set placement: "region")`,
 		},
 		{
 			name: "Local Zone in a region pool",
 			src:  edit("us-east-1a", "us-east-1-bos-1a"),
-			want: `site.yaml:16:11: error: pools.master.zone: placement "region" needs an Availability Zone, but zone "us-east-1-bos-1a" is a Local Zone: the installer puts the pool in controlPlane or compute "worker", whose zones must be Availability Zones; the installer's validateMachinePool accepts only zones of the region's own type list ("One or more zones are unavailable") (set placement: "aws-local-zone", or use an Availability Zone of us-east-1)`,
+			want: `site.yaml:16:11: error: pools.master.zone: placement "region" needs an Availability Zone, but zone "us-east-1-bos-1a" is a Local Zone: the installer puts the pool in controlPlane or compute "worker", whose zones must be Availability Zones; the installer's validateMachinePool accepts only the zones EC2 lists for the region, of the pool's type ("One or more zones are unavailable") (set placement: "aws-local-zone", or use an Availability Zone of us-east-1)`,
 		},
 		{
 			name: "Wavelength Zone in a Local Zone pool",

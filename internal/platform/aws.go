@@ -28,7 +28,7 @@ const AWSZoneNaming = `AWS docs "AWS Availability Zones": an Availability Zone i
 // controlPlane and compute "worker" (availabilityZones), Local and Wavelength
 // Zones for compute "edge" (edgeZones), and refuses the rest ("One or more
 // zones are unavailable").
-const AWSZoneCheck = `the installer's validateMachinePool accepts only zones of the region's own type list ("One or more zones are unavailable")`
+const AWSZoneCheck = `the installer's validateMachinePool accepts only the zones EC2 lists for the region, of the pool's type ("One or more zones are unavailable")`
 
 // awsZoneName splits an AWS zone name into its Region code and the rest:
 // the Region code is two letters, one or more words and a number
