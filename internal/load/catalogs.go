@@ -6,6 +6,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/suggest"
 )
 
 // expandDefaultCatalogs turns mirroring.defaultCatalogs into catalogs: each
@@ -26,7 +27,7 @@ func expandDefaultCatalogs(s *site.Site) diag.List {
 		path := site.FieldPath("mirroring", "defaultCatalogs", i)
 		c, ok := platform.DefaultCatalogNamed(name)
 		if !ok {
-			out = append(out, s.At(path, fmt.Sprintf("%q is not a default catalog", name), "use redhat-operators, certified-operators, community-operators or redhat-marketplace"))
+			out = append(out, s.At(path, fmt.Sprintf("%q is not a default catalog", name), suggest.Hint(name, platform.DefaultCatalogNames(), "default catalogs")))
 			continue
 		}
 		if _, dup := m.Catalogs[name]; dup {

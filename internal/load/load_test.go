@@ -282,7 +282,45 @@ func TestLoadSourceErrors(t *testing.T) {
 			name: "unknown pool reference",
 			file: "site.yaml",
 			src:  goodYAML + "egress:\n  assignablePools: [wrker]\n",
-			want: []string{`site.yaml:22:21: error: egress.assignablePools[0]: pool "wrker" does not exist (known pools: master, worker)`},
+			want: []string{`site.yaml:22:21: error: egress.assignablePools[0]: pool "wrker" does not exist (did you mean "worker"? known pools: master, worker)`},
+		},
+		{
+			name: "misspelled pool in a path",
+			file: "site.yaml",
+			src:  goodYAML + "paths:\n  - between: [master, wroker]\n    mtu: 1400\n",
+			want: []string{`site.yaml:22:23: error: paths[0].between[1]: pool "wroker" does not exist (did you mean "worker"? known pools: master, worker)`},
+		},
+		{
+			name: "misspelled pool of a shard",
+			file: "site.yaml",
+			src:  goodYAML + "ingress:\n  shards:\n    edge:\n      domain: edge.example.com\n      pools: [mastr]\n      routeSelector: {matchLabels: {type: edge}}\n",
+			want: []string{`site.yaml:25:15: error: ingress.shards.edge.pools[0]: pool "mastr" does not exist (did you mean "master"? known pools: master, worker)`},
+		},
+		{
+			name: "misspelled interface in a node's networkConfig",
+			file: "site.yaml",
+			src: goodYAML + `    nodes:
+      - name: w0
+        ip: 192.168.10.20
+        interfaces: [{name: eno1, macAddress: "52:54:00:00:00:20"}]
+        networkConfig:
+          interfaces:
+            - {name: bond0, type: bond, link-aggregation: {mode: active-backup, port: [eno1]}}
+            - {name: bond0.10, type: vlan, vlan: {base-iface: bnod0, id: 10}}
+`,
+			want: []string{`site.yaml:28:63: error: pools.worker.nodes[0].networkConfig.interfaces[1].vlan."base-iface": VLAN base interface bnod0 in node w0's networkConfig is not one of its NICs (eno1) nor an interface the config defines, and not a physical NIC name: the host has no such interface (did you mean "bond0"? known interfaces of node w0: eno1, bond0, bond0.10; or add {name: bnod0, macAddress: ...} to the node's interfaces)`},
+		},
+		{
+			name: "unknown pool reference, nothing near",
+			file: "site.yaml",
+			src:  goodYAML + "egress:\n  assignablePools: [storage]\n",
+			want: []string{`site.yaml:22:21: error: egress.assignablePools[0]: pool "storage" does not exist (known pools: master, worker)`},
+		},
+		{
+			name: "misspelled MachineConfigPool",
+			file: "site.yaml",
+			src:  goodYAML + "machineConfigs:\n  99-x:\n    pool: wroker\n    butane: \"variant: openshift\"\n",
+			want: []string{`site.yaml:23:11: error: machineConfigs."99-x".pool: "wroker" is not a MachineConfigPool of this site (did you mean "worker"? known MachineConfigPools (master, worker and each pool with role custom): master, worker)`},
 		},
 		{
 			name: "no master pool",
@@ -696,5 +734,132 @@ func TestFieldsGatheredInTheUnknownWalk(t *testing.T) {
 	}
 	if checked < 15 {
 		t.Errorf("checked %d sites", checked)
+	}
+}
+
+// awsYAML is a valid AWS site with a Local Zone pool; the cases of
+// TestPlacementChecks change one line each, so line numbers refer to it.
+const awsYAML = `apiVersion: siteforge.dev/v1alpha1
+kind: Site
+name: aws-1
+cluster:
+  baseDomain: example.com
+  version: "4.16"
+  platform: aws
+  region: us-east-1
+  installMethod: ipi
+  lifecycle: install
+network:
+  machineNetwork: ["10.0.0.0/16"]
+pools:
+  master:
+    placement: region
+    zone: us-east-1a
+    uplinkInterface: ens5
+    uplinkMTU: 9001
+    count: 3
+  edge:
+    role: worker
+    placement: aws-local-zone
+    zone: us-east-1-nyc-1a
+    subnets: ["10.0.128.0/20"]
+    uplinkInterface: ens5
+    uplinkMTU: 9001
+    count: 1
+paths:
+  - between: [edge, master]
+    mtu: 1300
+`
+
+// TestPlacementChecks: an AWS pool's zone belongs to cluster.region and is
+// of the type its placement says; every pool subnet lies in the machine
+// network.
+func TestPlacementChecks(t *testing.T) {
+	l := newLoader(t)
+	edit := func(pairs ...string) string { return strings.NewReplacer(pairs...).Replace(awsYAML) }
+	good := map[string]string{
+		"as written":                           awsYAML,
+		"Local Zone of us-west-2":              edit("us-east-1a", "us-west-2a", "us-east-1-nyc-1a", "us-west-2-lax-1a", "region: us-east-1", "region: us-west-2"),
+		"Wavelength Zone":                      edit("aws-local-zone", "aws-wavelength", "us-east-1-nyc-1a", "us-east-1-wl1-bos-wlz-1"),
+		"Local Zone of ap-northeast-1":         edit("us-east-1a", "ap-northeast-1c", "us-east-1-nyc-1a", "ap-northeast-1-tpe-1a", "region: us-east-1", "region: ap-northeast-1"),
+		"Local Zone of eu-central-1":           edit("us-east-1a", "eu-central-1b", "us-east-1-nyc-1a", "eu-central-1-ham-1a", "region: us-east-1", "region: eu-central-1"),
+		"GovCloud":                             edit("us-east-1a", "us-gov-west-1a", "us-east-1-nyc-1a", "us-gov-west-1-lax-1a", "region: us-east-1", "region: us-gov-west-1"),
+		"subnet equal to the machine network":  edit(`["10.0.128.0/20"]`, `["10.0.0.0/16"]`),
+		"subnet in the second machine network": edit(`["10.0.0.0/16"]`, `["10.0.0.0/16", "10.1.0.0/16"]`, `["10.0.128.0/20"]`, `["10.1.16.0/20"]`),
+		"no region: zones not compared":        edit("  region: us-east-1\n", ""),
+		"zone on another platform":             edit("platform: aws", "platform: baremetal", "installMethod: ipi", "installMethod: agent", "aws-local-zone", "remote", "us-east-1-nyc-1a", "rack-7", "  region: us-east-1\n", "", "    count: 1\n", "    count: 2\n"),
+	}
+	for name, src := range good {
+		res := l.LoadSource("site.yaml", []byte(src))
+		if len(res.Diagnostics) > 0 {
+			t.Errorf("%s: unexpected diagnostics:\n%v", name, res.Diagnostics)
+		}
+	}
+	bad := []struct{ name, src, want string }{
+		{
+			name: "Local Zone of another region",
+			src:  edit("us-east-1a", "eu-west-1a", "us-east-1-nyc-1a", "us-west-2-lax-1a", "region: us-east-1", "region: eu-west-1"),
+			want: `site.yaml:23:11: error: pools.edge.zone: zone "us-west-2-lax-1a" is in region us-west-2, not in cluster.region eu-west-1: the installer's validateMachinePool accepts only the zones EC2 lists for the region, of the pool's type ("One or more zones are unavailable") (use a zone of eu-west-1 (its name starts with "eu-west-1"), or set cluster.region: "us-west-2")`,
+		},
+		{
+			name: "Availability Zone of another region",
+			src:  edit("us-east-1a", "us-east-2a"),
+			want: `site.yaml:16:11: error: pools.master.zone: zone "us-east-2a" is in region us-east-2, not in cluster.region us-east-1`,
+		},
+		{
+			name: "region that only starts like the zone's",
+			src:  edit("us-east-1a", "us-east-11a"),
+			want: `site.yaml:16:11: error: pools.master.zone: zone "us-east-11a" is in region us-east-11`,
+		},
+		{
+			name: "zone ID instead of the zone name",
+			src:  edit("us-east-1a", "use1-az1"),
+			want: `site.yaml:16:11: error: pools.master.zone: zone "use1-az1" is not an AWS zone name`,
+		},
+		{
+			name: "Availability Zone in a Local Zone pool",
+			src:  edit("us-east-1-nyc-1a", "us-east-1b"),
+			want: `site.yaml:23:11: error: pools.edge.zone: placement "aws-local-zone" needs a Local Zone, but zone "us-east-1b" is an Availability Zone: the installer puts the pool in compute "edge", whose zones must be Local or Wavelength Zones; the installer's validateMachinePool accepts only the zones EC2 lists for the region, of the pool's type ("One or more zones are unavailable") (use a Local Zone of us-east-1, or set placement: "region")`,
+		},
+		{
+			name: "Local Zone in a region pool",
+			src:  edit("us-east-1a", "us-east-1-bos-1a"),
+			want: `site.yaml:16:11: error: pools.master.zone: placement "region" needs an Availability Zone, but zone "us-east-1-bos-1a" is a Local Zone: the installer puts the pool in controlPlane or compute "worker", whose zones must be Availability Zones; the installer's validateMachinePool accepts only the zones EC2 lists for the region, of the pool's type ("One or more zones are unavailable") (set placement: "aws-local-zone", or use an Availability Zone of us-east-1)`,
+		},
+		{
+			name: "Wavelength Zone in a Local Zone pool",
+			src:  edit("us-east-1-nyc-1a", "us-east-1-wl1-bos-wlz-1"),
+			want: `site.yaml:23:11: error: pools.edge.zone: placement "aws-local-zone" needs a Local Zone, but zone "us-east-1-wl1-bos-wlz-1" is a Wavelength Zone: the placement says which kind of edge zone the pool is in, and the release an install needs depends on it (the installer's edge pool takes Local Zones from 4.14, Wavelength Zones from 4.15) (set placement: "aws-wavelength", or use a Local Zone of us-east-1)`,
+		},
+		{
+			name: "edge subnet outside the machine network",
+			src:  edit(`["10.0.128.0/20"]`, `["10.1.128.0/20"]`),
+			want: `site.yaml:24:15: error: pools.edge.subnets[0]: subnet 10.1.128.0/20 of pool edge is outside the machine network (10.0.0.0/16): the pool's nodes take their addresses from it, and node addresses must lie in a machineNetwork (the installer's validateSubnetCIDR: "subnet's CIDR range start ... is outside of the specified machine networks") (carve the subnet out of a network.machineNetwork CIDR (on AWS the VPC CIDR: docs "AWS Local Zone or Wavelength Zone tasks"), or add a machineNetwork CIDR that contains it)`,
+		},
+		{
+			name: "edge subnet larger than the machine network it starts in",
+			src:  edit(`["10.0.0.0/16"]`, `["10.0.0.0/17"]`, `["10.0.128.0/20"]`, `["10.0.0.0/16"]`),
+			want: `site.yaml:24:15: error: pools.edge.subnets[0]: subnet 10.0.0.0/16 of pool edge is outside the machine network (10.0.0.0/17)`,
+		},
+		{
+			name: "IPv6 subnet, IPv4 machine network",
+			src:  edit(`["10.0.128.0/20"]`, `["10.0.128.0/20", "fd00::/64"]`),
+			want: `site.yaml:24:32: error: pools.edge.subnets[1]: subnet fd00::/64 of pool edge is outside the machine network (10.0.0.0/16)`,
+		},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			res := l.LoadSource("site.yaml", []byte(tc.src))
+			if len(res.Sites) != 0 {
+				t.Fatalf("loaded a site from invalid input")
+			}
+			var got []string
+			for _, d := range res.Diagnostics {
+				got = append(got, d.Error())
+			}
+			if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+				t.Errorf("want one diagnostic containing\n  %s\ngot:\n  %s", tc.want, strings.Join(got, "\n  "))
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/suggest"
 )
 
 // checkSemantics checks what the schema cannot say field by field: references
@@ -23,6 +24,7 @@ func checkSemantics(s *site.Site) diag.List {
 
 	masters := 0
 	mcps := map[string]bool{site.RoleMaster: true, site.RoleWorker: true}
+	mcpNames := []string{site.RoleMaster, site.RoleWorker}
 	for _, name := range s.PoolNames() {
 		pool := s.Pools[name]
 		if pool.Role == site.RoleMaster {
@@ -30,6 +32,7 @@ func checkSemantics(s *site.Site) diag.List {
 		}
 		if pool.Role == site.RoleCustom {
 			mcps[name] = true
+			mcpNames = append(mcpNames, name)
 		}
 	}
 	if masters == 0 {
@@ -45,7 +48,7 @@ func checkSemantics(s *site.Site) diag.List {
 	}
 	poolRef := func(path, name string) {
 		if _, ok := s.Pools[name]; !ok {
-			at(path, fmt.Sprintf("pool %q does not exist", name), "known pools: "+strings.Join(s.PoolNames(), ", "))
+			at(path, fmt.Sprintf("pool %q does not exist", name), suggest.Hint(name, s.PoolNames(), "pools"))
 		}
 	}
 
@@ -158,8 +161,9 @@ func checkSemantics(s *site.Site) diag.List {
 		if !mcps[mc.Pool] {
 			at(p(cue.Str("machineConfigs"), cue.Str(name), cue.Str("pool")),
 				fmt.Sprintf("%q is not a MachineConfigPool of this site", mc.Pool),
-				"use master, worker or the name of a pool with role custom")
+				suggest.Hint(mc.Pool, mcpNames, "MachineConfigPools (master, worker and each pool with role custom)"))
 		}
 	}
+	out = append(out, checkPlacement(s)...)
 	return append(out, checkInstall(s)...)
 }

@@ -162,6 +162,15 @@ var DefaultCatalogs = []DefaultCatalog{
 	{"redhat-marketplace", "registry.redhat.io/redhat/redhat-marketplace-index", "Red Hat Marketplace", "Red Hat"},
 }
 
+// DefaultCatalogNames are the names of DefaultCatalogs, in their order.
+func DefaultCatalogNames() []string {
+	names := make([]string, len(DefaultCatalogs))
+	for i, c := range DefaultCatalogs {
+		names[i] = c.Name
+	}
+	return names
+}
+
 // DefaultCatalogNamed returns the default catalog called name.
 func DefaultCatalogNamed(name string) (DefaultCatalog, bool) {
 	for _, c := range DefaultCatalogs {

@@ -18,6 +18,7 @@ package platform
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 )
@@ -409,4 +410,32 @@ func InstallerClusterMTUError(platformKey, networkType string, mtu int) string {
 		return fmt.Sprintf(installerMTUAboveOVNMax, networkType, InstallerClusterMTUMaxOVN)
 	}
 	return ""
+}
+
+// MachineNetworkSubnetCheck is the installer's check that the subnets it
+// installs into lie in the machine networks, for messages: openshift/installer
+// pkg/asset/installconfig/aws/validation.go validateSubnetCIDR and
+// validateMachineNetworksContainIP (the same function in the gcp and azure
+// validation) refuse a subnet whose CIDR starts outside every
+// networking.machineNetwork ("subnet's CIDR range start ... is outside of
+// the specified machine networks"). Node addresses come from the machine
+// networks, and an AWS Local or Wavelength Zone subnet is carved out of the
+// VPC CIDR (docs "AWS Local Zone or Wavelength Zone tasks").
+const MachineNetworkSubnetCheck = `the installer's validateSubnetCIDR: "subnet's CIDR range start ... is outside of the specified machine networks"`
+
+// SubnetInMachineNetworks reports whether subnet lies wholly inside one of
+// the machine networks (same address family, prefix at least as long, and
+// its first address inside). The installer checks the first address
+// (MachineNetworkSubnetCheck); a subnet that starts inside and ends outside
+// would hand out node addresses outside every machine network, so the
+// whole subnet must fit.
+func SubnetInMachineNetworks(subnet netip.Prefix, machineNetworks []netip.Prefix) bool {
+	subnet = subnet.Masked()
+	for _, n := range machineNetworks {
+		n = n.Masked()
+		if n.Addr().Is4() == subnet.Addr().Is4() && n.Bits() <= subnet.Bits() && n.Contains(subnet.Addr()) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,10 @@
 // Package suggest finds the intended word for a typo ("did you mean ...?").
 package suggest
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Nearest returns the candidate closest to name when it is close enough to
 // be a typo: the same word in another case, or a small edit distance (2, or
@@ -45,4 +48,20 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Hint is the hint for a reference to a name the site does not define:
+// `did you mean "worker"? ` when one of known is close enough (Nearest),
+// followed by the known names, `known pools: master, worker` (what is
+// "pools").
+func Hint(name string, known []string, what string) string {
+	names := strings.Join(known, ", ")
+	if len(known) == 0 {
+		names = "none"
+	}
+	list := "known " + what + ": " + names
+	if n := Nearest(name, known); n != "" {
+		return fmt.Sprintf("did you mean %q? %s", n, list)
+	}
+	return list
 }

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/suggest"
 )
 
 // Key is the caller's name for where a value is written (a site field path,
@@ -775,9 +776,17 @@ func (c *checker) nmstate(h *Host) {
 		}
 		return fmt.Sprintf("%s %s in node %s's networkConfig is not one of its NICs (%s) nor an interface the config defines, and not a physical NIC name: %s", what, n, h.Name, nicText, why)
 	}
+	// names: what a reference may name, for the hint's "did you mean"
+	names := slices.Clone(nicList)
+	for _, e := range entries {
+		if !nics[e.name] && !slices.Contains(names, e.name) {
+			names = append(names, e.name)
+		}
+	}
 	missingAs := func(sub []string, what, n string, refused bool) {
 		c.add(CheckNMState, key, sub, missingWhy(what, n, refused),
-			fmt.Sprintf("add {name: %s, macAddress: ...} to the node's interfaces, or use the NIC's name", n))
+			fmt.Sprintf("%s; or add {name: %s, macAddress: ...} to the node's interfaces",
+				suggest.Hint(n, slices.DeleteFunc(slices.Clone(names), func(x string) bool { return x == n }), "interfaces of node "+h.Name), n))
 	}
 	missing := func(sub []string, what, n string) { missingAs(sub, what, n, false) }
 	for _, e := range entries {
