@@ -131,7 +131,11 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 		installerMTU, known := platform.EdgePoolClusterMTU(plan.NetworkType)
 		if !known || plan.Target != installerMTU {
 			if msg := platform.InstallerClusterMTUError(site.PlatformAWS, plan.NetworkType, plan.Target); msg != "" {
-				d := s.At("mtu", fmt.Sprintf("the cluster MTU %d this site needs is refused by the installer as networking.clusterNetworkMTU: %s", plan.Target, msg),
+				path := "mtu"
+				if s.MTU != nil && s.MTU.Target != nil {
+					path = "mtu.target" // the value the installer refuses, as the site wrote it
+				}
+				d := s.At(path, fmt.Sprintf("the cluster MTU %d this site needs is refused by the installer as networking.clusterNetworkMTU: %s", plan.Target, msg),
 					"change the paths or mtu.target so the cluster MTU is one the installer accepts")
 				d.Rule = ruleid.InstallConfigMTURefused
 				diags = append(diags, d)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
@@ -45,8 +46,9 @@ func engineDiagnostics(s *site.Site, entries []entry, err error) diag.List {
 			value = v
 		}
 	}
+	rule := engineRule(err)
 	at := func(path, hint string) diag.List {
-		return diag.List{{Pos: s.Positions.Of(path), Path: path, Message: msg, Hint: hint}}
+		return diag.List{{Pos: s.Positions.Of(path), Path: path, Rule: rule, Message: msg, Hint: hint}}
 	}
 	bySource := func() []entry {
 		var out []entry
@@ -75,7 +77,25 @@ func engineDiagnostics(s *site.Site, entries []entry, err error) diag.List {
 		if es := bySource(); len(es) > 0 {
 			return at(es[0].path, "remove the source from its own mirrors, or use policy AllowContactingSource")
 		}
-	case errors.Is(err, registries.ErrInvalidSource), errors.Is(err, registries.ErrWildcardNestedScope):
+	case errors.Is(err, registries.ErrWildcardNestedScope):
+		// At the insecure or blocked scope inside the wildcard source, the
+		// scope lint's MIR009 is about.
+		m := s.Mirroring
+		suffix := strings.TrimPrefix(value, "*")
+		for _, l := range []struct {
+			field string
+			list  []string
+		}{{"insecureRegistries", m.InsecureRegistries}, {"blockedRegistries", m.BlockedRegistries}} {
+			for i, v := range l.list {
+				if strings.HasPrefix(value, "*.") && strings.HasSuffix(scopeHost(v), suffix) {
+					return at(fmt.Sprintf("mirroring.%s[%d]", l.field, i), "list the mirrored hosts one by one instead of the wildcard, or move this scope out of it")
+				}
+			}
+		}
+		if es := bySource(); len(es) > 0 {
+			return at(es[0].path, "")
+		}
+	case errors.Is(err, registries.ErrInvalidSource):
 		if es := bySource(); len(es) > 0 {
 			return at(es[0].path, "")
 		}
@@ -109,6 +129,32 @@ func engineDiagnostics(s *site.Site, entries []entry, err error) diag.List {
 		return at("mirroring.quayCache", "")
 	}
 	return at("mirroring", "")
+}
+
+// engineRule is the lint rule stating the fact of an engine refusal: lint
+// (lint/rules mirroring.go) reports the same refusals of the rendered
+// objects under these IDs, so render, vet and lint name one fact by one ID.
+func engineRule(err error) string {
+	switch {
+	case errors.Is(err, registries.ErrConflictingMirrorSourcePolicy):
+		return ruleid.ConflictingMirrorSourcePolicy
+	case errors.Is(err, registries.ErrNeverContactSourceIsMirror):
+		return ruleid.NeverContactSourceListsSource
+	case errors.Is(err, registries.ErrInvalidSource), errors.Is(err, registries.ErrInvalidMirror):
+		return ruleid.InvalidMirrorLocation
+	case errors.Is(err, registries.ErrWildcardNestedScope):
+		return ruleid.WildcardSourceWithNestedScope
+	}
+	return ruleid.RegistrySourcesRefused
+}
+
+// scopeHost is the host of a registry scope, without port or path.
+func scopeHost(scope string) string {
+	host, _, _ := strings.Cut(scope, "/")
+	if i := strings.LastIndex(host, ":"); i >= 0 {
+		host = host[:i]
+	}
+	return host
 }
 
 // engineWarnings forwards what MCO only logs (it still renders).

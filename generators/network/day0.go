@@ -10,6 +10,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -36,9 +37,11 @@ func day0Network(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (*operatorv1
 	switch p.NetworkType {
 	case platform.OpenShiftSDN:
 		if minor >= platform.SDNNotInstallableSince {
-			return nil, diag.List{s.At("network.type",
+			d := s.At("network.type",
 				fmt.Sprintf("OpenShift SDN cannot be installed from OpenShift %s; cluster.version is %s", platform.SDNNotInstallableSince, s.Cluster.Version),
-				`install with network.type: "OVNKubernetes"`)}
+				`install with network.type: "OVNKubernetes"`)
+			d.Rule = ruleid.SDNUnsupportedVersion
+			return nil, diag.List{d}
 		}
 		n.Spec.DefaultNetwork.OpenShiftSDNConfig = &operatorv1.OpenShiftSDNConfig{Mode: operatorv1.SDNModeNetworkPolicy, MTU: &mtu}
 	default:

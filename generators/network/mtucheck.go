@@ -85,6 +85,10 @@ func checkMTURequest(s *site.Site, r mtuRequest) diag.List {
 		path, hint := rejectionField(s, reason.Kind)
 		d := s.At(path, fmt.Sprintf("%s would be rejected by %s: %s", r.what, by, reason.Message), hint)
 		d.Rule = ruleid.MTUMigrationRejected
+		if errors.Is(reason.Kind, platform.ErrNetworkTypeAndMTUMigrationClash) {
+			// lint states this rejection as its own fact, MTU011
+			d.Rule = ruleid.NetworkTypeAndMTUMigration
+		}
 		out = append(out, d)
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -40,9 +41,11 @@ func planMTUMigration(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (*mtuMi
 		// The CRD lets a Live networkType migration sit next to an MTU
 		// migration, but the live migration drives spec.migration.mtu
 		// itself (CNO sets the routable MTU), so the two cannot overlap.
-		return nil, diag.List{s.At("networkMigration.mode",
+		d := s.At("networkMigration.mode",
 			fmt.Sprintf("an MTU migration (%d -> %d) and a live network type migration cannot run together: the live migration changes spec.migration.mtu itself", *p.Current, p.Target),
-			"run the MTU migration first and set mtu.current to its result, then the live migration (which lowers the MTU by 50 on its own)")}
+			"run the MTU migration first and set mtu.current to its result, then the live migration (which lowers the MTU by 50 on its own)")
+		d.Rule = ruleid.MTUMigrationDuringLiveType
+		return nil, diag.List{d}
 	}
 
 	r1, r2 := mtuRequests(s, p)

@@ -66,14 +66,18 @@ func planSDNMigration(ctx *generators.Context, s *site.Site) (*sdnMigration, dia
 	var dl diag.List
 	switch {
 	case minor >= platform.SDNRemovedSince:
-		dl = append(dl, s.At("cluster.version",
+		d := s.At("cluster.version",
 			fmt.Sprintf("OpenShift SDN was removed in %s (CNO rejects the network type), so a %s cluster cannot be running it: migrate on %s or earlier",
 				platform.SDNRemovedSince, s.Cluster.Version, platform.SDNRemovedSince-1),
-			"cluster.version is the version the cluster runs now"))
+			"cluster.version is the version the cluster runs now")
+		d.Rule = ruleid.SDNUnsupportedVersion
+		dl = append(dl, d)
 	case nm.Mode == site.MigrationLive && minor < platform.SDNLiveMigrationCodeSince:
-		dl = append(dl, s.At("networkMigration.mode",
+		d := s.At("networkMigration.mode",
 			fmt.Sprintf("the live migration needs OpenShift %s or later (documented from %s); cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
-			fmt.Sprintf(`use mode: "offline" (supported since %s), or upgrade first`, platform.SDNOfflineMigrationSince)))
+			fmt.Sprintf(`use mode: "offline" (supported since %s), or upgrade first`, platform.SDNOfflineMigrationSince))
+		d.Rule = ruleid.LiveMigrationBlocked
+		dl = append(dl, d)
 	case nm.Mode == site.MigrationLive && minor < platform.SDNLiveMigrationDocumentedSince:
 		ctx.Warn(ruleid.SDNLiveMigrationUndocumented, s.At("networkMigration.mode",
 			fmt.Sprintf("the live migration is in CNO from %s but documented only from %s; cluster.version is %s", platform.SDNLiveMigrationCodeSince, platform.SDNLiveMigrationDocumentedSince, s.Cluster.Version),
@@ -208,20 +212,28 @@ func ovnInternalSubnets(minor platform.OCPMinor) []struct{ name, cidr string } {
 // misrouted. The site cannot choose other internal subnets, so both modes
 // refuse.
 func ovnSubnetOverlaps(s *site.Site, mode string) diag.List {
-	type network struct{ path, cidr string }
+	// rule: the overlaps CNO validates before a live migration (cluster and
+	// service networks) are lint's NET003 (live-migration-blocked), as lint
+	// reports them on the rendered Network.config; the others are NET001
+	// (network-cidr-overlap): the traffic is misrouted.
+	type network struct{ path, cidr, rule string }
+	validated := ruleid.NetworkCIDROverlap
+	if mode == site.MigrationLive {
+		validated = ruleid.LiveMigrationBlocked
+	}
 	var nets []network
 	for i, cn := range s.Network.ClusterNetwork {
-		nets = append(nets, network{site.FieldPath("network", "clusterNetwork", i, "cidr"), cn.CIDR})
+		nets = append(nets, network{site.FieldPath("network", "clusterNetwork", i, "cidr"), cn.CIDR, validated})
 	}
 	for i, c := range s.Network.ServiceNetwork {
-		nets = append(nets, network{site.FieldPath("network", "serviceNetwork", i), c})
+		nets = append(nets, network{site.FieldPath("network", "serviceNetwork", i), c, validated})
 	}
 	for i, c := range s.Network.MachineNetwork {
-		nets = append(nets, network{site.FieldPath("network", "machineNetwork", i), c})
+		nets = append(nets, network{site.FieldPath("network", "machineNetwork", i), c, ruleid.NetworkCIDROverlap})
 	}
 	for _, name := range s.PoolNames() {
 		for i, c := range s.Pools[name].Subnets {
-			nets = append(nets, network{site.FieldPath("pools", name, "subnets", i), c})
+			nets = append(nets, network{site.FieldPath("pools", name, "subnets", i), c, ruleid.NetworkCIDROverlap})
 		}
 	}
 	var dl diag.List
@@ -232,9 +244,11 @@ func ovnSubnetOverlaps(s *site.Site, mode string) diag.List {
 		}
 		for _, o := range ovnInternalSubnets(migrationMinor(s)) {
 			if q := netip.MustParsePrefix(o.cidr); p.Overlaps(q) {
-				dl = append(dl, s.At(n.path,
+				d := s.At(n.path,
 					fmt.Sprintf("%s overlaps OVN-Kubernetes' internal %s %s: the %s migration to OVN-Kubernetes cannot run on it", n.cidr, o.name, o.cidr, mode),
-					"renumber this network, or migrate by hand and move OVN-Kubernetes' internal subnets first (ovnKubernetesConfig.ipv4/ipv6, gatewayConfig)"))
+					"renumber this network, or migrate by hand and move OVN-Kubernetes' internal subnets first (ovnKubernetesConfig.ipv4/ipv6, gatewayConfig)")
+				d.Rule = n.rule
+				dl = append(dl, d)
 			}
 		}
 	}

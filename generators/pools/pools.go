@@ -118,7 +118,7 @@ func checkPools(s *site.Site) diag.List {
 			}
 			if p, exists := s.Pools[other]; exists && p.Role == site.RoleCustom {
 				path := site.Field("pools", name, "labels", key)
-				out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+				out = append(out, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Rule: ruleid.NodeInTwoCustomPools,
 					Message: fmt.Sprintf("label %s puts the nodes of pool %q into the MachineConfigPool of pool %q too: a node may match only one custom pool", key, name, other),
 					Hint:    "remove the label, or move the nodes into pool " + other})
 			}

@@ -5,7 +5,8 @@
 // Fleet render (output on tmpfs, and on disk against `cp -r` of the same
 // output), fleet lint, render --check with nothing changed and with one site
 // changed (the digest cache), wall time and peak RSS at several fleet sizes;
-// per-site render CPU against the CUE library alone; single-site lint and
+// per-site render CPU against the CUE library alone; vet against render;
+// single-site vet, single-site lint and
 // version latency as whole processes; with -src, pre-commit's first install
 // with cold caches and `make test` in a clean clone. Build-tagged: not part
 // of `go install ./...`.
@@ -48,6 +49,8 @@ const (
 	targetCheck           = "<= 1.5 s (3500 sites)"
 	targetPerSite         = "<= 2x"
 	targetSingleSiteLint  = "<= 50 ms (keep)"
+	targetSingleSiteVet   = "<= 50 ms"
+	targetVet             = "<= render wall (3500 sites)"
 	targetVersion         = "<= 20 ms"
 	targetScaling         = "<= 3.8x"
 	targetMakeTest        = "<= 6 min, idle machine"
@@ -137,6 +140,9 @@ func main() {
 		l := medianRun(3, *bin, "lint", fleet)
 		row(fmt.Sprintf("lint, %d sites: wall, median of 3 (lint / render), peak RSS", n), fmt.Sprintf("%.2f s (%.2fx), %d MiB", l.wall.Seconds(), l.wall.Seconds()/r.wall.Seconds(), l.rss>>20), targetLint)
 
+		v := medianRun(3, *bin, "vet", "-q", fleet)
+		row(fmt.Sprintf("vet, %d sites: wall, median of 3 (vet / render), peak RSS", n), fmt.Sprintf("%.2f s (%.2fx), %d MiB", v.wall.Seconds(), v.wall.Seconds()/r.wall.Seconds(), v.rss>>20), targetVet)
+
 		// render --check of what was just rendered, then with one site
 		// changed (a value: its output differs, exit 1)
 		c := medianRun(*checkRuns, *bin, "render", "--check", fleet, "-o", out)
@@ -183,6 +189,7 @@ func main() {
 			fmt.Sprintf("%.2f ms vs %.2f ms: %.2fx", ms(perSiteCPU), ms(cuePerSite), perSiteCPU.Seconds()/cuePerSite.Seconds()), targetPerSite)
 	}
 	row(fmt.Sprintf("single-site lint, whole process, median of %d", *runs), fmt.Sprintf("%.1f ms", ms(median(*runs, *bin, "lint", filepath.Join("examples", "disconnected-quay-cache")))), targetSingleSiteLint)
+	row(fmt.Sprintf("single-site vet, whole process, median of %d", *runs), fmt.Sprintf("%.1f ms", ms(median(*runs, *bin, "vet", "-q", filepath.Join("examples", "disconnected-quay-cache")))), targetSingleSiteVet)
 	row(fmt.Sprintf("siteforge version, whole process, median of %d", *runs), fmt.Sprintf("%.1f ms", ms(median(*runs, *bin, "version"))), targetVersion)
 	if *src == "" {
 		row("make test on an idle machine", "not run (-src)", targetMakeTest)

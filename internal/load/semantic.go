@@ -9,6 +9,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
 	"github.com/siteforge/siteforge/internal/suggest"
 )
@@ -106,6 +107,7 @@ func checkSemantics(s *site.Site) diag.List {
 		// AllowedRegistries may be set" (openshift/api config/v1 types_image.go)
 		at("mirroring.allowedRegistries", "allowedRegistries and blockedRegistries cannot both be set (image.config.openshift.io allows one of them)",
 			"keep allowedRegistries (everything else is blocked) or blockedRegistries (everything else is allowed)")
+		out[len(out)-1].Rule = ruleid.RegistrySourcesRefused // lint's MIR010 on image.config
 	}
 	if in := s.Ingress; in != nil {
 		if in.Default != nil {

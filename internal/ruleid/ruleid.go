@@ -58,13 +58,28 @@ const (
 // refusal carries the rule's ID, so render, vet and lint name one platform
 // fact by one ID (lint registers the rules, lint/rules).
 const (
-	ClusterMTUExceedsPath     = "MTU001" // cluster-mtu-exceeds-path
-	ClusterMTUBelowIPv6Floor  = "MTU002" // cluster-mtu-below-ipv6-floor
-	ClusterMTUOutOfRange      = "MTU003" // cluster-mtu-out-of-range
-	MTUMigrationRejected      = "MTU004" // mtu-migration-rejected
-	InstallConfigMTURefused   = "MTU012" // install-config-cluster-mtu-refused
-	OVSMaxIdleBelowMinimum    = "MCF007" // ovs-max-idle-below-minimum
-	HostNetworkReplicasExceed = "ING006" // hostnetwork-replicas-exceed-nodes
+	ClusterMTUExceedsPath         = "MTU001" // cluster-mtu-exceeds-path
+	ClusterMTUBelowIPv6Floor      = "MTU002" // cluster-mtu-below-ipv6-floor
+	ClusterMTUOutOfRange          = "MTU003" // cluster-mtu-out-of-range
+	MTUMigrationRejected          = "MTU004" // mtu-migration-rejected
+	InstallConfigMTURefused       = "MTU012" // install-config-cluster-mtu-refused
+	OVSMaxIdleBelowMinimum        = "MCF007" // ovs-max-idle-below-minimum
+	HostNetworkReplicasExceed     = "ING006" // hostnetwork-replicas-exceed-nodes
+	IngressDomainDuplicate        = "ING003" // ingress-domain-duplicate
+	HostNetworkPortCollision      = "ING007" // hostnetwork-port-collision
+	DefaultRouterOffVIPSubnet     = "ING008" // default-router-off-ingress-vip-subnet
+	NodeInTwoCustomPools          = "MCF002" // node-in-two-custom-pools
+	ConflictingMirrorSourcePolicy = "MIR004" // conflicting-mirror-source-policy
+	NeverContactSourceListsSource = "MIR005" // never-contact-source-lists-source
+	InvalidMirrorLocation         = "MIR006" // invalid-mirror-location
+	WildcardSourceWithNestedScope = "MIR009" // wildcard-source-with-nested-scope
+	RegistrySourcesRefused        = "MIR010" // registry-sources-refused
+	NetworkCIDROverlap            = "NET001" // network-cidr-overlap
+	SDNUnsupportedVersion         = "NET002" // openshift-sdn-unsupported-version
+	LiveMigrationBlocked          = "NET003" // live-migration-blocked
+	IPsecWithoutMTUHeadroom       = "MTU008" // ipsec-without-mtu-headroom
+	NetworkTypeAndMTUMigration    = "MTU011" // network-type-and-mtu-migration
+	MTUMigrationDuringLiveType    = "MTU013" // mtu-migration-during-live-type-migration
 )
 
 // Render lists the RND IDs, in order.

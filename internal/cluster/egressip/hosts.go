@@ -221,6 +221,11 @@ func SiteCluster(s *site.Site, minor platform.OCPMinor, hs HostSet, primaryOnly 
 		ServiceNetworks: s.Network.ServiceNetwork,
 		NodeIPs:         NodeAddresses(s), VIPs: map[string]string{},
 		HostsKnown: true, Hosts: hs, HostsName: "the assignable pools", PrimaryOnly: primaryOnly,
+		// The site describes every network of its pools' nodes: an
+		// address outside them is one no node can host, which the egress
+		// generator refuses (EGR001, not the warning EGR002 of a cluster
+		// whose secondary host networks are not known).
+		SecondaryKnown: !primaryOnly,
 	}
 	for _, cn := range s.Network.ClusterNetwork {
 		c.ClusterNetworks = append(c.ClusterNetworks, cn.CIDR)

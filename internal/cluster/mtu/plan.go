@@ -170,10 +170,34 @@ func For(s *site.Site, networkType string, withTarget bool) (Plan, error) {
 					t, p.Smallest, LinkNames(p.BindingLinks()), p.OverheadName, p.Overhead, largest),
 				fmt.Sprintf("remove mtu.target to use the computed %d, or set it lower", largest))
 			d.Rule = ruleid.ClusterMTUExceedsPath
+			if p.onlyIPsecShort(t) {
+				d.Rule = ruleid.IPsecWithoutMTUHeadroom
+			}
 			return p, diag.List{d}
 		}
 	}
 	return p, nil
+}
+
+// onlyIPsecShort: cluster MTU t fits every link but for the IPsec bytes on
+// an uplink (it fits the uplinks with the plain overlay overhead, the paths
+// with the whole one): lint's MTU008 (ipsec-without-mtu-headroom), not
+// MTU001, states that fact.
+func (p Plan) onlyIPsecShort(t int) bool {
+	if !p.IPsecFull {
+		return false
+	}
+	base := platform.Overhead(p.NetworkType, false)
+	for _, l := range p.Links {
+		overhead := p.Overhead
+		if !l.IsPath() {
+			overhead = base
+		}
+		if t+overhead > l.MTU {
+			return false
+		}
+	}
+	return true
 }
 
 // Label is the link's name with its placement: "path edge <-> master

@@ -97,14 +97,14 @@ func PlanDefault(s *site.Site, m *Model, in *site.Ingress, pinMasters bool) (Def
 			}
 			switch {
 			case nodes.IsRemote(pool):
-				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Rule: ruleid.DefaultRouterOffVIPSubnet,
 					Message: fmt.Sprintf("the default router would run on remote pool %q: the ingress VIP follows the default router's pods and can only sit on nodes in its own L2 subnet", name),
 					Hint:    `run the default router on pools in the VIPs' subnet (ingress.default.pools: ["master"])`})
 			case plan.Pinned && VIPSubnetProblem(s, name) != "":
 				// Only where the site places the router: the operator's
 				// default placement is the operator's, not the site's,
 				// choice, and lint rule ING008 reports it.
-				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+				diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Rule: ruleid.DefaultRouterOffVIPSubnet,
 					Message: VIPSubnetProblem(s, name),
 					Hint:    "run the default router on pools in the VIPs' subnet"})
 			}
@@ -233,7 +233,9 @@ func PlanShard(warn func(rule string, d diag.Diagnostic), s *site.Site, m *Model
 			warn(ruleid.RouterPortsIgnored, *at(out.PortsPath, fmt.Sprintf("ports apply to HostNetwork routers only; shard %q is published with %s", name, sh.EndpointPublishing), "remove ports"))
 		}
 		if msg := out.Ports.NotUnique(); msg != "" {
-			add(at(out.PortsPath, msg, "give HTTP, HTTPS and stats three different ports"))
+			d := at(out.PortsPath, msg, "give HTTP, HTTPS and stats three different ports")
+			d.Rule = ruleid.HostNetworkPortCollision
+			add(d)
 		}
 	}
 	return out
@@ -251,6 +253,7 @@ func CheckDomain(s *site.Site, name, domain, path string, seen map[string]string
 	}
 	if other, dup := seen[domain]; dup {
 		at(DomainConflict(domain, other))
+		out[len(out)-1].Rule = ruleid.IngressDomainDuplicate
 	} else {
 		seen[domain] = name
 	}
@@ -343,7 +346,7 @@ func PortCollisions(s *site.Site, routers []HostRouter) diag.List {
 			if len(clashes) == 0 {
 				continue
 			}
-			out = append(out, diag.Diagnostic{Pos: s.Positions.Of(b.Path), Path: b.Path,
+			out = append(out, diag.Diagnostic{Pos: s.Positions.Of(b.Path), Path: b.Path, Rule: ruleid.HostNetworkPortCollision,
 				Message: fmt.Sprintf("HostNetwork routers %q and %q both run on pools %s and bind host port %s", a.Name, b.Name, strings.Join(shared, ", "), strings.Join(clashes, ", ")),
 				Hint:    fmt.Sprintf("give shard %q other ports (ports: {http, https, stats}) or place it on other nodes", b.Name)})
 		}

@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name:    "vet",
 		args:    "PATH...",
-		summary: "check site descriptions against the schema",
+		summary: "check sites: schema, cross-field checks, render refusals and lint rules, writing nothing",
 		help: `PATH is a site file (.cue, .yaml, .yml, .json), a directory holding one site
 (its files are unified), a fleet directory (a sites/ folder with one folder
 per site), or a fleet's sites/ folder. In a fleet, the fleet directory's .cue
@@ -29,8 +29,13 @@ unified into every site; other YAML/JSON there is ignored with a note. A site
 folder of a fleet (<fleet>/sites/<name>), or a file in it, is that site with
 the fleet's files, as the fleet renders it.
 
-Every problem is reported at file:line:col in your files. Exit 0 when every
-site is valid, 2 otherwise.`,
+vet runs every check render and lint run on a site (the schema, the
+cross-field and install checks, every generator's refusal, the lint rules on
+what the site renders) and writes nothing: render refuses exactly what vet
+reports as an error, under the same rule ID. Every problem is reported at
+file:line:col in your files, with its rule ID; a check that could not run
+because an earlier one failed is named in a note. Exit 0 when every site is
+valid, 2 otherwise.`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
 			return func(e env, args []string) int {
