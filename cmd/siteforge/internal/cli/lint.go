@@ -36,8 +36,12 @@ or a GitOps repository, walked recursively and read as it is kept:
     objects. Each kustomization root, each rendered site folder and each
     folder holding a .siteforge-cluster file is its own cluster; the other
     manifests are one cluster (the site's, when there is exactly one site).
-    A rendered site folder whose site is linted too is skipped: its findings
-    are reported once, at the site's line;
+    A rendered site folder's objects are what Argo CD and kustomize apply
+    from it, the resources its kustomization.yaml lists, and its installer's
+    inputs (install/); the patches beside them (applied by hand, one after
+    the other) are not objects of the cluster. A rendered site folder whose
+    site is linted too is skipped: its findings are reported once, at the
+    site's line;
   - kustomize function configs (SiteRender, SiteLint) and an exported schema
     (siteforge schema > x.cue) are not linted; hidden entries are skipped.
 Cross-object rules run within one cluster. A file that does not parse, a
