@@ -233,6 +233,11 @@ func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 	default:
 		cluster := parent
 		if c := clusterRoot(dir, names); c != nil {
+			if parent >= 0 && w.res.Clusters[parent].What == "rendered site" && c.What == "rendered site" {
+				// a part of a site's output with a kustomization of its
+				// own (hub/: the hub cluster's objects), not a site folder
+				c.RenderedSite = ""
+			}
 			w.res.Clusters = append(w.res.Clusters, *c)
 			cluster = len(w.res.Clusters) - 1
 		}

@@ -521,13 +521,13 @@ func TestResourceListCap(t *testing.T) {
 // it.
 func TestSiteRenderWarningRule(t *testing.T) {
 	shipped := string(exampleSite(t))
-	unsuppressed, _, found := strings.Cut(shipped, "\nlint:\n  suppress:\n  - rule: RND003\n")
+	unsuppressed, _, found := strings.Cut(shipped, "\nlint:\n  suppress:\n  - rule: MIR021\n")
 	if !found {
-		t.Fatal("examples/disconnected-quay-cache/site.yaml no longer suppresses RND003: update the test")
+		t.Fatal("examples/disconnected-quay-cache/site.yaml no longer suppresses MIR021: update the test")
 	}
 	for _, tc := range []struct {
 		name, site, strict string
-		severity           string // of the RND003 result; "" for none
+		severity           string // of the MIR021 result; "" for none
 		code               int
 	}{
 		{"warning", unsuppressed, "false", "warning", 0},
@@ -542,7 +542,7 @@ func TestSiteRenderWarningRule(t *testing.T) {
 			}
 			var got, counted bool
 			for _, r := range out.Results {
-				if r.Tags["rule"] == "RND003" {
+				if r.Tags["rule"] == "MIR021" {
 					got = true
 					if r.Severity != tc.severity || r.Tags["name"] != "installer-mirrors-conflict-after-install" || r.File.Path != "site.yaml" {
 						t.Errorf("result %+v, want a %s with the rule's name at site.yaml", r, tc.severity)
@@ -553,7 +553,7 @@ func TestSiteRenderWarningRule(t *testing.T) {
 				}
 			}
 			if got != (tc.severity != "") || counted != (tc.severity == "") {
-				t.Errorf("RND003 result %v, suppressed count %v; results %+v", got, counted, out.Results)
+				t.Errorf("MIR021 result %v, suppressed count %v; results %+v", got, counted, out.Results)
 			}
 		})
 	}
