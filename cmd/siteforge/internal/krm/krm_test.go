@@ -298,6 +298,40 @@ func TestSiteLintWithoutKustomization(t *testing.T) {
 	}
 }
 
+// TestSiteLintRenderedWithoutPaths: objects SiteRender rendered
+// (siteforge.dev/source) that a SiteLint without spec.paths lints as plain
+// objects are named as docs/integrations.md says, `Kind namespace/name
+// (kustomize output)`, on stderr and in the results, not at the site's
+// path (a folder, relative to another root).
+func TestSiteLintRenderedWithoutPaths(t *testing.T) {
+	rl := strings.Replace(lintList(""), "      internal.config.kubernetes.io/prefixes: p-\n",
+		"      internal.config.kubernetes.io/prefixes: p-\n      siteforge.dev/source: sites/lab\n", 1)
+	if rl == lintList("") {
+		t.Fatal("lintList changed: update the test")
+	}
+	out, stderr, code := run(t, t.TempDir(), rl)
+	const named = "CatalogSource openshift-marketplace/p-redhat-operators (kustomize output)"
+	if code != exitFindings || !strings.Contains(stderr, "\n"+named+": error: ") && !strings.HasPrefix(stderr, named+": error: ") {
+		t.Errorf("exit %d, want %d and the object named %q:\n%s", code, exitFindings, named, stderr)
+	}
+	if strings.Contains(stderr, "sites/lab") {
+		t.Errorf("stderr names the site's path as a file:\n%s", stderr)
+	}
+	found := false
+	for _, r := range out.Results {
+		if r.Tags["rule"] != "MIR001" {
+			continue
+		}
+		found = true
+		if r.File.Path != named {
+			t.Errorf("MIR001 result file %+v, want %q", r.File, named)
+		}
+	}
+	if !found {
+		t.Errorf("no MIR001 result: %+v", out.Results)
+	}
+}
+
 func TestSiteLintClean(t *testing.T) {
 	rl := lintList("  spec:\n    disable: [MIR001, MIR002]\n")
 	out, stderr, code := run(t, t.TempDir(), rl)
