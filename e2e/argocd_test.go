@@ -201,8 +201,8 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 					t.Errorf("want success %v and stderr starting %q: %v", tc.ok, tc.stderr, res)
 				}
 				// the warning's first line ends with its rule ID
-				if tc.app == "sites/warn" && !regexp.MustCompile(`(?m)^sites/warn/site.yaml:\d+:\d+: (warning|error): .*\[RND003\]$`).MatchString(res.stderr) {
-					t.Errorf("no [RND003] line: %v", res)
+				if tc.app == "sites/warn" && !regexp.MustCompile(`(?m)^sites/warn/site.yaml:\d+:\d+: (warning|error): .*\[MIR021\]$`).MatchString(res.stderr) {
+					t.Errorf("no [MIR021] line: %v", res)
 				}
 				if !tc.ok && res.stdout != "" {
 					t.Errorf("a failed generate wrote objects: %v", res)

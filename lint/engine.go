@@ -9,6 +9,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/site"
 )
 
 // IgnoreAnnotationPrefix suppresses a rule on a manifest:
@@ -113,6 +114,10 @@ type suppression struct {
 	at     map[diag.Position]bool
 	object *manifests.Object
 	used   bool
+	// borrowed: a suppression of the site a rendered folder was rendered
+	// from (Set.RenderedFrom); the site's own lint reports what is wrong
+	// with it, or that it is unused.
+	borrowed bool
 }
 
 // Linter runs the selected rules over sets. One Linter may check several
@@ -168,9 +173,16 @@ func (l *Linter) Check(set Set) Result {
 		off       = map[string]bool{}     // rules the site turns off
 		rendered  = map[string]bool{}     // files of the site's rendered objects
 	)
-	if s := set.Site; s != nil {
-		siteName = s.Site.Name
-		if lc := s.Site.Lint; lc != nil {
+	var from *site.Site // the site whose settings apply
+	switch {
+	case set.Site != nil:
+		from = set.Site.Site
+	case set.RenderedFrom != nil:
+		from = set.RenderedFrom.Site
+	}
+	if from != nil {
+		siteName = from.Name
+		if lc := from.Lint; lc != nil {
 			for id, sev := range lc.Severity {
 				if sev == "off" {
 					off[id] = true
@@ -180,6 +192,8 @@ func (l *Linter) Check(set Set) Result {
 				overrides[id] = v
 			}
 		}
+	}
+	if s := set.Site; s != nil {
 		for _, o := range s.Objects {
 			rendered[o.File] = true
 		}
@@ -187,25 +201,37 @@ func (l *Linter) Check(set Set) Result {
 
 	var res Result
 	// The engine's own findings on the set: duplicate objects, and the
-	// site's render warnings (at the site's positions already).
-	var engine []Finding
+	// site's render warnings (at the site's positions already); a warning
+	// of a rule with a check waits for the check (renderFindings).
+	var engine, checked []Finding
 	if isSelected(l.selected, RuleDuplicateObject) {
-		engine = append(engine, duplicateFindings(set)...)
+		engine = duplicateFindings(set)
 	}
 	if s := set.Site; s != nil {
-		engine = append(engine, l.renderFindings(siteName, s.Warnings)...)
+		var warned []Finding
+		warned, checked = l.renderFindings(siteName, s.Warnings)
+		engine = append(engine, warned...)
 	}
-	for _, rule := range append([]*Rule{nil}, l.selected...) {
+	reported := map[string]bool{} // rules whose check found something
+	passes := append(append([]*Rule{nil}, l.selected...), nil)
+	for i, rule := range passes {
 		var found []Finding
-		if rule == nil {
+		switch {
+		case i == 0:
 			found = engine
-		} else {
-			if rule.Check == nil {
-				continue // an engine rule
+		case i == len(passes)-1: // the warnings no check reported
+			for _, f := range checked {
+				if !reported[f.Rule] {
+					found = append(found, f)
+				}
 			}
+		case rule.Check == nil:
+			continue // an engine rule
+		default:
 			rep := &Reporter{rule: rule}
 			rule.Check(set, rep)
 			found = rep.findings
+			reported[rule.ID] = len(found) > 0
 		}
 		for _, f := range found {
 			if rule != nil {
@@ -213,6 +239,12 @@ func (l *Linter) Check(set Set) Result {
 			}
 			if rendered[f.Pos.File] {
 				mapToSite(set.Site, &f)
+			}
+			var origins []diag.Position // of a rendered folder's file
+			if rf := set.RenderedFrom; rf != nil {
+				if org, ok := rf.Origins[f.Pos.File]; ok {
+					f.Site, origins = siteName, org
+				}
 			}
 			if f.Site == siteName && siteName != "" {
 				if off[f.Rule] {
@@ -222,7 +254,7 @@ func (l *Linter) Check(set Set) Result {
 					f.Severity = sev
 				}
 			}
-			if suppressed(sups, f) {
+			if suppressed(sups, f, origins) {
 				res.Suppressed++
 				continue
 			}
@@ -231,6 +263,8 @@ func (l *Linter) Check(set Set) Result {
 	}
 	for _, s := range sups {
 		switch {
+		case s.borrowed:
+			// the site's own lint reports it
 		case retired[s.rule] != "":
 			res.Findings = append(res.Findings, meta(RuleUnknownRule, s, "suppression of "+retired[s.rule]))
 		case Lookup(s.rule) == nil:
@@ -310,25 +344,12 @@ func mapToSite(s *Site, f *Finding) {
 }
 
 // collectSuppressions lists the set's suppressions: the site's (lint.suppress
-// and @lint attributes), or the plain objects' annotations.
+// and @lint attributes), or the plain objects' annotations, and those of the
+// site a rendered folder was rendered from.
 func collectSuppressions(set Set) []*suppression {
 	var out []*suppression
 	if s := set.Site; s != nil {
-		if l := s.Site.Lint; l != nil {
-			for i, sup := range l.Suppress {
-				out = append(out, &suppression{rule: sup.Rule, reason: sup.Reason, site: s.Site.Name,
-					pos: s.Site.Positions.Of(cue.MakePath(cue.Str("lint"), cue.Str("suppress"), cue.Index(i)).String())})
-			}
-		}
-		for _, fs := range s.Site.FieldSuppressions {
-			at := map[diag.Position]bool{}
-			for path, pos := range s.Site.Positions {
-				if fs.Under(path) {
-					at[pos] = true
-				}
-			}
-			out = append(out, &suppression{rule: fs.Rule, reason: fs.Reason, site: s.Site.Name, pos: fs.Pos, at: at})
-		}
+		out = siteSuppressions(s.Site)
 	}
 	plain := set.Objects
 	if s := set.Site; s != nil {
@@ -342,6 +363,40 @@ func collectSuppressions(set Set) []*suppression {
 					pos: o.KeyPosOf("metadata", "annotations", k)})
 			}
 		}
+	}
+	if rf := set.RenderedFrom; rf != nil && set.Site == nil {
+		for _, s := range siteSuppressions(rf.Site) {
+			s.borrowed = true
+			out = append(out, s)
+		}
+		for _, w := range rf.Acknowledged {
+			if r := registry[w.Rule]; r != nil && r.Check != nil {
+				out = append(out, &suppression{rule: w.Rule, reason: "the site suppresses the render warning of the same fact at " + w.Pos.String(),
+					site: rf.Site.Name, pos: w.Pos, borrowed: true})
+			}
+		}
+	}
+	return out
+}
+
+// siteSuppressions are a site's suppressions: lint.suppress and its @lint
+// attributes.
+func siteSuppressions(st *site.Site) []*suppression {
+	var out []*suppression
+	if l := st.Lint; l != nil {
+		for i, sup := range l.Suppress {
+			out = append(out, &suppression{rule: sup.Rule, reason: sup.Reason, site: st.Name,
+				pos: st.Positions.Of(cue.MakePath(cue.Str("lint"), cue.Str("suppress"), cue.Index(i)).String())})
+		}
+	}
+	for _, fs := range st.FieldSuppressions {
+		at := map[diag.Position]bool{}
+		for path, pos := range st.Positions {
+			if fs.Under(path) {
+				at[pos] = true
+			}
+		}
+		out = append(out, &suppression{rule: fs.Rule, reason: fs.Reason, site: st.Name, pos: fs.Pos, at: at})
 	}
 	return out
 }
@@ -357,14 +412,18 @@ func annotations(o *manifests.Object) map[string]string {
 	return m.Metadata.Annotations
 }
 
-func suppressed(sups []*suppression, f Finding) bool {
+// suppressed reports whether a suppression covers f, and marks those that
+// do used. origins are, for a finding in a rendered folder's file, the site
+// positions the file was rendered from: a field suppression covers the
+// finding when one of them lies under the field.
+func suppressed(sups []*suppression, f Finding, origins []diag.Position) bool {
 	hit := false
 	for _, s := range sups {
 		if s.rule != f.Rule || strings.TrimSpace(s.reason) == "" {
 			continue
 		}
 		switch {
-		case s.site != "" && s.site == f.Site && (s.at == nil || s.at[f.Pos]):
+		case s.site != "" && s.site == f.Site && (s.at == nil || s.at[f.Pos] || anyAt(s.at, origins)):
 			s.used, hit = true, true
 		case s.object != nil && f.Resource != nil && f.Pos.File == s.object.File &&
 			f.Resource.Kind == s.object.Kind && f.Resource.Name == s.object.Name && f.Resource.Namespace == s.object.Namespace:
@@ -372,6 +431,15 @@ func suppressed(sups []*suppression, f Finding) bool {
 		}
 	}
 	return hit
+}
+
+func anyAt(at map[diag.Position]bool, ps []diag.Position) bool {
+	for _, p := range ps {
+		if at[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // dedupFindings drops a finding identical to the one before it: the sites of

@@ -64,8 +64,8 @@ objects that disagree. A message that depends on the release names where it was 
 const renderDoc = `## Render warnings and suppressions
 
 What ` + "`siteforge render`" + ` warns about has a rule ID too: an RND rule, or the lint rule of the same
-fact (MCF006 for ` + "`ovs.flowIdleTimeoutMs`" + `). Render prints it as
-` + "`file:line:col: warning: ... [RND003]`" + `, ` + "`--strict`" + ` (Argo CD ` + "`SITEFORGE_STRICT=true`" + `, SiteRender
+fact (MCF006 for ` + "`ovs.flowIdleTimeoutMs`" + `, MIR021 for the installer's mirror objects). Render prints
+it as ` + "`file:line:col: warning: ... [MIR021]`" + `, ` + "`--strict`" + ` (Argo CD ` + "`SITEFORGE_STRICT=true`" + `, SiteRender
 ` + "`strict: true`" + `) makes it an error, lint reports it under that ID in every format, and the KRM
 functions' results carry it in tag ` + "`rule`" + `. Suppress a finding or a render warning in the site, with
 the reason it does not apply or the step you take:
@@ -73,14 +73,16 @@ the reason it does not apply or the step you take:
 ` + "```yaml" + `
 lint:
   suppress:
-  - {rule: RND003, reason: "we delete imagedigestmirrorset/image-digest-mirror after the installation"}
+  - {rule: MIR021, reason: "we delete imagedigestmirrorset/image-digest-mirror after the installation"}
 ` + "```" + `
 
-or, in CUE, on the field: ` + "`policy: \"NeverContactSource\" @lint(ignore=\"RND003\", reason=\"...\")`" + `.
+or, in CUE, on the field: ` + "`policy: \"NeverContactSource\" @lint(ignore=\"MIR021\", reason=\"...\")`" + `.
 Render honours both: a suppressed warning is neither printed nor an error under ` + "`--strict`" + `, and
-render says how many it dropped (` + "`siteforge: 1 warning suppressed`" + `). A suppression without a reason
+render says how many it dropped (` + "`siteforge: 1 warning suppressed`" + `). Lint of the site's rendered
+folder without the site honours them too: it finds the site by the ` + "`siteforge.dev/source`" + `
+annotation of the folder's objects (INP007 when it cannot). A suppression without a reason
 is not honoured (LNT002); one that matches nothing is LNT001; one of an unknown or retired rule
-(INP005, the one ID all render warnings had before) is LNT003.
+(INP005, the one ID all render warnings had before; RND003, now MIR021) is LNT003.
 
 `
 

@@ -17,8 +17,9 @@ const (
 	RuleSiteLoad       = "INP002"
 	RuleTemplate       = "INP003"
 	// INP005 (render-warning) is retired: see retired in render.go.
-	RuleDuplicateObject = "INP004"
-	RuleUnreadableFile  = "INP006"
+	RuleDuplicateObject  = "INP004"
+	RuleUnreadableFile   = "INP006"
+	RuleRenderedSiteGone = "INP007"
 )
 
 func init() {
@@ -43,6 +44,10 @@ func init() {
 			Summary:   "a file or path cannot be read",
 			Rationale: "siteforge reads only regular files, each up to a size limit (docs/limits.md); a FIFO, device, socket, a file too large or without permission is not read. A path that does not exist is reported too, so a typo in a pre-commit or CI configuration does not pass silently.",
 			Fix:       "Fix the path, or keep the file out of the linted paths (.siteforgeignore, --exclude)."},
+		{ID: RuleRenderedSiteGone, Name: "rendered-site-not-found", Severity: Info,
+			Summary:   "a rendered site folder is linted without its site, and the site it was rendered from cannot be found or does not load",
+			Rationale: "A rendered site folder's findings are the site's: the site's suppressions (lint: suppress, a field's @lint(ignore=...)) and severity settings apply to them, as they do when the site is linted. Linted without its site, the folder names the site in the siteforge.dev/source annotation of its objects (a path relative to the root of the repository that held the site); lint looks for it from the repository holding the folder and from the working directory. When it is not there or does not load, the site's suppressions cannot be applied and findings the site suppresses are reported.",
+			Fix:       "Lint the folder from the repository that holds the site, or with the site (`siteforge lint SITE`, which lints its rendered objects), or fix the site so that it loads (`siteforge vet SITE`)."},
 	} {
 		r.Since = "v1alpha1"
 		registry[r.ID] = r

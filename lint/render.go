@@ -14,7 +14,10 @@ import (
 // are engine rules: their findings are the site's render warnings (Site.
 // Warnings), not a check over the objects. A render warning that is the same
 // fact as a lint rule carries that rule's ID instead (MCF006 for
-// ovs.flowIdleTimeoutMs), and that rule reports it on the rendered objects.
+// ovs.flowIdleTimeoutMs, MIR021 for the installer's mirror objects), and
+// that rule reports it on the rendered objects; where the rule's check does
+// not see the fact in the set (MIR021: the installer's inputs are not the
+// site's rendered objects), lint reports the warning.
 //
 // `siteforge render` honours the same suppressions (lint: suppress, a
 // field's @lint(ignore=...)): a suppressed warning is neither printed nor an
@@ -24,26 +27,33 @@ import (
 // suppression naming one is reported (LNT003) with this text.
 var retired = map[string]string{
 	"INP005": "INP005 (render-warning), a retired rule: every render warning has its own rule ID now (RND001..., or the lint rule of the same fact), printed in brackets after the warning; suppress that ID",
+	"RND003": "RND003 (installer-mirrors-conflict-after-install), a retired rule: the conflict of the installer's mirror objects with the site's day-2 ones is MIR021 (installer-mirrors-conflict-after-install), in render and in lint of the rendered folder alike; suppress MIR021",
 }
 
 // renderFindings are the findings of a site's render warnings, each under
 // its rule ID when that rule is selected. A warning under the ID of a rule
-// with a check (the same fact as a lint rule) is left to that rule, which
-// reports it on the rendered objects. A warning without a known ID is an
-// internal error (generators.Context.Warn refuses one without an ID).
-func (l *Linter) renderFindings(site string, warnings diag.List) []Finding {
-	var out []Finding
+// with a check (the same fact as a lint rule) is in checked: the rule
+// reports the fact on the rendered objects, and the engine reports the
+// warning only when the check found nothing in the set (MIR021 on a site:
+// the installer's inputs are not among the rendered objects). A warning
+// without a known ID is an internal error (generators.Context.Warn refuses
+// one without an ID).
+func (l *Linter) renderFindings(site string, warnings diag.List) (out, checked []Finding) {
 	for _, w := range warnings {
 		r := registry[w.Rule]
 		if r == nil {
 			panic("lint: render warning under unregistered rule " + strconv.Quote(w.Rule) + ": " + w.Message)
 		}
-		if r.Check != nil || !isSelected(l.selected, r.ID) {
+		if !isSelected(l.selected, r.ID) {
+			continue
+		}
+		if r.Check != nil {
+			checked = append(checked, InputFinding(r.ID, site, w))
 			continue
 		}
 		out = append(out, InputFinding(r.ID, site, w))
 	}
-	return out
+	return out, checked
 }
 
 func init() {
@@ -67,20 +77,6 @@ func init() {
 				"with a warning at the field that is missing.",
 			Fix: "Give the site what the warning names; the installer's input files are then written. Suppress only while the site is " +
 				"still being written, and not in a site an installation uses."},
-		{ID: ruleid.InstallerMirrorsConflict, Name: "installer-mirrors-conflict-after-install",
-			Summary: "after the installation, MCO refuses the installer's own mirror objects next to the site's day-2 mirror objects until you delete them",
-			Rationale: fmt.Sprintf("The installer turns install-config imageDigestSources/imageContentSources into its own ImageDigestMirrorSet %s "+
-				"(or ImageContentSourcePolicies), without a mirrorSourcePolicy before %s (installer pkg/asset/manifests ConvertImageDigestMirrorSet; "+
-				"imageDigestSources[].sourcePolicy from %s). MCO renders registries.conf from every mirror object of the cluster and refuses "+
-				"two policies for one source (machine-config-operator pkg/controller/container-runtime-config helpers.go: \"conflicting "+
-				"mirrorSourcePolicy is set for the same source\"), and 4.13 z-streams built before MCO PR #4027 refuse ImageContentSourcePolicies "+
-				"next to ImageDigestMirrorSets: the nodes keep the install-time registries.conf until the installer's objects are deleted.",
-				platform.InstallerDigestMirrorSetName, platform.InstallerSourcePolicySince, platform.InstallerSourcePolicySince),
-			Fix: fmt.Sprintf("After the installation, delete the installer's object the warning names (`oc delete imagedigestmirrorset/%s`): "+
-				"the day-2 objects carry the same mirrors with the site's policy. The site cannot clear it before %s (the installer writes no "+
-				"policy), so when you run that step, suppress the warning with a reason that says so: "+
-				"lint: suppress: [{rule: RND003, reason: \"image-digest-mirror is deleted after the installation\"}]. On %s or later the "+
-				"installer carries the policy and the warning does not arise.", platform.InstallerDigestMirrorSetName, platform.InstallerSourcePolicySince, platform.InstallerSourcePolicySince)},
 		{ID: ruleid.MCOLogsRegistries, Name: "registries-conf-logged-problem",
 			Summary: "MCO logs a problem with the site's mirroring and renders registries.conf without part of it",
 			Rationale: "MCO's container-runtime-config controller drops some settings and only logs it: a blocked registry that covers the " +

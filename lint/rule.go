@@ -225,8 +225,27 @@ type Set struct {
 	// holds one of identical copies and every copy that differs (INP004
 	// reports those).
 	Duplicates []manifests.Duplicate
+	// RenderedFrom is, for the objects of a rendered site folder linted
+	// without their site, the site they were rendered from: its
+	// suppressions and severity settings apply to their findings.
+	RenderedFrom *RenderedFrom
 
 	facts *facts // shared by the copies of one set
+}
+
+// RenderedFrom is the site a rendered site folder was rendered from.
+type RenderedFrom struct {
+	Site *site.Site
+	// Origins maps each file the site renders (by its path as read, as
+	// Object.File) to the site positions it comes from
+	// (generators.Output.Origins): a finding in one of them is the site's,
+	// and a field's @lint(ignore=...) covers it when one of its origins
+	// lies under the field.
+	Origins map[string][]diag.Position
+	// Acknowledged are the render warnings the site suppresses under the
+	// ID of a lint rule with a check (the same fact, MIR021): the
+	// folder's findings of that rule are the fact the site acknowledged.
+	Acknowledged diag.List
 }
 
 // SiteSet is the set of a site and its rendered objects.

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,6 +21,8 @@ import (
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/yamllimit"
+	"sigs.k8s.io/yaml"
 )
 
 // ClusterMarker is the file that makes its folder the root of a cluster of
@@ -57,6 +60,65 @@ type Cluster struct {
 	// it was rendered from (the folder's name, as render writes it).
 	RenderedSite string
 	Objects      []*manifests.Object
+
+	// applied are, for a rendered site folder, the resources its
+	// kustomization lists (slash paths relative to Root); see reads.
+	applied map[string]bool
+}
+
+// RenderedInstallDir is the folder of a rendered site that holds its
+// installer's inputs (generators/install: install-config.yaml,
+// agent-config.yaml and the day-0 manifests).
+const RenderedInstallDir = "install"
+
+// reads reports whether a file under the cluster's root holds objects of
+// the cluster. In a rendered site folder those are what kustomize and
+// Argo CD apply, the resources its kustomization lists, and what the
+// installer reads (RenderedInstallDir). The folder's other files are not
+// objects of the cluster: patches applied by hand one after the other
+// (the two phases of an MTU migration patch one Network object), copies
+// for an installation folder, Butane sources, runbooks.
+func (c *Cluster) reads(file string) bool {
+	if c.What != "rendered site" {
+		return true
+	}
+	rel, err := filepath.Rel(c.Root, file)
+	if err != nil {
+		return true
+	}
+	rel = filepath.ToSlash(rel)
+	if strings.HasPrefix(rel, RenderedInstallDir+"/") {
+		return true
+	}
+	for r := rel; r != "." && r != "/"; r = path.Dir(r) {
+		if c.applied[r] { // the file, or a folder the kustomization lists
+			return true
+		}
+	}
+	return false
+}
+
+// Source is, for a rendered site folder, the site input its objects were
+// rendered from (their manifests.SourceAnnotation, a path relative to the
+// root of the repository that held the site, or as given to render
+// outside one); "" when no object says.
+func (c *Cluster) Source() string {
+	if c.What != "rendered site" {
+		return ""
+	}
+	for _, o := range c.Objects {
+		var m struct {
+			Metadata struct {
+				Annotations map[string]string `json:"annotations"`
+			} `json:"metadata"`
+		}
+		if o.DecodeLoose(&m) == nil {
+			if src := m.Metadata.Annotations[manifests.SourceAnnotation]; src != "" {
+				return src
+			}
+		}
+	}
+	return ""
 }
 
 // Result is what the walk found.
@@ -171,6 +233,11 @@ func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 	default:
 		cluster := parent
 		if c := clusterRoot(dir, names); c != nil {
+			if parent >= 0 && w.res.Clusters[parent].What == "rendered site" && c.What == "rendered site" {
+				// a part of a site's output with a kustomization of its
+				// own (hub/: the hub cluster's objects), not a site folder
+				c.RenderedSite = ""
+			}
 			w.res.Clusters = append(w.res.Clusters, *c)
 			cluster = len(w.res.Clusters) - 1
 		}
@@ -200,6 +267,9 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 		}
 		if isKustomization(name) {
 			continue // the build's configuration, not an object of the cluster
+		}
+		if cluster >= 0 && !w.res.Clusters[cluster].reads(p) {
+			continue // a file of a rendered site that nothing applies as it is
 		}
 		switch kindOf(p) {
 		case kindSite:
@@ -259,7 +329,7 @@ func clusterRoot(dir string, names map[string]bool) *Cluster {
 		}
 		data, err := fsread.File(filepath.Join(dir, k), manifests.MaxFileSize)
 		if err == nil && bytes.HasPrefix(data, renderedHeader) {
-			return &Cluster{Root: dir, What: "rendered site", RenderedSite: filepath.Base(dir)}
+			return &Cluster{Root: dir, What: "rendered site", RenderedSite: filepath.Base(dir), applied: kustomizationResources(data)}
 		}
 		return &Cluster{Root: dir, What: "kustomization"}
 	}
@@ -267,6 +337,23 @@ func clusterRoot(dir string, names map[string]bool) *Cluster {
 		return &Cluster{Root: dir, What: "cluster marker"}
 	}
 	return nil
+}
+
+// kustomizationResources are the resources a kustomization lists, as
+// cleaned slash paths (nil when it does not parse: then nothing but the
+// installer's inputs is read, and the folder is not what render writes).
+func kustomizationResources(data []byte) map[string]bool {
+	var k struct {
+		Resources []string `json:"resources"`
+	}
+	if yamllimit.CheckAliases(data, manifests.MaxFileSize) != nil || yaml.Unmarshal(data, &k) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, r := range k.Resources {
+		out[path.Clean(filepath.ToSlash(r))] = true
+	}
+	return out
 }
 
 // fleetSiteDir: a folder of a fleet's sites/ (<fleet>/sites/<name>),

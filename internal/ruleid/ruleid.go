@@ -18,10 +18,6 @@ const (
 	// InstallInputIncomplete: a site to be installed does not say something
 	// the installer's input files need; they are not written.
 	InstallInputIncomplete = "RND002"
-	// InstallerMirrorsConflict: after the installation, MCO refuses the
-	// installer's own mirror objects next to the site's day-2 ones until
-	// the user deletes them.
-	InstallerMirrorsConflict = "RND003"
 	// MCOLogsRegistries: MCO's registries.conf rendering logs a problem and
 	// goes on.
 	MCOLogsRegistries = "RND004"
@@ -52,6 +48,14 @@ const (
 	// the render warning on ovs.flowIdleTimeoutMs is the same fact the rule
 	// reports on the MachineConfigs siteforge renders from it.
 	OVSMaxIdleUnsupported = "MCF006"
+	// InstallerMirrorsConflict is lint's MIR021
+	// (installer-mirrors-conflict-after-install): after the installation,
+	// MCO refuses two policies for one source, the installer's policy-less
+	// ImageDigestMirrorSet next to the site's NeverContactSource one,
+	// until the user deletes the installer's object. Lint of the rendered
+	// folder reports the same conflict on the install-config and the
+	// day-2 objects. It was RND003 (retired: lint/render.go).
+	InstallerMirrorsConflict = "MIR021"
 )
 
 // The lint rules whose fact a generator or the site's checks refuse: the
@@ -83,6 +87,6 @@ const (
 )
 
 // Render lists the RND IDs, in order.
-var Render = []string{ButaneTranslation, InstallInputIncomplete, InstallerMirrorsConflict, MCOLogsRegistries,
+var Render = []string{ButaneTranslation, InstallInputIncomplete, MCOLogsRegistries,
 	NeverContactSourceIgnored, HubTrustBundleDropped, SDNLiveMigrationUndocumented,
 	RouterSelectorMatchesNoPool, RouterDefaultReplicasExceedNodes, RouterPortsIgnored, NoOperatorCatalog}

@@ -11,6 +11,7 @@ import (
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -172,6 +173,47 @@ func (a *analysis) placeEntryRefusal(f *refusal) {
 
 func isPolicyConflict(err error) bool {
 	return errors.Is(err, registries.ErrConflictingMirrorSourcePolicy)
+}
+
+// policyConflictCheck reports the mirrorSourcePolicy conflicts: with the
+// installer's own mirror objects (installer true, ruleid.InstallerMirrorsConflict),
+// or the others (MIR004).
+func policyConflictCheck(installer bool) func(lint.Set, *lint.Reporter) {
+	return func(set lint.Set, r *lint.Reporter) {
+		a := analyze(set)
+		for _, f := range a.refusals {
+			if !isPolicyConflict(f.err) || a.installerConflict(f) != installer {
+				continue
+			}
+			msg := a.refusalMessage(f)
+			if installer {
+				msg += fmt.Sprintf("; or, after the installation, delete imagedigestmirrorset/%s, which the installer creates (siteforge explain %s)", platform.InstallerDigestMirrorSetName, ruleid.InstallerMirrorsConflict)
+			}
+			r.Object(f.obj, msg, f.path...)
+		}
+	}
+}
+
+// installerConflict reports whether a policy conflict is one with the
+// installer's own mirror objects: the refused entry is one the installer
+// creates from the install-config, or every entry it conflicts with is.
+func (a *analysis) installerConflict(f refusal) bool {
+	if f.entry == nil {
+		return false
+	}
+	if f.entry.origin != nil {
+		return true
+	}
+	conflicts := 0
+	for _, other := range a.accepted {
+		if other.source == f.entry.source && other.effectivePolicy() != f.entry.effectivePolicy() {
+			if other.origin == nil {
+				return false // a conflict between day-2 objects
+			}
+			conflicts++
+		}
+	}
+	return conflicts > 0
 }
 
 // refusalCheck reports the refusals whose error matches.

@@ -3,7 +3,9 @@ package rules
 import (
 	"errors"
 
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -78,8 +80,34 @@ func init() {
 				"The nodes keep the previous file. The installer's policy-less ImageDigestMirrorSet image-digest-mirror next to a " +
 				"NeverContactSource one is the usual cause.",
 			Fix: "Give every entry for the source the same mirrorSourcePolicy (an ICSP cannot say NeverContactSource: convert it with " +
-				"`oc adm migrate icsp`), or delete the stale object.",
-			Check: refusalCheck(isPolicyConflict),
+				"`oc adm migrate icsp`), or delete the stale object. A conflict with the installer's own mirror objects (from the " +
+				"install-config) is " + ruleid.InstallerMirrorsConflict + ".",
+			Check: policyConflictCheck(false),
+		},
+		{
+			ID:       ruleid.InstallerMirrorsConflict,
+			Name:     "installer-mirrors-conflict-after-install",
+			Severity: lint.Warning,
+			Summary:  "after the installation, MCO refuses the installer's own mirror objects next to the day-2 mirror objects until you delete them",
+			Rationale: "The installer turns install-config imageDigestSources/imageContentSources into its own ImageDigestMirrorSet " +
+				platform.InstallerDigestMirrorSetName + " (or ImageContentSourcePolicies), without a mirrorSourcePolicy before " +
+				platform.InstallerSourcePolicySince.String() + " (installer pkg/asset/manifests ConvertImageDigestMirrorSet; " +
+				"imageDigestSources[].sourcePolicy from " + platform.InstallerSourcePolicySince.String() + "). MCO renders registries.conf " +
+				"from every mirror object of the cluster and refuses two policies for one source (machine-config-operator " +
+				"pkg/controller/container-runtime-config helpers.go validateRegistriesConfScopes: \"conflicting mirrorSourcePolicy is set " +
+				"for the same source\"), and 4.13 z-streams built before MCO PR #4027 refuse ImageContentSourcePolicies next to " +
+				"ImageDigestMirrorSets: after the installation the nodes keep the install-time registries.conf (the installer's mirrors, " +
+				"contacting the source allowed) until the installer's objects are deleted. A warning, not MIR004's error: it is a known " +
+				"step after every such installation, not a state the cluster stays in. `siteforge render` warns about it at the site's " +
+				"policy (the same fact, under this ID), and lint reports it on the install-config and the day-2 objects of a rendered folder.",
+			Fix: "After the installation, delete the installer's object (`oc delete imagedigestmirrorset/" + platform.InstallerDigestMirrorSetName +
+				"`): the day-2 objects carry the same mirrors with the site's policy. A site cannot clear it before " +
+				platform.InstallerSourcePolicySince.String() + " (the installer writes no policy), so when you run that step, suppress it " +
+				"in the site with a reason that says so: lint: suppress: [{rule: " + ruleid.InstallerMirrorsConflict + ", reason: " +
+				"\"image-digest-mirror is deleted after the installation\"}] (render, lint of the site and lint of its rendered folder " +
+				"honour it). On " + platform.InstallerSourcePolicySince.String() + " or later the installer carries the policy and the " +
+				"conflict does not arise.",
+			Check: policyConflictCheck(true),
 		},
 		{
 			ID:       "MIR005",

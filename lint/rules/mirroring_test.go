@@ -266,6 +266,25 @@ spec:
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "itms.yaml": mirITMS("cache-tags", mirRHCache+mirNever),
 	}},
 
+	// a conflict with the installer's own ImageDigestMirrorSet (from the
+	// install-config) is MIR021, not MIR004
+	{rule: "MIR004", name: "conflict with the installer's mirror objects only", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "install-config.yaml": installConfigMirrors("imageDigestSources", mirRHCache),
+	}},
+	{rule: "MIR021", name: "NeverContactSource next to the installer's policy-less mirrors", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "install-config.yaml": installConfigMirrors("imageDigestSources", mirRHCache),
+	}, want: []string{"install-config.yaml:13:11: warning: install-config imageDigestSources[0].source (ImageDigestMirrorSet image-digest-mirror, which the installer creates from it): MCO refuses to render registries.conf " +
+		"(the nodes keep the previous file; the error shows only in the machine-config-controller log): could not update registries config with new changes: " +
+		`conflicting mirrorSourcePolicy is set for the same source "registry.redhat.io" in imagedigestmirrorsets, imagetagmirrorsets, or imagecontentsourcepolicies; ` +
+		"ImageDigestMirrorSet cache spec.imageDigestMirrors[0] sets NeverContactSource, this entry AllowContactingSource: give every entry for registry.redhat.io the same policy; " +
+		"or, after the installation, delete imagedigestmirrorset/image-digest-mirror, which the installer creates (siteforge explain MIR021)"}},
+	{rule: "MIR021", name: "the installer's mirrors and the day-2 ones allow contacting the source", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirAllowed), "install-config.yaml": installConfigMirrors("imageDigestSources", mirRHCache),
+	}},
+	{rule: "MIR021", name: "a conflict between day-2 objects is MIR004", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever), "icsp.yaml": mirICSP("old", mirRHCache),
+	}},
+
 	{rule: "MIR005", name: "source among the mirrors", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", "registry.redhat.io=quay.example.com/registry-redhat-io,registry.redhat.io"+mirNever),
 	}, want: []string{`idms.yaml:11:25: error: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrorSourcePolicy: MCO refuses to render registries.conf (the nodes keep the previous file; the error shows only in the machine-config-controller log): could not update registries config with new changes: cannot set mirrorSourcePolicy: NeverContactSource if the source "registry.redhat.io" is one of the mirrors`}},

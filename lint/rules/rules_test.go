@@ -214,9 +214,10 @@ func TestEveryRuleHasCases(t *testing.T) {
 // engineRuleCases are the engine's own rules, tested in lint/engine_test.go.
 // The input rules of sites (INP002 a site that does not load) and INP006 (a
 // FIFO, a missing path) are tested through the CLI: cmd/siteforge/internal/cli
-// TestLintInputFindings. The render warnings (RND) are rendered from sites,
+// TestLintInputFindings; INP007 (a rendered folder whose site is not found)
+// in cmd/siteforge/internal/cli TestRenderedFolderSite. The render warnings (RND) are rendered from sites,
 // which lint cannot do (it does not import the generators): each has a
 // failing and a passing site in cmd/siteforge/internal/cli
 // TestRenderWarningRules.
 var engineRuleCases = append([]string{lint.RuleUnusedSuppression, lint.RuleReasonlessSuppression, lint.RuleUnknownRule,
-	lint.RuleSiteLoad, lint.RuleUnreadableFile}, ruleid.Render...)
+	lint.RuleSiteLoad, lint.RuleUnreadableFile, lint.RuleRenderedSiteGone}, ruleid.Render...)

@@ -154,7 +154,7 @@ func installConfig(e env, secretArg, to, src string) int {
 	}
 	keys, err := platform.CheckPullSecret(secret)
 	if err != nil {
-		return fail("--pull-secret %s: %v; get it again from console.redhat.com/openshift/install/pull-secret, or fix the entry named", diag.Clean(secretArg), err)
+		return fail("--pull-secret %s: %v; get it again from console.redhat.com/openshift/install/pull-secret, or fix it where this message says", diag.Clean(secretArg), err)
 	}
 	completed, err := withPullSecret(ic, secret)
 	if err != nil {

@@ -365,6 +365,9 @@ func TestInstallConfigAtomic(t *testing.T) {
 	noSecretIn(t, r)
 }
 
+// pullSecretFix ends the message on a pull secret the installer refuses.
+const pullSecretFix = "get it again from console.redhat.com/openshift/install/pull-secret, or fix it where this message says"
+
 func TestInstallConfigBadPullSecret(t *testing.T) {
 	dir := t.TempDir()
 	site := renderedAgentSite(t, dir)
@@ -394,6 +397,10 @@ func TestInstallConfigBadPullSecret(t *testing.T) {
 				r := icRun(t, dir, in, args...)
 				if r.code != ExitFailure || !strings.Contains(r.stderr, c.msg) {
 					t.Errorf("stdin %v: exit %d, want 2 and %q:\n%s", stdin, r.code, c.msg, r.stderr)
+				}
+				// The message ends with its fix, a whole sentence.
+				if !strings.HasSuffix(r.stderr, pullSecretFix+"\n") {
+					t.Errorf("stdin %v: the message does not end with %q:\n%s", stdin, pullSecretFix, r.stderr)
 				}
 				noSecretIn(t, r, "Zq9x", "secret.example", "'Z'", "'r'")
 				if _, err := os.Stat(filepath.Join(dir, "assets")); err == nil {

@@ -36,8 +36,15 @@ or a GitOps repository, walked recursively and read as it is kept:
     objects. Each kustomization root, each rendered site folder and each
     folder holding a .siteforge-cluster file is its own cluster; the other
     manifests are one cluster (the site's, when there is exactly one site).
-    A rendered site folder whose site is linted too is skipped: its findings
-    are reported once, at the site's line;
+    A rendered site folder's objects are what Argo CD and kustomize apply
+    from it, the resources its kustomization.yaml lists, and its installer's
+    inputs (install/); the patches beside them (applied by hand, one after
+    the other) are not objects of the cluster. A rendered site folder whose
+    site is linted too is skipped: its findings are reported once, at the
+    site's line. Linted without its site, the folder's findings follow the
+    site's suppressions and severity settings: the site is found by the
+    siteforge.dev/source annotation of the folder's objects (INP007 when it
+    cannot be found or does not load);
   - kustomize function configs (SiteRender, SiteLint) and an exported schema
     (siteforge schema > x.cue) are not linted; hidden entries are skipped.
 Cross-object rules run within one cluster. A file that does not parse, a
@@ -237,9 +244,19 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 		if c.RenderedSite != "" && linted[c.RenderedSite] {
 			continue // the site's own findings cover its rendered copy
 		}
-		if len(c.Objects) > 0 {
-			parts = append(parts, linter.Check(lint.ManifestSet(c.Objects, minor)))
+		if len(c.Objects) == 0 {
+			continue
 		}
+		set := lint.ManifestSet(c.Objects, minor)
+		if c.RenderedSite != "" {
+			// linted without its site: the site's suppressions apply
+			from, gone := renderedFrom(c)
+			set.RenderedFrom = from
+			if gone != nil {
+				inputs = append(inputs, *gone)
+			}
+		}
+		parts = append(parts, linter.Check(set))
 	}
 	parts = append(parts, linter.Inputs(inputs))
 	return lint.Merge(parts...), ok

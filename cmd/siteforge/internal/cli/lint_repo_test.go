@@ -215,7 +215,7 @@ func TestLintExclude(t *testing.T) {
 }
 
 // TestLintInputFindings: a site that does not load (INP002) and a render
-// warning (under its own ID, RND003) are findings of every format, next to
+// warning (under its rule's ID, MIR021) are findings of every format, next to
 // the other sites' and files' findings; --fail-on warning fails on a render
 // warning, the example's own suppression silences it, and a suppression of
 // the retired INP005 says what replaced it; a path
@@ -225,16 +225,16 @@ func TestLintInputFindings(t *testing.T) {
 	abs, _ := filepath.Abs(examplesDir)
 	dir := t.TempDir()
 	copyTree(t, filepath.Join(abs, "disconnected-quay-cache"), filepath.Join(dir, "warns"))
-	// the example suppresses RND003 (it runs the post-install step): lint
+	// the example suppresses MIR021 (it runs the post-install step): lint
 	// it without that suppression first
 	shipped, err := os.ReadFile(filepath.Join(dir, "warns", "site.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	suppression := "\nlint:\n  suppress:\n  - rule: RND003\n"
+	suppression := "\nlint:\n  suppress:\n  - rule: MIR021\n"
 	unsuppressed, _, found := strings.Cut(string(shipped), suppression)
 	if !found {
-		t.Fatalf("examples/disconnected-quay-cache/site.yaml no longer suppresses RND003 as %q: update the test", suppression)
+		t.Fatalf("examples/disconnected-quay-cache/site.yaml no longer suppresses MIR021 as %q: update the test", suppression)
 	}
 	write(t, dir, map[string]string{"warns/site.yaml": unsuppressed + "\n"})
 	write(t, dir, map[string]string{
@@ -254,7 +254,7 @@ func TestLintInputFindings(t *testing.T) {
 	}
 	for rule, want := range map[string]string{
 		"INP002": `bad/site.yaml:field "bogus" is not allowed`,
-		"RND003": "warns/site.yaml:mirroring.quayCache.policy: after the agent installation",
+		"MIR021": "warns/site.yaml:mirroring.quayCache.policy: after the agent installation",
 		"INP006": "m/pipe.yaml:cannot read: not a regular file: it is a named pipe (FIFO)",
 		"MIR018": "warns/site.yaml:",
 	} {
@@ -266,20 +266,27 @@ func TestLintInputFindings(t *testing.T) {
 	// a render warning fails --fail-on warning, and the site's own
 	// suppression (with a reason) silences it
 	r = mainIn(t, dir, "lint", "--fail-on", "warning", "warns")
-	if r.code != ExitFindings || !regexp.MustCompile(`(?m)^warns/site.yaml:\d+:\d+: warning: .*\[RND003\]$`).MatchString(r.stdout) {
-		t.Errorf("--fail-on warning: exit %d, want 1 with RND003\n%s%s", r.code, r.stdout, r.stderr)
+	if r.code != ExitFindings || !regexp.MustCompile(`(?m)^warns/site.yaml:\d+:\d+: warning: .*\[MIR021\]$`).MatchString(r.stdout) {
+		t.Errorf("--fail-on warning: exit %d, want 1 with MIR021\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	write(t, dir, map[string]string{"warns/site.yaml": string(shipped)})
 	r = mainIn(t, dir, "lint", "--fail-on", "warning", "warns")
-	if r.code != ExitOK || strings.Contains(r.stdout, "[RND003]") || !strings.Contains(r.stdout, "1 suppressed") {
-		t.Errorf("suppressed RND003 still reported (exit %d)\n%s%s", r.code, r.stdout, r.stderr)
+	if r.code != ExitOK || strings.Contains(r.stdout, "[MIR021]") || !strings.Contains(r.stdout, "1 suppressed") {
+		t.Errorf("suppressed MIR021 still reported (exit %d)\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// INP005, the one rule all render warnings had before, is retired: a
 	// suppression of it says so
 	write(t, dir, map[string]string{"warns/site.yaml": unsuppressed + "\nlint:\n  suppress:\n  - {rule: INP005, reason: \"image-digest-mirror is deleted after the installation\"}\n"})
 	r = mainIn(t, dir, "lint", "warns")
-	if !regexp.MustCompile(`(?m)warning: suppression of INP005 \(render-warning\), a retired rule: .*RND.* \[LNT003\]$`).MatchString(r.stdout) || !strings.Contains(r.stdout, "[RND003]") {
-		t.Errorf("a suppression of INP005: want LNT003 naming the RND IDs, and RND003 still reported\n%s%s", r.stdout, r.stderr)
+	if !regexp.MustCompile(`(?m)warning: suppression of INP005 \(render-warning\), a retired rule: .*RND.* \[LNT003\]$`).MatchString(r.stdout) || !strings.Contains(r.stdout, "[MIR021]") {
+		t.Errorf("a suppression of INP005: want LNT003 naming the RND IDs, and MIR021 still reported\n%s%s", r.stdout, r.stderr)
+	}
+	// RND003, the render warning's ID before it was MIR021 in render
+	// and lint alike, is retired too
+	write(t, dir, map[string]string{"warns/site.yaml": unsuppressed + "\nlint:\n  suppress:\n  - {rule: RND003, reason: \"image-digest-mirror is deleted after the installation\"}\n"})
+	r = mainIn(t, dir, "lint", "warns")
+	if !regexp.MustCompile(`(?m)warning: suppression of RND003 \(installer-mirrors-conflict-after-install\), a retired rule: .*suppress MIR021 \[LNT003\]$`).MatchString(r.stdout) || !strings.Contains(r.stdout, "[MIR021]") {
+		t.Errorf("a suppression of RND003: want LNT003 naming MIR021, and MIR021 still reported\n%s%s", r.stdout, r.stderr)
 	}
 
 	// a PATH that does not exist: exit 2, and the report still says why

@@ -95,7 +95,7 @@ func fromExample(example, file, old, new string, more ...string) rndFixture {
 	}
 }
 
-const agentSNOFieldSuppression = ` @lint(ignore="RND003", reason="we delete imagedigestmirrorset/image-digest-mirror after the installation (header of install/install-config.yaml)")`
+const agentSNOFieldSuppression = ` @lint(ignore="MIR021", reason="we delete imagedigestmirrorset/image-digest-mirror after the installation (header of install/install-config.yaml)")`
 
 const fleetTrustBundle = `
 install: additionalTrustBundle: """
@@ -265,9 +265,9 @@ func TestRenderFieldSuppression(t *testing.T) {
 		honoured bool
 	}{
 		{"as shipped", fromExample("agent-sno", "site.cue", "", ""), true},
-		{"no reason", fromExample("agent-sno", "site.cue", agentSNOFieldSuppression, ` @lint(ignore="RND003", reason="")`), false},
+		{"no reason", fromExample("agent-sno", "site.cue", agentSNOFieldSuppression, ` @lint(ignore="MIR021", reason="")`), false},
 		{"another field", fromExample("agent-sno", "site.cue", field+agentSNOFieldSuppression, field,
-			`host: "quay.lab.example.com:8443"`, `host: "quay.lab.example.com:8443" @lint(ignore="RND003", reason="not the warned field")`), false},
+			`host: "quay.lab.example.com:8443"`, `host: "quay.lab.example.com:8443" @lint(ignore="MIR021", reason="not the warned field")`), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -276,8 +276,8 @@ func TestRenderFieldSuppression(t *testing.T) {
 			switch {
 			case tc.honoured && (res.code != ExitOK || !strings.Contains(res.stderr, "siteforge: 1 warning suppressed")):
 				t.Errorf("exit %d, want 0 and the warning counted as suppressed\n%s", res.code, res.stderr)
-			case !tc.honoured && (res.code != ExitFailure || !strings.Contains(res.stderr, "[RND003]")):
-				t.Errorf("exit %d, want 2 with the RND003 error\n%s", res.code, res.stderr)
+			case !tc.honoured && (res.code != ExitFailure || !strings.Contains(res.stderr, "[MIR021]")):
+				t.Errorf("exit %d, want 2 with the MIR021 error\n%s", res.code, res.stderr)
 			}
 		})
 	}

@@ -298,6 +298,40 @@ func TestSiteLintWithoutKustomization(t *testing.T) {
 	}
 }
 
+// TestSiteLintRenderedWithoutPaths: objects SiteRender rendered
+// (siteforge.dev/source) that a SiteLint without spec.paths lints as plain
+// objects are named as docs/integrations.md says, `Kind namespace/name
+// (kustomize output)`, on stderr and in the results, not at the site's
+// path (a folder, relative to another root).
+func TestSiteLintRenderedWithoutPaths(t *testing.T) {
+	rl := strings.Replace(lintList(""), "      internal.config.kubernetes.io/prefixes: p-\n",
+		"      internal.config.kubernetes.io/prefixes: p-\n      siteforge.dev/source: sites/lab\n", 1)
+	if rl == lintList("") {
+		t.Fatal("lintList changed: update the test")
+	}
+	out, stderr, code := run(t, t.TempDir(), rl)
+	const named = "CatalogSource openshift-marketplace/p-redhat-operators (kustomize output)"
+	if code != exitFindings || !strings.Contains(stderr, "\n"+named+": error: ") && !strings.HasPrefix(stderr, named+": error: ") {
+		t.Errorf("exit %d, want %d and the object named %q:\n%s", code, exitFindings, named, stderr)
+	}
+	if strings.Contains(stderr, "sites/lab") {
+		t.Errorf("stderr names the site's path as a file:\n%s", stderr)
+	}
+	found := false
+	for _, r := range out.Results {
+		if r.Tags["rule"] != "MIR001" {
+			continue
+		}
+		found = true
+		if r.File.Path != named {
+			t.Errorf("MIR001 result file %+v, want %q", r.File, named)
+		}
+	}
+	if !found {
+		t.Errorf("no MIR001 result: %+v", out.Results)
+	}
+}
+
 func TestSiteLintClean(t *testing.T) {
 	rl := lintList("  spec:\n    disable: [MIR001, MIR002]\n")
 	out, stderr, code := run(t, t.TempDir(), rl)
@@ -521,13 +555,13 @@ func TestResourceListCap(t *testing.T) {
 // it.
 func TestSiteRenderWarningRule(t *testing.T) {
 	shipped := string(exampleSite(t))
-	unsuppressed, _, found := strings.Cut(shipped, "\nlint:\n  suppress:\n  - rule: RND003\n")
+	unsuppressed, _, found := strings.Cut(shipped, "\nlint:\n  suppress:\n  - rule: MIR021\n")
 	if !found {
-		t.Fatal("examples/disconnected-quay-cache/site.yaml no longer suppresses RND003: update the test")
+		t.Fatal("examples/disconnected-quay-cache/site.yaml no longer suppresses MIR021: update the test")
 	}
 	for _, tc := range []struct {
 		name, site, strict string
-		severity           string // of the RND003 result; "" for none
+		severity           string // of the MIR021 result; "" for none
 		code               int
 	}{
 		{"warning", unsuppressed, "false", "warning", 0},
@@ -542,7 +576,7 @@ func TestSiteRenderWarningRule(t *testing.T) {
 			}
 			var got, counted bool
 			for _, r := range out.Results {
-				if r.Tags["rule"] == "RND003" {
+				if r.Tags["rule"] == "MIR021" {
 					got = true
 					if r.Severity != tc.severity || r.Tags["name"] != "installer-mirrors-conflict-after-install" || r.File.Path != "site.yaml" {
 						t.Errorf("result %+v, want a %s with the rule's name at site.yaml", r, tc.severity)
@@ -553,7 +587,7 @@ func TestSiteRenderWarningRule(t *testing.T) {
 				}
 			}
 			if got != (tc.severity != "") || counted != (tc.severity == "") {
-				t.Errorf("RND003 result %v, suppressed count %v; results %+v", got, counted, out.Results)
+				t.Errorf("MIR021 result %v, suppressed count %v; results %+v", got, counted, out.Results)
 			}
 		})
 	}

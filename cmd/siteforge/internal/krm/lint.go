@@ -226,16 +226,16 @@ func (it *item) describe() string {
 // userPos maps a position in the item's lint copy to the user's file: the
 // same field in the object the item was built from, found in the file its
 // path annotation names (kpt) or through the kustomization. Without one, it
-// names the item's file (path annotation), the site it was rendered from,
-// or the object, without a line.
+// names the item's file (path annotation), or the object, without a line:
+// `Kind namespace/name (kustomize output)` (docs/integrations.md), also for
+// an object rendered from a site this SiteLint does not lint: its
+// siteforge.dev/source is the site's path from the repository root, often a
+// folder, not a file the finding could be at.
 func (it *item) userPos(srcs *sources, p diag.Position) diag.Position {
 	src := srcs.find(it)
 	if src == nil {
 		if it.path != "" {
 			return diag.Position{File: it.path}
-		}
-		if it.renderedFrom != "" {
-			return diag.Position{File: it.renderedFrom}
 		}
 		return diag.Position{File: it.describe() + " (kustomize output)"}
 	}
