@@ -373,7 +373,7 @@ func checkAfterInstall(s *site.Site, entries []entry, in registries.Input, minor
 	return warnings, append(steps, step)
 }
 
-// afterInstallHint is the hint of an RND003 warning: the step that fixes the
+// afterInstallHint is the hint of a MIR021 warning (ruleid.InstallerMirrorsConflict): the step that fixes the
 // cluster, and how the warning is cleared once the user runs it (the site
 // cannot avoid the installer's policy-less objects before
 // platform.InstallerSourcePolicySince).

@@ -226,14 +226,14 @@ func TestDisconnectedQuayCacheExample(t *testing.T) {
 	if _, ok := out.Files[masterPreview]; !ok {
 		t.Errorf("missing %s", masterPreview)
 	}
-	// The site suppresses it (RND003, with the reason that the object is
+	// The site suppresses it (MIR021, with the reason that the object is
 	// deleted after the installation): render drops it, and keeps it in
 	// Suppressed for lint.
 	if hasWarning(out.Warnings, "image-digest-mirror") {
-		t.Errorf("the suppressed RND003 warning is still shown: %v", out.Warnings)
+		t.Errorf("the suppressed MIR021 warning is still shown: %v", out.Warnings)
 	}
 	if len(out.Suppressed) != 1 || out.Suppressed[0].Rule != ruleid.InstallerMirrorsConflict || !hasWarning(out.Suppressed, "image-digest-mirror") {
-		t.Errorf("suppressed %v, want the RND003 warning about the installer's IDMS", out.Suppressed)
+		t.Errorf("suppressed %v, want the MIR021 warning about the installer's IDMS", out.Suppressed)
 	}
 }
 
