@@ -27,6 +27,7 @@ import (
 // suppression naming one is reported (LNT003) with this text.
 var retired = map[string]string{
 	"INP005": "INP005 (render-warning), a retired rule: every render warning has its own rule ID now (RND001..., or the lint rule of the same fact), printed in brackets after the warning; suppress that ID",
+	"RND009": "RND009 (hostnetwork-default-replicas-exceed-nodes), a retired rule: a HostNetwork router whose default replicas exceed the nodes it can run on is refused under ING006 (hostnetwork-replicas-exceed-nodes), as one whose replicas are written; suppress ING006",
 	"RND003": "RND003 (installer-mirrors-conflict-after-install), a retired rule: the conflict of the installer's mirror objects with the site's day-2 ones is MIR021 (installer-mirrors-conflict-after-install), in render and in lint of the rendered folder alike; suppress MIR021",
 }
 
@@ -113,12 +114,6 @@ func init() {
 				"deployment.go desiredRouterDeployment): the routers run only on nodes with those labels. No pool of the site carries them, " +
 				"so the routers run on nodes the site does not describe, or stay Pending.",
 			Fix: "Place the shard with pools: [...], or add the labels to the pools that should run it (pools.<pool>.labels)."},
-		{ID: ruleid.RouterDefaultReplicasExceedNodes, Name: "hostnetwork-default-replicas-exceed-nodes",
-			Summary: "a HostNetwork shard without replicas gets the operator's default, more than the nodes it can run on",
-			Rationale: fmt.Sprintf("Without spec.replicas the ingress operator runs %d routers (cluster-ingress-operator "+
-				"pkg/operator/controller/ingress deployment.go); with HostNetwork each binds the host ports, so one node holds one router "+
-				"and the others stay Pending. The same with replicas set is an error (ING006).", platform.IngressDefaultReplicas),
-			Fix: "Set the shard's replicas to the number of nodes it can run on, or place it on more nodes."},
 		{ID: ruleid.RouterPortsIgnored, Name: "router-ports-ignored",
 			Summary: "ports on a shard that is not published with HostNetwork",
 			Rationale: "spec.endpointPublishingStrategy.hostNetwork.{httpPort,httpsPort,statsPort} exist only for the HostNetwork strategy " +

@@ -207,7 +207,8 @@ func TestReplicaBounds(t *testing.T) {
 		{name: "replicas = eligible nodes", pools: []string{"edge"}, replicas: 3},
 		{name: "replicas > eligible nodes", pools: []string{"edge"}, replicas: 4, wantErr: "4 HostNetwork router replicas need 4 nodes (each binds the host ports), but shard \"x\" can run on 3"},
 		{name: "default replicas fit", pools: []string{"infra"}},
-		{name: "default replicas do not fit: warning", pools: []string{"solo"}, wantWarn: "(replicas defaults to 2)"},
+		// the operator's default counts as replicas written (ING006, as lint)
+		{name: "default replicas do not fit: refused", pools: []string{"solo"}, wantErr: "2 HostNetwork router replicas need 2 nodes (each binds the host ports), but shard \"x\" can run on 1 (pool solo (1 node: s-0)) (replicas defaults to 2) (set replicas to 1 or less, or place the shard on more nodes) [ING006]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := baseSite()

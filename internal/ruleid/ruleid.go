@@ -34,9 +34,9 @@ const (
 	// RouterSelectorMatchesNoPool: a shard's node selector matches no pool
 	// of the site.
 	RouterSelectorMatchesNoPool = "RND008"
-	// RouterDefaultReplicasExceedNodes: a HostNetwork shard's default
-	// replica count is larger than the nodes it can run on.
-	RouterDefaultReplicasExceedNodes = "RND009"
+	// RND009 (hostnetwork-default-replicas-exceed-nodes) is retired: a
+	// HostNetwork shard whose default replicas exceed its nodes is refused
+	// under ING006, as one whose replicas are written (lint/render.go retired).
 	// RouterPortsIgnored: ports on a shard that is not published with
 	// HostNetwork.
 	RouterPortsIgnored = "RND010"
@@ -89,4 +89,4 @@ const (
 // Render lists the RND IDs, in order.
 var Render = []string{ButaneTranslation, InstallInputIncomplete, MCOLogsRegistries,
 	NeverContactSourceIgnored, HubTrustBundleDropped, SDNLiveMigrationUndocumented,
-	RouterSelectorMatchesNoPool, RouterDefaultReplicasExceedNodes, RouterPortsIgnored, NoOperatorCatalog}
+	RouterSelectorMatchesNoPool, RouterPortsIgnored, NoOperatorCatalog}

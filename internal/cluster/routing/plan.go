@@ -215,13 +215,14 @@ func PlanShard(warn func(rule string, d diag.Diagnostic), s *site.Site, m *Model
 		msg := fmt.Sprintf("%d HostNetwork router replicas need %d nodes (each binds the host ports), but shard %q can run on %d (%s)",
 			out.Replicas, out.Replicas, name, p.Nodes, PoolsSummary(s, p.Pools))
 		hint := fmt.Sprintf("set replicas to %d or less, or place the shard on more nodes", p.Nodes)
-		if sh.Replicas != nil {
-			d := at(replicasPath, msg, hint)
-			d.Rule = ruleid.HostNetworkReplicasExceed
-			add(d)
-		} else {
-			warn(ruleid.RouterDefaultReplicasExceedNodes, *at(replicasPath, msg+fmt.Sprintf(" (replicas defaults to %d)", platform.IngressDefaultReplicas), hint))
+		if sh.Replicas == nil {
+			// the operator's default: the same refusal as replicas written
+			// (lint's ING006 counts the default too)
+			msg += fmt.Sprintf(" (replicas defaults to %d)", platform.IngressDefaultReplicas)
 		}
+		d := at(replicasPath, msg, hint)
+		d.Rule = ruleid.HostNetworkReplicasExceed
+		add(d)
 	}
 
 	out.Ports = DefaultHostPorts

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,12 +66,23 @@ var examplesAbs, _ = filepath.Abs(examplesDir)
 // file a site-wide suppression is appended to, and whether it is CUE.
 type rndFixture func(t *testing.T, dir string) (path, file string, cue bool)
 
-func yamlSite(content string) rndFixture {
+// yamlSite is a site folder with site.yaml and, for each of more, one
+// more site file (unified with it).
+func yamlSite(content string, more ...string) rndFixture {
 	return func(t *testing.T, dir string) (string, string, bool) {
-		write(t, dir, map[string]string{"site/site.yaml": content})
+		files := map[string]string{"site/site.yaml": content}
+		for i, m := range more {
+			files[fmt.Sprintf("site/more-%d.yaml", i)] = m
+		}
+		write(t, dir, files)
 		return "site", filepath.Join(dir, "site", "site.yaml"), false
 	}
 }
+
+// mir017Off turns MIR017 off for a site: blocking the payload's registry
+// is MIR017's error (lint and render alike), and a site that accepts that
+// MCO drops the block still gets RND004 for what MCO logs.
+const mir017Off = "apiVersion: siteforge.dev/v1alpha1\nlint:\n  severity: {MIR017: \"off\"}\n"
 
 // fromExample copies an example and edits one of its files (old -> new,
 // then each further pair; every old must be there).
@@ -117,10 +129,10 @@ var rndCases = []struct {
 		fromExample("agent-sno", "site.cue", "", "")},
 	// the example without its field suppression, and as shipped
 	{ruleid.InstallerMirrorsConflict, fromExample("agent-sno", "site.cue", agentSNOFieldSuppression, ""),
-		fromExample("agent-sno", "site.cue", `policy: "NeverContactSource"`, `policy: "AllowContactingSource"`)},
+		fromExample("agent-sno", "site.cue", `policy: "NeverContactSource"`+agentSNOFieldSuppression, `policy: "AllowContactingSource"`)},
 	{ruleid.MCOLogsRegistries,
-		yamlSite(strings.Replace(rndBase, "lifecycle: running", "lifecycle: running\n  releaseImage: quay.io/openshift-release-dev/ocp-release@sha256:"+strings.Repeat("0", 64), 1) +
-			"mirroring:\n  blockedRegistries: [quay.io]\n"),
+		yamlSite(strings.Replace(rndBase, "lifecycle: running", "lifecycle: running\n  releaseImage: quay.io/openshift-release-dev/ocp-release@sha256:"+strings.Repeat("0", 64), 1)+
+			"mirroring:\n  blockedRegistries: [quay.io]\n", mir017Off),
 		yamlSite(strings.Replace(rndBase, "lifecycle: running", "lifecycle: running\n  releaseImage: quay.io/openshift-release-dev/ocp-release@sha256:"+strings.Repeat("0", 64), 1) +
 			"mirroring:\n  blockedRegistries: [docker.io]\n")},
 	{ruleid.NeverContactSourceIgnored,
@@ -131,9 +143,6 @@ var rndCases = []struct {
 	{ruleid.SDNLiveMigrationUndocumented, yamlSite(sdnLive("4.15.3")), yamlSite(sdnLive("4.16.12"))},
 	{ruleid.RouterSelectorMatchesNoPool,
 		yamlSite(rndBase + rndShard + "      nodeSelector: {matchLabels: {edge: \"true\"}}\n"),
-		yamlSite(strings.Replace(rndBase, "  worker:\n", rndEdgePool+"  worker:\n", 1) + rndShard + "      pools: [edge]\n      replicas: 1\n      ports: {http: 8080, https: 8443, stats: 9936}\n")},
-	{ruleid.RouterDefaultReplicasExceedNodes,
-		yamlSite(strings.Replace(rndBase, "  worker:\n", rndEdgePool+"  worker:\n", 1) + rndShard + "      pools: [edge]\n      ports: {http: 8080, https: 8443, stats: 9936}\n"),
 		yamlSite(strings.Replace(rndBase, "  worker:\n", rndEdgePool+"  worker:\n", 1) + rndShard + "      pools: [edge]\n      replicas: 1\n      ports: {http: 8080, https: 8443, stats: 9936}\n")},
 	{ruleid.RouterPortsIgnored,
 		yamlSite(rndBase + rndShard + "      endpointPublishing: LoadBalancerService\n      ports: {http: 8080}\n"),
