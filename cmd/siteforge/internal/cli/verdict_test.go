@@ -72,6 +72,9 @@ type verdictResult struct {
 	code     int
 	wantCode int
 	errs     map[verdictError]bool
+	// msgs are the errors' messages (text: "path: message"; lint: that,
+	// then " (hint)"), to compare across commands.
+	msgs     map[verdictError]string
 	problems []string // what this command got wrong besides the set
 	output   string   // what it printed, bounded, for the failure message
 }
@@ -129,16 +132,17 @@ var errorLine = regexp.MustCompile(`^(\S+?)(?::([0-9]+):([0-9]+))?: error: (.*?)
 
 // textErrors parses the error lines of stderr; dir is the prefix the
 // command prints before the case folder's files.
-func textErrors(stderr, dir string) map[verdictError]bool {
-	errs := map[verdictError]bool{}
+func textErrors(stderr, dir string) (map[verdictError]bool, map[verdictError]string) {
+	errs, msgs := map[verdictError]bool{}, map[verdictError]string{}
 	for _, l := range strings.Split(stderr, "\n") {
 		m := errorLine.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
-		errs[verdictError{m[5], position(m[1], m[2], m[3], dir)}] = true
+		e := verdictError{m[5], position(m[1], m[2], m[3], dir)}
+		errs[e], msgs[e] = true, m[4]
 	}
-	return errs
+	return errs, msgs
 }
 
 // position is file:line:col relative to the case folder.
@@ -183,7 +187,8 @@ func runVerdictCommands(t *testing.T, root, name string) []verdictResult {
 	} {
 		r := mainIn(t, root, c.args...)
 		res := verdictResult{command: strings.Join(c.args[:len(c.args)-1], " "), code: r.code, wantCode: c.code,
-			errs: textErrors(r.stderr, name), output: "stderr:\n" + bounded(r.stderr)}
+			output: "stderr:\n" + bounded(r.stderr)}
+		res.errs, res.msgs = textErrors(r.stderr, name)
 		if c.args[0] == "render" && r.code != ExitOK && r.stdout != "" {
 			res.problems = append(res.problems, "failed with output on stdout")
 		}
@@ -201,7 +206,8 @@ func runVerdictCommands(t *testing.T, root, name string) []verdictResult {
 
 	r = mainIn(t, filepath.Join(root, name), "argocd", "generate")
 	res := verdictResult{command: "argocd generate", code: r.code, wantCode: ExitFailure,
-		errs: textErrors(r.stderr, "."), output: "stderr:\n" + bounded(r.stderr)}
+		output: "stderr:\n" + bounded(r.stderr)}
+	res.errs, res.msgs = textErrors(r.stderr, ".")
 	if r.code != ExitOK && r.stdout != "" {
 		res.problems = append(res.problems, "failed with output on stdout")
 	}
@@ -214,11 +220,12 @@ func runVerdictCommands(t *testing.T, root, name string) []verdictResult {
 
 func lintVerdict(r ran, name string) verdictResult {
 	res := verdictResult{command: "lint --format json", code: r.code, wantCode: ExitFindings,
-		errs: map[verdictError]bool{}, output: "stdout:\n" + bounded(r.stdout) + "\nstderr:\n" + bounded(r.stderr)}
+		errs: map[verdictError]bool{}, msgs: map[verdictError]string{}, output: "stdout:\n" + bounded(r.stdout) + "\nstderr:\n" + bounded(r.stderr)}
 	var report struct {
 		Findings []struct {
 			Rule     string `json:"rule"`
 			Severity string `json:"severity"`
+			Message  string `json:"message"`
 			File     string `json:"file"`
 			Line     int    `json:"line"`
 			Column   int    `json:"column"`
@@ -236,7 +243,8 @@ func lintVerdict(r ran, name string) verdictResult {
 		if f.Line > 0 {
 			line, col = strconv.Itoa(f.Line), strconv.Itoa(f.Column)
 		}
-		res.errs[verdictError{f.Rule, position(f.File, line, col, name)}] = true
+		e := verdictError{f.Rule, position(f.File, line, col, name)}
+		res.errs[e], res.msgs[e] = true, f.Message
 	}
 	return res
 }
@@ -251,7 +259,8 @@ func fnVerdict(t *testing.T, root, name, rl string) verdictResult {
 	var stdout, stderr strings.Builder
 	code := Main([]string{"fn"}, strings.NewReader(rl), &stdout, &stderr)
 	res := verdictResult{command: "fn SiteRender", code: code, wantCode: ExitFailure,
-		errs: textErrors(stderr.String(), name), output: "stderr:\n" + bounded(stderr.String())}
+		output: "stderr:\n" + bounded(stderr.String())}
+	res.errs, res.msgs = textErrors(stderr.String(), name)
 	var list struct {
 		Items   []map[string]any `json:"items"`
 		Results []struct {
@@ -339,6 +348,15 @@ func checkVerdicts(t *testing.T, want map[verdictError]bool, results []verdictRe
 		}
 		if len(differs) > 0 {
 			problems = append(problems, "reports other errors than "+strings.Join(differs, ", "))
+		}
+		// the same message: every text command prints "path: message"
+		// as vet does; lint's message is that, then " (hint)"
+		for e, m := range r.msgs {
+			v, ok := results[0].msgs[e]
+			if !ok || m == v || strings.HasPrefix(m, v+" (") {
+				continue
+			}
+			problems = append(problems, fmt.Sprintf("says %q at %s, vet says %q", m, e, v))
 		}
 		problems = append(problems, r.problems...)
 		if len(problems) > 0 {
