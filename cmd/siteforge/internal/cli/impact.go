@@ -84,8 +84,8 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 					if len(args) != 2 {
 						return usageError(e, "impact", "give OLD and NEW, or --git REV [PATH...]")
 					}
-					if before, ok = impactSide(e, args[0], []string{args[0]}); ok {
-						after, ok = impactSide(e, args[1], []string{args[1]})
+					if before, ok = impactSide(e, args[0], []string{args[0]}, true); ok {
+						after, ok = impactSide(e, args[1], []string{args[1]}, false)
 					}
 				}
 				if !ok {
@@ -121,8 +121,12 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 }
 
 // impactSide reads one state: the clusters under paths, named relative to
-// base (sites by their name).
-func impactSide(e env, base string, paths []string) ([]impact.Cluster, bool) {
+// base (sites by their name). The new state's sites pass the check pipeline
+// as render's do (a site render refuses has no impact to show); the old
+// state (old) is what was rendered before: its sites are rendered, and the
+// lint rules' findings on them refuse nothing (a change that fixes a lint
+// error still has its impact shown).
+func impactSide(e env, base string, paths []string, old bool) ([]impact.Cluster, bool) {
 	found := discover.Paths(paths, discover.Options{})
 	var diags diag.List
 	for _, p := range found.Problems {
@@ -144,7 +148,7 @@ func impactSide(e env, base string, paths []string) ([]impact.Cluster, bool) {
 		}
 		bySite := map[int]impact.Cluster{}
 		var mu sync.Mutex
-		run, err := eachUnit(units, d, verdict.Options{}, func(i int, o *generators.Output) error {
+		run, err := eachUnit(units, d, verdict.Options{Findings: old}, func(i int, o *generators.Output) error {
 			objs, _, err := o.Objects()
 			if err != nil {
 				return err
@@ -261,11 +265,11 @@ func gitSides(e env, rev string, paths []string) (before, after []impact.Cluster
 		if _, err := os.Stat(old); err != nil {
 			continue // the path is new since rev: nothing before
 		}
-		b, ok := impactSide(e, old, []string{old})
+		b, ok := impactSide(e, old, []string{old}, true)
 		if !ok {
 			return nil, nil, false
 		}
-		a, ok := impactSide(e, paths[i], []string{paths[i]})
+		a, ok := impactSide(e, paths[i], []string{paths[i]}, false)
 		if !ok {
 			return nil, nil, false
 		}
@@ -275,7 +279,7 @@ func gitSides(e env, rev string, paths []string) (before, after []impact.Cluster
 		if _, err := os.Stat(filepath.Join(tmp, filepath.FromSlash(rel))); err == nil {
 			continue
 		}
-		a, ok := impactSide(e, paths[i], []string{paths[i]})
+		a, ok := impactSide(e, paths[i], []string{paths[i]}, false)
 		if !ok {
 			return nil, nil, false
 		}

@@ -361,3 +361,31 @@ func TestImpactSiteToInstall(t *testing.T) {
 		t.Errorf("changed site to install: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestImpactOfAFix: the old state is what was rendered before, so a change
+// that fixes a lint error (an uplink MTU above what AWS carries, MTU009)
+// still has its impact shown; the new state passes the check pipeline as
+// render's does, so a change that introduces the error is refused.
+func TestImpactOfAFix(t *testing.T) {
+	abs, _ := filepath.Abs(examplesDir)
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good"), filepath.Join(dir, "bad")
+	copyTree(t, filepath.Join(abs, "aws-local-zones"), good)
+	copyTree(t, filepath.Join(abs, "aws-local-zones"), bad)
+	data, err := os.ReadFile(filepath.Join(bad, "site.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(data), "uplinkMTU:       9001", "uplinkMTU:       9216", 1)
+	if broken == string(data) {
+		t.Fatal("the example has no uplinkMTU 9001 to break")
+	}
+	write(t, bad, map[string]string{"site.cue": broken})
+
+	if r := mainIn(t, dir, "impact", "bad", "good"); r.code != ExitOK || r.stdout == "" {
+		t.Errorf("impact of the fix: exit %d, want 0 and the site's impact\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mainIn(t, dir, "impact", "good", "bad"); r.code != ExitFailure || !strings.Contains(r.stderr, "[MTU009]") {
+		t.Errorf("impact of the mistake: exit %d, want 2 with MTU009\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
