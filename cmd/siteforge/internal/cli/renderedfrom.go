@@ -66,9 +66,9 @@ func renderedFrom(c discover.Cluster) (*lint.RenderedFrom, *lint.Finding) {
 		mu    sync.Mutex
 		found *lint.RenderedFrom
 	)
-	// lint's mode: a site whose lint rules find errors still gives its
+	// only rendered: a site whose lint rules find errors still gives its
 	// suppressions and origins
-	run, err := eachUnit(units, diags, verdict.Options{Findings: true}, func(_ int, o *generators.Output) error {
+	run, err := eachUnit(units, diags, verdict.Options{RenderOnly: true}, func(_ int, o *generators.Output) error {
 		if o.Site.Name != c.RenderedSite {
 			return nil
 		}

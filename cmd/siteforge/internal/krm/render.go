@@ -120,7 +120,7 @@ func renderOutputs(r *reporter, sites []*site.Site, res load.Result, opts genera
 	var problems diag.List
 	var skipped []string
 	for _, s := range sites {
-		v, err := verdict.Site(s, verdict.Options{Render: opts, Findings: lintMode})
+		v, err := verdict.Site(s, verdict.Options{Render: opts, RenderOnly: lintMode})
 		if err != nil {
 			r.failure("site %s: internal error: %v", s.Name, err)
 			return nil, false

@@ -40,6 +40,11 @@ type Options struct {
 	// Findings is lint's mode: the lint rules' findings are the report
 	// (Result.Lint, every severity), not refusals of the site.
 	Findings bool
+	// RenderOnly stops after the generators: for a caller that lints the
+	// rendered site itself (SiteLint, with its items) or needs only its
+	// origins and suppressions (lint of a rendered folder without its
+	// site). Nothing the lint rules find is reported.
+	RenderOnly bool
 }
 
 // Result is the verdict on one site.
@@ -81,6 +86,10 @@ func Site(s *site.Site, opts Options) (Result, error) {
 		return r, fmt.Errorf("site %s: %w", s.Name, err)
 	}
 	o.Warnings = append(o.Warnings, unknown...).Sort()
+	if opts.RenderOnly {
+		r.Output = o
+		return r, nil
+	}
 	objs, origin, err := o.Objects()
 	if err != nil {
 		return r, fmt.Errorf("site %s: %w", s.Name, err)
