@@ -236,13 +236,16 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 			}
 		}
 	}
-	if len(diags) > 0 {
+	if err != nil {
 		return nil, diags
 	}
+	// Only unknown fields (now dropped) were wrong, and the rest is valid:
+	// the cross-field checks run on the rest too, so one run reports both
+	// (the site is still refused).
 
 	var s site.Site
 	if err := unified.Decode(&s); err != nil {
-		return nil, l.translate(err, user, firstPos(files))
+		return nil, append(diags, l.translate(err, user, firstPos(files))...)
 	}
 	s.Source = u.source
 	s.Origin = Origin(u.source)
@@ -252,10 +255,10 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 		s.Positions, s.FieldSuppressions = fields.pos, fields.sups
 	}
 	if d := expandDefaultCatalogs(&s); len(d) > 0 {
-		return nil, d
+		return nil, append(diags, d...)
 	}
-	if d := checkSemantics(&s); len(d) > 0 {
-		return nil, d
+	if d := checkSemantics(&s); len(d) > 0 || len(diags) > 0 {
+		return nil, append(diags, d...)
 	}
 	return &s, nil
 }

@@ -81,7 +81,7 @@ func loadSites(r *reporter, root string, paths []string, inline bool) ([]*site.S
 	}
 	if len(res.Diagnostics) > 0 {
 		r.diagnostics(res, verdict.Ruled(res.Diagnostics), "error")
-		r.note("the site does not load: render and the lint rules did not run on it (nor the cross-field checks, after a syntax or schema error); fix the errors above, then run again for the rest")
+		r.note("the site does not load: render and the lint rules did not run on it, nor the cross-field checks where a value breaks the schema (an unknown field does not stop them); fix the errors above, then run again for the rest")
 		r.failure("%d error%s in the site input", len(res.Diagnostics), plural(len(res.Diagnostics)))
 		return nil, res, false
 	}

@@ -173,7 +173,7 @@ func Ruled(dl diag.List) diag.List {
 
 // SkippedLoad is the note for a site input that does not load.
 func SkippedLoad(source string) string {
-	return fmt.Sprintf("%s: the site does not load: render and the lint rules did not run on it (nor the cross-field checks, after a syntax or schema error); fix the errors above, then run again for the rest", diag.SafeLine(source))
+	return fmt.Sprintf("%s: the site does not load: render and the lint rules did not run on it, nor the cross-field checks where a value breaks the schema (an unknown field does not stop them); fix the errors above, then run again for the rest", diag.SafeLine(source))
 }
 
 func skippedRender(s *site.Site) string {
