@@ -33,6 +33,14 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(binDir)
+	// render's digest cache: a folder of the run, not the user's
+	cache, err := os.MkdirTemp("", "siteforge-e2e-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(cache)
+	os.Setenv("SITEFORGE_CACHE", cache)
 	build := exec.Command("go", "build", "-o", filepath.Join(binDir, "siteforge"), "./cmd/siteforge")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {

@@ -60,6 +60,20 @@ type Unit struct {
 // (renovate.json, an ApplicationSet, a kustomization.yaml).
 func (u Unit) Ignored() []string { return u.ignored }
 
+// Files are the files unified into the site, fleet defaults first.
+func (u Unit) Files() []string { return append([]string(nil), u.files...) }
+
+// Shared reports whether the unit's file f is shared with other sites (a
+// fleet default): a file outside the site's own folder.
+func (u Unit) Shared(f string) bool { return filepath.Dir(f) != u.dir }
+
+// ReadFunc reads one input file for the loader: its bytes, or the error
+// fsread.File gives (a *fsread.TooLargeError past MaxFileSize).
+type ReadFunc func(name string) ([]byte, error)
+
+// ReadInput reads an input file from disk, as the loader does by default.
+func ReadInput(name string) ([]byte, error) { return fsread.File(name, MaxFileSize) }
+
 // IgnoredNotes are the notes to print for the fleet-root files units did
 // not read, once per file, sorted.
 func IgnoredNotes(units []Unit) []string {
@@ -346,10 +360,10 @@ func siteFilesIn(dir string) ([]string, error) {
 
 func describeErr(err error) string { return fsread.Describe(err) }
 
-// parseFile reads and parses one input file into CUE syntax. YAML and JSON
-// keep their line numbers.
-func parseFile(name string, src map[string][]byte) (*ast.File, diag.List) {
-	data, err := fsread.File(name, MaxFileSize)
+// parseFile reads (through read) and parses one input file into CUE
+// syntax. YAML and JSON keep their line numbers.
+func parseFile(name string, src map[string][]byte, read ReadFunc) (*ast.File, diag.List) {
+	data, err := read(name)
 	var tl *fsread.TooLargeError
 	switch {
 	case errors.As(err, &tl):

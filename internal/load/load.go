@@ -6,7 +6,6 @@ package load
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -114,6 +113,12 @@ func (n *Names) AddName(name string, pos diag.Position) diag.List {
 
 // LoadUnit loads one site; the files it reads are added to sources.
 func (l *Loader) LoadUnit(u Unit, sources map[string][]byte) (*site.Site, diag.List) {
+	return l.LoadUnitRead(u, sources, ReadInput)
+}
+
+// LoadUnitRead is LoadUnit reading each file through read, so that a
+// caller that digests the bytes (render's cache) loads exactly those.
+func (l *Loader) LoadUnitRead(u Unit, sources map[string][]byte, read ReadFunc) (*site.Site, diag.List) {
 	if len(u.files) > MaxFilesPerSite {
 		return nil, diag.List{{Pos: diag.Position{File: u.source},
 			Message: fmt.Sprintf("%d files make up this site, more than the limit of %d", len(u.files), MaxFilesPerSite)}}
@@ -121,7 +126,7 @@ func (l *Loader) LoadUnit(u Unit, sources map[string][]byte) (*site.Site, diag.L
 	var files []*ast.File
 	var diags diag.List
 	for _, name := range u.files {
-		f, d := parseFile(name, sources)
+		f, d := parseFile(name, sources, read)
 		diags = append(diags, d...)
 		if f != nil {
 			files = append(files, f)
@@ -353,7 +358,7 @@ func undecided(verr error) [][]string {
 func sharedFiles(u Unit) string {
 	var shared []string
 	for _, f := range u.files {
-		if filepath.Dir(f) != u.dir {
+		if u.Shared(f) {
 			shared = append(shared, f)
 		}
 	}

@@ -704,7 +704,7 @@ func TestFieldsGatheredInTheUnknownWalk(t *testing.T) {
 	for _, u := range units {
 		var files []*ast.File
 		for _, name := range u.files {
-			f, d := parseFile(name, map[string][]byte{})
+			f, d := parseFile(name, map[string][]byte{}, ReadInput)
 			if len(d) > 0 {
 				t.Fatal(d)
 			}

@@ -25,18 +25,7 @@ import (
 type Site struct {
 	Name  string
 	Files map[string][]byte
-	// Record, when set, is written as RecordName in the site's folder,
-	// staged and swapped in with its files (render's digest record,
-	// internal/digest). It is not output: Diff does not compare it.
-	Record []byte
 }
-
-// RecordName is the file in a rendered site folder that holds render's
-// digest record. A dotfile without a YAML or JSON extension: kustomize
-// reads only what kustomization.yaml lists, Argo CD's directory source
-// only *.yaml, *.yml and *.json, and siteforge's own discovery skips
-// hidden files.
-const RecordName = ".siteforge-digest"
 
 // PrepareDir checks that dir can receive output: it is a directory (created
 // when missing), not a file. undo removes the folders PrepareDir created,
@@ -139,8 +128,10 @@ func sortedPaths(files map[string][]byte) []string {
 }
 
 // walkSiteFiles calls fn for every entry under root (a site folder) that is
-// not a folder, but render's record (not output), with its path relative to
-// root and its full path. A root that does not exist holds nothing. fn
+// not a folder, with its path relative to root and its full path. Every
+// file counts: render keeps nothing of its own in a site folder (its digest
+// records live outside the output, cmd/siteforge/internal/cli/rendercache.go),
+// so no file there is exempt from Diff or Unchanged. A root that does not exist holds nothing. fn
 // returning fs.SkipAll ends the walk without an error.
 func walkSiteFiles(root string, fn func(rel, path string) error) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -156,9 +147,6 @@ func walkSiteFiles(root string, fn func(rel, path string) error) error {
 		rel, err := filepath.Rel(root, p)
 		if err != nil {
 			return err
-		}
-		if rel == RecordName {
-			return nil
 		}
 		return fn(rel, p)
 	})

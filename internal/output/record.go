@@ -15,30 +15,10 @@ import (
 // hundred); a larger file is not what render wrote.
 const maxOutputFile = 64 << 20
 
-// ReadRecords reads the digest record of every site folder in dir: folder
-// name -> the record's bytes. Folders without a readable record (a symbolic
-// link, a hidden folder, no record, one too large) are left out.
-func ReadRecords(dir string) map[string][]byte {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	out := map[string][]byte{}
-	for _, e := range entries {
-		if !e.IsDir() || checkName(e.Name()) != nil {
-			continue
-		}
-		b, err := fsread.FileNoFollow(filepath.Join(dir, e.Name(), RecordName), digest.MaxRecordSize)
-		if err == nil {
-			out[e.Name()] = b
-		}
-	}
-	return out
-}
-
 // Unchanged reports whether dir/<name> holds exactly the files listed (slash
-// path -> digest.FileHash), with those contents, and nothing else but
-// render's record: what Diff would find no difference in, were files the
+// path -> digest.FileHash), with those contents, and nothing else (a
+// stray .siteforge-digest, the record older releases kept there, included):
+// what Diff would find no difference in, were files the
 // render's output. Anything it cannot vouch for (a symbolic link, a device,
 // a file too large, an unreadable folder) is a change.
 func Unchanged(dir, name string, files map[string]string) bool {

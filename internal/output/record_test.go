@@ -17,35 +17,33 @@ func hashes(files map[string][]byte) map[string]string {
 	return out
 }
 
-// TestRecordWrittenWithTheSite: the record is staged and swapped in with
-// the site's files, Diff does not count it, and a site cannot write a file
-// of that name.
-func TestRecordWrittenWithTheSite(t *testing.T) {
+// legacyRecord is the record older releases wrote into each site folder.
+const legacyRecord = ".siteforge-digest"
+
+// TestNoFileExempt: a site folder holds only what render writes; a record
+// file there (older releases wrote one; a commit can write one) is an extra
+// file for Diff and a change for Unchanged, never render's own.
+func TestNoFileExempt(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string][]byte{"kustomization.yaml": []byte("k\n"), "a/b.yaml": []byte("b\n")}
-	if err := Write(dir, Site{Name: "lab", Files: files, Record: []byte("rec")}); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "lab", RecordName)); err != nil || string(b) != "rec" {
-		t.Fatalf("record: %q, %v", b, err)
-	}
-	if d, err := Diff(dir, Site{Name: "lab", Files: files}); err != nil || len(d) != 0 {
-		t.Errorf("Diff counts the record: %v %v", d, err)
-	}
-	if got := ReadRecords(dir); len(got) != 1 || string(got["lab"]) != "rec" {
-		t.Errorf("ReadRecords: %q", got)
-	}
-	// A render without a record (the golden writer) leaves none behind.
 	if err := Write(dir, Site{Name: "lab", Files: files}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(filepath.Join(dir, "lab", RecordName)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a site written without a record keeps the old one: %v", err)
+	if err := os.WriteFile(filepath.Join(dir, "lab", legacyRecord), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	st, _ := NewStage(dir)
-	defer st.Abort()
-	if err := st.Add(Site{Name: "x", Files: map[string][]byte{RecordName: nil}}); err == nil {
-		t.Error("a site file named like the record was staged")
+	if d, err := Diff(dir, Site{Name: "lab", Files: files}); err != nil || len(d) != 1 || d[0] != "extra "+filepath.Join(dir, "lab", legacyRecord) {
+		t.Errorf("Diff of a folder with a record file: %v %v, want it extra", d, err)
+	}
+	if Unchanged(dir, "lab", hashes(files)) {
+		t.Error("Unchanged vouches for a folder with a record file")
+	}
+	// render writes the folder again: the record file goes
+	if err := Write(dir, Site{Name: "lab", Files: files}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "lab", legacyRecord)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a site written again keeps the record file: %v", err)
 	}
 }
 
@@ -59,13 +57,13 @@ func TestUnchanged(t *testing.T) {
 		want bool
 	}{
 		{"as written", func(string) {}, true},
-		{"record edited", func(root string) { os.WriteFile(filepath.Join(root, RecordName), []byte("x"), 0o644) }, true},
+		{"a record file added", func(root string) { os.WriteFile(filepath.Join(root, legacyRecord), []byte("x"), 0o644) }, false},
 		{"empty folder added", func(root string) { os.Mkdir(filepath.Join(root, "c"), 0o755) }, true},
 		{"edited", func(root string) { os.WriteFile(filepath.Join(root, "a/b.yaml"), []byte("c\n"), 0o644) }, false},
 		{"grown", func(root string) { os.WriteFile(filepath.Join(root, "a/b.yaml"), []byte("b\n\n"), 0o644) }, false},
 		{"added", func(root string) { os.WriteFile(filepath.Join(root, "a/c.yaml"), nil, 0o644) }, false},
 		{"hidden file added", func(root string) { os.WriteFile(filepath.Join(root, ".x"), nil, 0o644) }, false},
-		{"record in a subfolder", func(root string) { os.WriteFile(filepath.Join(root, "a", RecordName), nil, 0o644) }, false},
+		{"a record file in a subfolder", func(root string) { os.WriteFile(filepath.Join(root, "a", legacyRecord), nil, 0o644) }, false},
 		{"removed", func(root string) { os.Remove(filepath.Join(root, "a/b.yaml")) }, false},
 		{"a link to the same bytes", func(root string) {
 			p := filepath.Join(root, "a/b.yaml")
@@ -82,7 +80,7 @@ func TestUnchanged(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := Write(dir, Site{Name: "lab", Files: files, Record: []byte("r")}); err != nil {
+			if err := Write(dir, Site{Name: "lab", Files: files}); err != nil {
 				t.Fatal(err)
 			}
 			tc.edit(filepath.Join(dir, "lab"))

@@ -110,20 +110,11 @@ func (st *Stage) Add(s Site) error {
 			return fmt.Errorf("%s exists and is not a directory", filepath.Join(st.dir, s.Name))
 		}
 	}
-	if _, ok := s.Files[RecordName]; ok {
-		return fmt.Errorf("site %s: an output file cannot be named %s (render's record)", s.Name, RecordName)
-	}
 	root := filepath.Join(st.tmp, s.Name)
 	if err := os.Mkdir(root, 0o755); err != nil {
 		return err
 	}
-	if err := writeTree(root, s.Files); err != nil {
-		return err
-	}
-	if s.Record != nil {
-		return os.WriteFile(filepath.Join(root, RecordName), s.Record, 0o644)
-	}
-	return nil
+	return writeTree(root, s.Files)
 }
 
 // Keep records that the run leaves dir/<name> as it is, as it was when the

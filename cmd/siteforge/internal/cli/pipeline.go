@@ -82,6 +82,9 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts verdict.Options, ca
 		claimed  = map[string]bool{} // site names passed to use
 	)
 	jobs := make(chan int)
+	// Each site is loaded from its files as read once (fleet defaults once
+	// per run), and the cache digests those same bytes.
+	inputs := newRunInputs()
 	// A panic in a worker stops the feeding below and is re-raised by
 	// Wait, in this goroutine: the caller's recovery point makes it exit 2.
 	var g guard.Group
@@ -91,8 +94,9 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts verdict.Options, ca
 			var l *load.Loader
 			used := 0
 			for i := range jobs {
+				files := inputs.read(units[i])
 				if cache != nil {
-					if r, ok := cache.lookup(i, units[i]); ok {
+					if r, ok := cache.lookup(i, units[i], files); ok {
 						mu.Lock()
 						results[i] = done{loaded: true, name: r.Name, namePos: r.NamePos}
 						dup := claimed[r.Name]
@@ -121,7 +125,7 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts verdict.Options, ca
 				}
 				used++
 				sources := map[string][]byte{}
-				s, v, d, err := loadAndCheck(l, units[i], sources, opts)
+				s, v, d, err := loadAndCheck(l, units[i], files.reader(), sources, opts)
 				if err != nil {
 					mu.Lock()
 					firstErr = err
@@ -189,12 +193,12 @@ feed:
 	return run, nil
 }
 
-// loadAndCheck loads one unit and runs the check pipeline on it
-// (verdict.Site); the watchdog watches both. Problems in the site are in d,
-// each with its rule ID; err is an internal error.
-func loadAndCheck(l *load.Loader, u load.Unit, sources map[string][]byte, opts verdict.Options) (*site.Site, verdict.Result, diag.List, error) {
+// loadAndCheck loads one unit from its files as read and runs the check
+// pipeline on it (verdict.Site); the watchdog watches both. Problems in the
+// site are in d, each with its rule ID; err is an internal error.
+func loadAndCheck(l *load.Loader, u load.Unit, read load.ReadFunc, sources map[string][]byte, opts verdict.Options) (*site.Site, verdict.Result, diag.List, error) {
 	defer guard.Track(u.Source())()
-	s, d := l.LoadUnit(u, sources)
+	s, d := l.LoadUnitRead(u, sources, read)
 	if s == nil {
 		return nil, verdict.Result{Skipped: verdict.SkippedLoad(u.Source())}, verdict.Ruled(d), nil
 	}

@@ -40,10 +40,12 @@ With --check -o DIR nothing is written: exit 1 lists the stale, missing and
 extra files when DIR differs from what render would write (for CI and
 pre-commit), exit 0 when it is up to date.
 
-Each site folder keeps a record (.siteforge-digest) of the digest of the
-site's inputs (files, fleet defaults, siteforge build, schema, --strict) and
-of the files written: a site whose inputs and folder did not change is not
-evaluated again ("unchanged"). See docs/limits.md.`,
+A record of the digest of each site's inputs (the bytes read, siteforge
+build, schema, --strict) and of the files they render to is kept in the
+user's cache directory ($SITEFORGE_CACHE, else the OS cache folder), never
+in DIR: a site whose inputs and folder did not change is not evaluated
+again ("unchanged"). SITEFORGE_CACHE=off renders every site. See
+docs/limits.md.`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			out := fs.StringP("output", "o", "", "output directory (one folder per site)")
 			stdout := fs.Bool("stdout", false, "write the resources as one YAML stream to stdout")
@@ -182,8 +184,9 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 			if werr != nil {
 				return werr
 			}
+			cache.store(i, o)
 			select {
-			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files, Record: cache.record(i, o)},
+			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
 				line: fmt.Sprintf("rendered %s -> %s (%d files)", diag.SafeLine(o.Site.Source), diag.Clean(filepath.Join(dir, o.Site.Name)), len(o.Files))}:
 			case <-writers.Done():
 				return errWritersStopped
@@ -216,10 +219,13 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 	diffs := map[int][]string{}
 	var mu sync.Mutex
 	units, ldiags := load.Discover(paths)
-	// A site the digest cache vouches for has nothing to report: its inputs
-	// are the recorded ones and its folder holds the recorded files.
+	// A site the digest cache vouches for has nothing to report: a record
+	// in the user's cache (never in DIR, which a commit writes) says its
+	// inputs render to exactly the files its folder holds. A site rendered
+	// here leaves its record for the next run.
 	cache := newRenderCache(dir, units, opts)
 	run, err := eachUnitCached(units, ldiags, verdict.Options{Render: opts}, cache, nil, func(i int, o *generators.Output) error {
+		cache.store(i, o)
 		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
 		if err != nil {
 			return err

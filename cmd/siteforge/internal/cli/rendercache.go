@@ -1,9 +1,16 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -14,15 +21,37 @@ import (
 	"github.com/siteforge/siteforge/schema"
 )
 
-// The digest cache of render -o and render --check -o: each rendered site
-// folder holds a record (output.RecordName, internal/digest) of the digest
-// of everything its output depends on and of the hash of each file render
-// wrote. A site whose digest matches a record, and whose folder still holds
-// exactly the recorded files, is not evaluated: render leaves its folder as
-// it is, and render --check has nothing to report for it. Anything else
-// (no record, a record that does not decode, another build of siteforge,
-// a changed input, a hand-edited, added or removed output file) renders the
-// site as before.
+// The digest cache of render -o and render --check -o. A record
+// (internal/digest) says: these inputs (the exact bytes the loader read,
+// the siteforge build, the schema, the flags) render to these files, with
+// these hashes. Records live in the user's cache directory (CacheEnv, else
+// os.UserCacheDir()/siteforge), as the Go build cache does, never in the
+// output folder: GitOps repositories commit the rendered output, so a
+// record there could be written by any commit, and a forged one (an edited
+// file and its new hash) would vouch for manifests the site does not
+// produce. A record is written only by a run that rendered the site. A site
+// whose digest has a record, and whose folder holds exactly the recorded
+// files, is not evaluated: render leaves its folder as it is, and render
+// --check has nothing to report for it. Anything else (no record, one that
+// does not decode, another build, a changed input, a hand-edited, added or
+// removed output file) renders the site as before.
+
+// CacheEnv names the environment variable that sets the cache directory
+// (tests, CI jobs that keep a cache between runs); "off" turns the cache
+// off.
+const CacheEnv = "SITEFORGE_CACHE"
+
+// Bounds of the cache directory: a record not used for cacheMaxAge is
+// removed by the first render or render --check of a day (cacheTrimEvery),
+// as are the temporary files of runs killed while writing a record.
+const (
+	cacheMaxAge    = 5 * 24 * time.Hour
+	cacheTrimEvery = 24 * time.Hour
+	cacheTouchAge  = time.Hour // a record used is marked used at most this often
+	cacheTmpAge    = time.Hour
+	cacheTmpPrefix = ".tmp-"
+	cacheTrimFile  = "trimmed"
+)
 
 // testBuildIdentity and testVersion, set by tests, stand for the running
 // binary's identity (a rebuild) and its version (a release).
@@ -35,33 +64,52 @@ var (
 // agree with).
 var testCacheOff bool
 
-// renderCache is the records of one output directory and what a run's
-// digests share.
+// testHookInputRead, set by tests, runs after each input file is read (a
+// file edited there is not what the run loads).
+var testHookInputRead func(path string)
+
+// renderCache is the records of one user cache and what a run's digests
+// share.
 type renderCache struct {
-	dir string
+	// out is the output directory; root the folder of the records.
+	out, root string
 	// base is the digest prefix every site of the run shares: the build,
 	// the schema, the flags.
 	base []byte
-	// byInputs: records by their inputs digest (digests found in two
-	// folders are dropped: a copied folder is trusted in neither).
-	byInputs map[string]digest.Record
 	// inputs[i] is unit i's digest ("" when it could not be computed).
 	inputs []string
-
-	mu    sync.Mutex
-	files map[string]fileSum // path as given -> its hash, read once (fleet defaults)
 }
 
-type fileSum struct {
-	sum string
-	ok  bool
+// cacheRoot is the folder of render's records, "" when there is none.
+func cacheRoot() string {
+	dir := os.Getenv(CacheEnv)
+	if dir == "off" {
+		return ""
+	}
+	if dir == "" {
+		user, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(user, "siteforge")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(abs, "render")
 }
 
-// newRenderCache reads dir's records for a run over units; nil when the
-// running binary cannot be identified (then every site renders and no
-// record is written).
-func newRenderCache(dir string, units []load.Unit, opts generators.Options) *renderCache {
+// newRenderCache opens the user's records for a run over units writing
+// to out; nil when there is no usable cache directory or the running
+// binary cannot be identified (then every site renders and no record is
+// written).
+func newRenderCache(out string, units []load.Unit, opts generators.Options) *renderCache {
 	if testCacheOff {
+		return nil
+	}
+	root := cacheRoot()
+	if root == "" || !cacheDirOK(root, out, units) {
 		return nil
 	}
 	var build string
@@ -83,72 +131,148 @@ func newRenderCache(dir string, units []load.Unit, opts generators.Options) *ren
 	h.AddString("build", build)
 	h.AddString("schema", digest.FileHash(schema.Source))
 	h.AddString("strict", strconv.FormatBool(opts.Strict))
-	c := &renderCache{dir: dir, base: []byte(h.Sum()), byInputs: map[string]digest.Record{},
-		inputs: make([]string, len(units)), files: map[string]fileSum{}}
-	dup := map[string]bool{}
-	for folder, b := range output.ReadRecords(dir) {
-		r, err := digest.Decode(b)
-		if err != nil || r.Name != folder {
-			continue // not a record of this folder: ignored
+	trimCache(root)
+	return &renderCache{out: out, root: root, base: []byte(h.Sum()), inputs: make([]string, len(units))}
+}
+
+// cacheDirOK creates root (0700) and tells whether records there can be
+// trusted: a folder of the user's that no one else can write, and not
+// where a commit writes: not the output or inside it, not among the inputs,
+// not inside the Git work tree of the output or of an input.
+func cacheDirOK(root, out string, units []load.Unit) bool {
+	files, dirs := load.InputPaths(units)
+	dirs = append(dirs, out)
+	if output.CheckNotInput(root, files, dirs) != nil {
+		return false
+	}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return false
+	}
+	fi, err := os.Lstat(root)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 {
+		return false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return false
 		}
-		if _, ok := c.byInputs[r.Inputs]; ok || dup[r.Inputs] {
-			delete(c.byInputs, r.Inputs)
-			dup[r.Inputs] = true
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = r
+		}
+		if wt := load.GitWorkTree(abs); wt != "" && fsread.Within(wt, real) {
+			return false
+		}
+	}
+	return true
+}
+
+// runInputs reads the input files of a run's units: a file shared by the
+// sites (fleet defaults) once per run, a site's own files once per site.
+// Each site is loaded from the bytes read, and digested from the same
+// bytes: a file edited during the run is either wholly in a site's
+// output and its digest, or in neither.
+type runInputs struct {
+	mu     sync.Mutex
+	shared map[string]*sharedInput
+}
+
+type sharedInput struct {
+	once sync.Once
+	in   *inputFile
+}
+
+// inputFile is one file as read: its bytes and their hash, or the error.
+type inputFile struct {
+	b   []byte
+	sum string
+	err error
+}
+
+// unitInputs are a unit's files as read for it.
+type unitInputs map[string]*inputFile
+
+func newRunInputs() *runInputs { return &runInputs{shared: map[string]*sharedInput{}} }
+
+// read reads unit u's files.
+func (r *runInputs) read(u load.Unit) unitInputs {
+	files := unitInputs{}
+	for _, f := range u.Files() {
+		if _, ok := files[f]; ok {
 			continue
 		}
-		c.byInputs[r.Inputs] = r
+		if !u.Shared(f) {
+			files[f] = readInputFile(f)
+			continue
+		}
+		r.mu.Lock()
+		s, ok := r.shared[f]
+		if !ok {
+			s = &sharedInput{}
+			r.shared[f] = s
+		}
+		r.mu.Unlock()
+		s.once.Do(func() { s.in = readInputFile(f) })
+		files[f] = s.in
 	}
-	return c
+	return files
+}
+
+func readInputFile(f string) *inputFile {
+	b, err := load.ReadInput(f)
+	in := &inputFile{b: b, err: err}
+	if err == nil {
+		in.sum = digest.FileHash(b)
+	}
+	if testHookInputRead != nil {
+		testHookInputRead(f)
+	}
+	return in
+}
+
+// reader gives the loader the bytes read (it must not read a file again).
+func (files unitInputs) reader() load.ReadFunc {
+	return func(name string) ([]byte, error) {
+		in, ok := files[name]
+		if !ok {
+			return nil, fmt.Errorf("%s is not among the site's inputs read", name)
+		}
+		return in.b, in.err
+	}
 }
 
 // unitDigest is the digest of everything unit u's output depends on: the
 // run's base, the path the output names the site by (load.Origin: the
 // repository root, or the one an adapter set), and each input file (fleet
-// defaults first) by the path given, its absolute path and its bytes, read
-// as load reads them. ok is false when a file cannot be read.
-func (c *renderCache) unitDigest(u load.Unit) (string, bool) {
+// defaults first) by the path given, its absolute path and the hash of the
+// bytes the site is loaded from. ok is false when a file could not be read.
+func (c *renderCache) unitDigest(u load.Unit, files unitInputs) (string, bool) {
 	h := digest.NewHasher()
 	h.Add("base", c.base)
 	h.AddString("source", u.Source())
 	h.AddString("origin", load.Origin(u.Source()))
-	files, _ := load.InputPaths([]load.Unit{u})
-	for _, f := range files {
+	for _, f := range u.Files() {
 		abs, err := filepath.Abs(f)
-		if err != nil {
-			return "", false
-		}
-		sum, ok := c.fileSum(f)
-		if !ok {
+		in := files[f]
+		if err != nil || in == nil || in.err != nil {
 			return "", false
 		}
 		h.AddString("file", f)
 		h.AddString("abs", abs)
-		h.AddString("sum", sum)
+		h.AddString("sum", in.sum)
 	}
 	return h.Sum(), true
 }
 
-// fileSum hashes a file once per run: the fleet defaults are in every
-// unit. A file that changes during the run is seen by each unit as
-// load reads it no earlier than this: a record then holds the older
-// digest, and the next run renders the site again.
-func (c *renderCache) fileSum(f string) (string, bool) {
-	c.mu.Lock()
-	s, seen := c.files[f]
-	c.mu.Unlock()
-	if seen {
-		return s.sum, s.ok
-	}
-	b, err := fsread.File(f, load.MaxFileSize)
-	s = fileSum{ok: err == nil}
-	if s.ok {
-		s.sum = digest.FileHash(b)
-	}
-	c.mu.Lock()
-	c.files[f] = s
-	c.mu.Unlock()
-	return s.sum, s.ok
-}
+// entry is the path of the record of digest d.
+func (c *renderCache) entry(d string) string { return filepath.Join(c.root, d[:2], d) }
 
 // cacheHit is a site the run does not evaluate: its record, and the
 // identity of the folder found unchanged (output.Stage.Keep).
@@ -157,33 +281,44 @@ type cacheHit struct {
 	folder uint64
 }
 
-// lookup computes unit i's digest and returns the record that lets the site
-// go unevaluated: same digest, and its folder holds exactly the recorded
-// files. Call before loading the unit.
-func (c *renderCache) lookup(i int, u load.Unit) (cacheHit, bool) {
-	d, ok := c.unitDigest(u)
+// lookup computes unit i's digest from its files as read and returns the
+// record that lets the site go unevaluated: the record of that digest, and
+// the site's folder holds exactly the recorded files.
+func (c *renderCache) lookup(i int, u load.Unit, files unitInputs) (cacheHit, bool) {
+	d, ok := c.unitDigest(u, files)
 	if !ok {
 		return cacheHit{}, false
 	}
 	c.inputs[i] = d
-	r, ok := c.byInputs[d]
-	if !ok {
+	p := c.entry(d)
+	b, err := fsread.FileNoFollow(p, digest.MaxRecordSize)
+	if err != nil {
+		return cacheHit{}, false
+	}
+	r, err := digest.Decode(b)
+	if err != nil || r.Inputs != d {
 		return cacheHit{}, false
 	}
 	// The folder's identity first: if another render swaps it while it is
 	// read, the commit sees a different folder and fails.
-	ino, ok := output.FolderID(c.dir, r.Name)
-	if !ok || !output.Unchanged(c.dir, r.Name, r.Files) {
+	ino, ok := output.FolderID(c.out, r.Name)
+	if !ok || !output.Unchanged(c.out, r.Name, r.Files) {
 		return cacheHit{}, false
+	}
+	if fi, err := os.Lstat(p); err == nil && time.Since(fi.ModTime()) > cacheTouchAge {
+		now := time.Now()
+		_ = os.Chtimes(p, now, now) // used: kept by the trim
 	}
 	return cacheHit{Record: r, folder: ino}, true
 }
 
-// record is the record to write with unit i's rendered output; nil when
-// the unit's digest is unknown.
-func (c *renderCache) record(i int, o *generators.Output) []byte {
+// store writes the record of unit i's rendered output (the files render
+// writes, hashed from the output itself, never from a folder). Records are
+// written whole (a temporary file renamed); a record that cannot be written
+// only costs a render later.
+func (c *renderCache) store(i int, o *generators.Output) {
 	if c == nil || c.inputs[i] == "" {
-		return nil
+		return
 	}
 	r := digest.Record{Inputs: c.inputs[i], Name: o.Site.Name, NamePos: o.Site.Positions.Of("name"),
 		Files: make(map[string]string, len(o.Files)), Warnings: o.Warnings, Suppressed: o.Suppressed}
@@ -196,5 +331,65 @@ func (c *renderCache) record(i int, o *generators.Output) []byte {
 	if r.Suppressed == nil {
 		r.Suppressed = diag.List{}
 	}
-	return r.Encode()
+	p := c.entry(r.Inputs)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), cacheTmpPrefix)
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(r.Encode())
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		_ = os.Remove(f.Name())
+		return
+	}
+	if os.Rename(f.Name(), p) != nil {
+		// something else at the record's path (an empty folder): replace it
+		_ = os.Remove(p)
+		if os.Rename(f.Name(), p) != nil {
+			_ = os.Remove(f.Name())
+		}
+	}
+}
+
+// trimCache removes, at most once per cacheTrimEvery, the records not used
+// for cacheMaxAge and the temporary files of killed runs older than
+// cacheTmpAge. Errors leave the files where they are.
+func trimCache(root string) {
+	mark := filepath.Join(root, cacheTrimFile)
+	if fi, err := os.Stat(mark); err == nil && time.Since(fi.ModTime()) < cacheTrimEvery {
+		return
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+		return
+	}
+	now := time.Now()
+	_ = os.Chtimes(mark, now, now)
+	subdirs, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, sd := range subdirs {
+		if !sd.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, sd.Name())
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			fi, err := e.Info()
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			age := now.Sub(fi.ModTime())
+			if age > cacheMaxAge || strings.HasPrefix(e.Name(), cacheTmpPrefix) && age > cacheTmpAge {
+				_ = os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
 }

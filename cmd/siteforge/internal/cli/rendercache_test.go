@@ -22,9 +22,51 @@ import (
 
 var fleetSites = []string{"store-0001", "store-0002", "store-0003"}
 
-// cacheRepo copies examples/fleet into a new repository, as repo/fleet.
+// TestMain points the render cache at a folder of the run (no test writes
+// the user's cache).
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "siteforge-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("SITEFORGE_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// newCache gives the test an empty render cache of its own.
+func newCache(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("SITEFORGE_CACHE", dir)
+	return dir
+}
+
+// cacheRecords reads the render cache's records: site name -> the paths of
+// its records.
+func cacheRecords(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	root := filepath.Join(os.Getenv("SITEFORGE_CACHE"), "render")
+	paths, _ := filepath.Glob(filepath.Join(root, "*", "*"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if r, err := digest.Decode(b); err == nil {
+			out[r.Name] = append(out[r.Name], p)
+		}
+	}
+	return out
+}
+
+// cacheRepo copies examples/fleet into a new repository, as repo/fleet,
+// with an empty render cache.
 func cacheRepo(t *testing.T) string {
 	t.Helper()
+	newCache(t)
 	repo := t.TempDir()
 	write(t, repo, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
 	src := "../../../../examples/fleet"
@@ -70,12 +112,12 @@ func rendered(t *testing.T, r ran) []string {
 	return out
 }
 
-// tree reads a folder's files, render's records left out.
+// tree reads a folder's files.
 func tree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == output.RecordName {
+		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := os.ReadFile(p)
@@ -287,7 +329,14 @@ func TestRenderCacheCheckSeesEditedOutput(t *testing.T) {
 // does not describe its folder is never trusted: the site is rendered, and
 // its record written again.
 func TestRenderCacheIgnoresBadRecords(t *testing.T) {
-	rec := func(repo, name string) string { return filepath.Join(repo, "out", name, output.RecordName) }
+	// the record of a site in the cache (one: each test has a cache of its own)
+	rec := func(_, name string) string {
+		if r := cacheRecords(t)[name]; len(r) == 1 {
+			return r[0]
+		}
+		t.Fatalf("no single record of %s in the cache: %v", name, cacheRecords(t))
+		return ""
+	}
 	edit := func(f func(r *digest.Record)) func(t *testing.T, repo string) {
 		return func(t *testing.T, repo string) {
 			b, _ := os.ReadFile(rec(repo, "store-0001"))
@@ -327,24 +376,41 @@ func TestRenderCacheIgnoresBadRecords(t *testing.T) {
 			b, _ := os.ReadFile(rec(repo, "store-0002"))
 			os.WriteFile(rec(repo, "store-0001"), b, 0o644)
 		}},
+		{"a record in the site's folder", func(t *testing.T, repo string) {
+			// what older releases read: an extra file now, never a record
+			b, _ := os.ReadFile(rec(repo, "store-0001"))
+			os.Remove(rec(repo, "store-0001"))
+			os.WriteFile(filepath.Join(repo, "out", "store-0001", ".siteforge-digest"), b, 0o644)
+		}},
 		{"another name", edit(func(r *digest.Record) { r.Name = "store-0009" })},
 		{"a link to a good record", func(t *testing.T, repo string) {
-			os.Rename(rec(repo, "store-0001"), filepath.Join(repo, "saved"))
-			os.Symlink(filepath.Join(repo, "saved"), rec(repo, "store-0001"))
+			p := rec(repo, "store-0001")
+			os.Rename(p, filepath.Join(repo, "saved"))
+			os.Symlink(filepath.Join(repo, "saved"), p)
 		}},
 		{"a folder", func(t *testing.T, repo string) {
-			os.Remove(rec(repo, "store-0001"))
-			os.Mkdir(rec(repo, "store-0001"), 0o755)
+			p := rec(repo, "store-0001")
+			os.Remove(p)
+			os.Mkdir(p, 0o755)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := cacheRepo(t)
 			rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet"))
 			tc.damage(t, repo)
-			// the record is not output: the folder is up to date
-			if r := checkAgrees(t, repo, "-o", "out", "fleet"); r.code != ExitOK {
+			// the records are not in the output: the folder is up to
+			// date, unless a file was put there
+			r := checkAgrees(t, repo, "-o", "out", "fleet")
+			if tc.name == "a record in the site's folder" {
+				if r.code != ExitFindings || !strings.Contains(r.stdout, "extra out/store-0001/.siteforge-digest\n") {
+					t.Errorf("render --check: exit %d, want 1 and the record file extra\n%s%s", r.code, r.stdout, r.stderr)
+				}
+			} else if r.code != ExitOK {
 				t.Errorf("render --check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
+			// render --check rendered the site, and wrote its record
+			// again: damage it again for render
+			tc.damage(t, repo)
 			if got := rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet")); strings.Join(got, " ") != "store-0001" {
 				t.Errorf("evaluated %v, want store-0001 (its record is not to be trusted)", got)
 			}
@@ -378,8 +444,8 @@ func TestRenderCacheWarningsReplayed(t *testing.T) {
 }
 
 // TestRenderCacheConcurrentRenders: renders of two versions of a fleet run
-// at once into one folder; whichever wins, every site folder holds the
-// record of the files it holds (the record is swapped in with them), and
+// at once into one folder; whichever wins, the cache holds a record of the
+// files each site folder holds, and
 // render --check of either version agrees with and without the cache.
 func TestRenderCacheConcurrentRenders(t *testing.T) {
 	a, b := cacheRepo(t), cacheRepo(t)
@@ -406,14 +472,19 @@ func TestRenderCacheConcurrentRenders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Whichever render won, the cache holds a record of the files each
+	// folder holds (records are facts about inputs, not about a folder).
+	records := cacheRecords(t)
 	for _, name := range fleetSites {
-		b, err := os.ReadFile(filepath.Join(out, name, output.RecordName))
-		if err != nil {
-			t.Fatal(err)
+		found := false
+		for _, p := range records[name] {
+			b, _ := os.ReadFile(p)
+			if r, err := digest.Decode(b); err == nil && output.Unchanged(out, name, r.Files) {
+				found = true
+			}
 		}
-		r, err := digest.Decode(b)
-		if err != nil || !output.Unchanged(out, name, r.Files) {
-			t.Errorf("%s: the record does not describe the folder's files (%v)", name, err)
+		if !found {
+			t.Errorf("%s: no record in the cache describes the folder's files", name)
 		}
 	}
 	var codes []int
@@ -425,5 +496,104 @@ func TestRenderCacheConcurrentRenders(t *testing.T) {
 	// Commits do not interleave: the folder is one version or the other.
 	if (codes[0] == ExitOK) == (codes[1] == ExitOK) {
 		t.Errorf("render --check of the two versions: exit %v, want one up to date", codes)
+	}
+}
+
+// genuineRecord is the record render wrote for site name: in the site's
+// folder (where older releases kept it) or in the cache.
+func genuineRecord(t *testing.T, repo, name string) digest.Record {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repo, "out", name, ".siteforge-digest"))
+	if err != nil {
+		paths := cacheRecords(t)[name]
+		if len(paths) != 1 {
+			t.Fatalf("no record of %s", name)
+		}
+		b, err = os.ReadFile(paths[0])
+	}
+	r, err := digest.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestRenderCacheForgedRecord (issue 25, defect 7): a commit that edits a
+// rendered file and writes a record of the edited bytes into the site's
+// folder does not pass render --check, with the cache that rendered the
+// folder or with an empty one (a CI runner), and render writes the site
+// again.
+func TestRenderCacheForgedRecord(t *testing.T) {
+	for _, freshCache := range []bool{false, true} {
+		t.Run(map[bool]string{false: "the cache that rendered it", true: "an empty cache"}[freshCache], func(t *testing.T) {
+			repo := cacheRepo(t)
+			rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet"))
+			want := tree(t, filepath.Join(repo, "out", "store-0001"))
+			r := genuineRecord(t, repo, "store-0001")
+			p := filepath.Join(repo, "out", "store-0001", "kustomization.yaml")
+			edited := append([]byte(want["kustomization.yaml"]), "  - extra.yaml\n"...)
+			write(t, filepath.Dir(p), map[string]string{"kustomization.yaml": string(edited), "extra.yaml": "kind: ConfigMap\n"})
+			r.Files["kustomization.yaml"] = digest.FileHash(edited)
+			r.Files["extra.yaml"] = digest.FileHash([]byte("kind: ConfigMap\n"))
+			if err := os.WriteFile(filepath.Join(repo, "out", "store-0001", ".siteforge-digest"), r.Encode(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if freshCache {
+				newCache(t)
+			}
+			c := checkAgrees(t, repo, "-o", "out", "fleet")
+			if c.code != ExitFindings || !strings.Contains(c.stdout, "stale out/store-0001/kustomization.yaml\n") ||
+				!strings.Contains(c.stdout, "extra out/store-0001/extra.yaml\n") {
+				t.Errorf("render --check with a forged record: exit %d, want 1 and the edited files\n%s%s", c.code, c.stdout, c.stderr)
+			}
+			if got := rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet")); strings.Join(got, " ") != "store-0001" {
+				t.Errorf("render evaluated %v, want store-0001", got)
+			}
+			got := tree(t, filepath.Join(repo, "out", "store-0001"))
+			if len(got) != len(want) || got["kustomization.yaml"] != want["kustomization.yaml"] {
+				t.Errorf("render kept the edited folder: %d files", len(got))
+			}
+			if c := checkAgrees(t, repo, "-o", "out", "fleet"); c.code != ExitOK {
+				t.Errorf("render --check after render: exit %d\n%s", c.code, c.stdout)
+			}
+		})
+	}
+}
+
+// TestRenderCacheDefaultsEditedDuringRender (issue 25, defect 8): the fleet
+// defaults are edited while a render reads its inputs, and the edit is
+// undone afterwards. Every site's output is rendered from the bytes its
+// record digests: render --check agrees with and without the cache and
+// finds the output up to date, and render leaves it.
+func TestRenderCacheDefaultsEditedDuringRender(t *testing.T) {
+	repo := cacheRepo(t)
+	p := filepath.Join(repo, "fleet", "defaults.cue")
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := bytes.Replace(orig, []byte(`"ntp.hub.fleet.example.com"`), []byte(`"ntp2.hub.fleet.example.com"`), 1)
+	if bytes.Equal(orig, edit) {
+		t.Fatal("examples/fleet/defaults.cue has no ntp.hub.fleet.example.com to change")
+	}
+	var once sync.Once
+	testHookInputRead = func(f string) {
+		if f == filepath.Join("fleet", "defaults.cue") || f == p {
+			once.Do(func() { os.WriteFile(p, edit, 0o644) })
+		}
+	}
+	r := mainIn(t, repo, "render", "-o", "out", "fleet")
+	testHookInputRead = nil
+	rendered(t, r)
+	os.WriteFile(p, orig, 0o644) // the edit undone
+	if c := checkAgrees(t, repo, "-o", "out", "fleet"); c.code != ExitOK {
+		t.Errorf("render --check after the edit was undone: exit %d, want 0 (the output is of the bytes recorded)\n%s", c.code, c.stdout)
+	}
+	withoutCache(func() { rendered(t, mainIn(t, repo, "render", "-o", "fresh", "fleet")) })
+	got, want := tree(t, filepath.Join(repo, "out")), tree(t, filepath.Join(repo, "fresh"))
+	for f, b := range want {
+		if got[f] != b {
+			t.Errorf("%s is not what the defaults render", f)
+		}
 	}
 }
