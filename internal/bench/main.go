@@ -70,6 +70,11 @@ func main() {
 	tmp, err := os.MkdirTemp(*tmpfs, "siteforge-bench-")
 	check(err)
 	defer os.RemoveAll(tmp)
+	// render's digest cache (records of what each site's inputs render
+	// to): a folder of this run on tmpfs, not the user's, so every size
+	// starts with none and the render --check rows reuse what its renders
+	// recorded
+	check(os.Setenv("SITEFORGE_CACHE", filepath.Join(tmp, "cache")))
 	check(os.MkdirAll(*disk, 0o755))
 	dtmp, err := os.MkdirTemp(*disk, "siteforge-bench-")
 	check(err)

@@ -1,10 +1,11 @@
 // Package digest is what render records, per site, of everything the site's
 // output depends on, so that a site whose inputs did not change is not
 // evaluated again (render and render --check). A record is a cache, never a
-// source of truth: one that does not decode strictly, names another folder,
-// or was written by another build of siteforge is ignored, and a record is
-// used only after the files it describes are hashed again and found
-// unchanged (internal/output.Unchanged).
+// source of truth: it is kept in the user's cache directory, never in the
+// output (which a commit writes); one that does not decode strictly, is not
+// at its digest's path, or was written by another build of siteforge is
+// ignored, and a record is used only after the files it describes are
+// hashed again and found unchanged (internal/output.Unchanged).
 package digest
 
 import (
@@ -33,12 +34,13 @@ const Format = "siteforge.dev/render-digest/v1"
 // output files (a few hundred at most) and its render warnings.
 const MaxRecordSize = 4 << 20
 
-// Record is what render writes beside a site's files.
+// Record is what render keeps of a site in the user's cache: what its
+// inputs render to.
 type Record struct {
 	Format string `json:"format"`
 	// Inputs is the digest of everything the output depends on (Hasher).
 	Inputs string `json:"inputs"`
-	// Name is the site's name: the folder the record is in.
+	// Name is the site's name: the folder of the output the record describes.
 	Name string `json:"name"`
 	// NamePos is where the site wrote its name (the duplicate-name check
 	// of a run names it).

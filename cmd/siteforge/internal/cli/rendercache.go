@@ -78,6 +78,9 @@ type renderCache struct {
 	base []byte
 	// inputs[i] is unit i's digest ("" when it could not be computed).
 	inputs []string
+	// found[i] is the hash of the record of unit i's digest found in the
+	// cache, if any: a render that writes the same record again leaves it.
+	found []string
 }
 
 // cacheRoot is the folder of render's records, "" when there is none.
@@ -132,7 +135,8 @@ func newRenderCache(out string, units []load.Unit, opts generators.Options) *ren
 	h.AddString("schema", digest.FileHash(schema.Source))
 	h.AddString("strict", strconv.FormatBool(opts.Strict))
 	trimCache(root)
-	return &renderCache{out: out, root: root, base: []byte(h.Sum()), inputs: make([]string, len(units))}
+	return &renderCache{out: out, root: root, base: []byte(h.Sum()),
+		inputs: make([]string, len(units)), found: make([]string, len(units))}
 }
 
 // cacheDirOK creates root (0700) and tells whether records there can be
@@ -299,17 +303,24 @@ func (c *renderCache) lookup(i int, u load.Unit, files unitInputs) (cacheHit, bo
 	if err != nil || r.Inputs != d {
 		return cacheHit{}, false
 	}
+	c.found[i] = digest.FileHash(b)
 	// The folder's identity first: if another render swaps it while it is
 	// read, the commit sees a different folder and fails.
 	ino, ok := output.FolderID(c.out, r.Name)
 	if !ok || !output.Unchanged(c.out, r.Name, r.Files) {
 		return cacheHit{}, false
 	}
+	touch(p)
+	return cacheHit{Record: r, folder: ino}, true
+}
+
+// touch marks the record at p used (the trim keeps it), at most once per
+// cacheTouchAge.
+func touch(p string) {
 	if fi, err := os.Lstat(p); err == nil && time.Since(fi.ModTime()) > cacheTouchAge {
 		now := time.Now()
-		_ = os.Chtimes(p, now, now) // used: kept by the trim
+		_ = os.Chtimes(p, now, now)
 	}
-	return cacheHit{Record: r, folder: ino}, true
 }
 
 // store writes the record of unit i's rendered output (the files render
@@ -331,7 +342,12 @@ func (c *renderCache) store(i int, o *generators.Output) {
 	if r.Suppressed == nil {
 		r.Suppressed = diag.List{}
 	}
+	b := r.Encode()
 	p := c.entry(r.Inputs)
+	if digest.FileHash(b) == c.found[i] {
+		touch(p) // the record is there (the folder was not)
+		return
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return
 	}
@@ -339,7 +355,7 @@ func (c *renderCache) store(i int, o *generators.Output) {
 	if err != nil {
 		return
 	}
-	_, werr := f.Write(r.Encode())
+	_, werr := f.Write(b)
 	if cerr := f.Close(); werr != nil || cerr != nil {
 		_ = os.Remove(f.Name())
 		return
