@@ -597,3 +597,37 @@ func TestRenderCacheDefaultsEditedDuringRender(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCacheOnlyWhereNoCommitWrites: a cache folder a commit or
+// another user could write (inside the repository, the output folder, or
+// writable by others) is not used: every site renders and no record is
+// written there.
+func TestRenderCacheOnlyWhereNoCommitWrites(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cache func(repo string) string
+	}{
+		{"in the repository", func(repo string) string { return filepath.Join(repo, ".cache") }},
+		{"in the output folder", func(repo string) string { return filepath.Join(repo, "out", ".cache") }},
+		{"writable by others", func(repo string) string {
+			d := filepath.Join(t.TempDir(), "shared")
+			os.MkdirAll(filepath.Join(d, "render"), 0o777)
+			os.Chmod(filepath.Join(d, "render"), 0o777)
+			return d
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := cacheRepo(t)
+			cache := tc.cache(repo)
+			t.Setenv("SITEFORGE_CACHE", cache)
+			rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet"))
+			if got := rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet")); len(got) != len(fleetSites) {
+				t.Errorf("render evaluated %v, want every site (the cache is not to be used)", got)
+			}
+			if n := len(cacheRecords(t)); n != 0 {
+				t.Errorf("%d records written in %s", n, cache)
+			}
+			checkAgrees(t, repo, "-o", "out", "fleet")
+		})
+	}
+}
