@@ -43,6 +43,7 @@ func aliasBomb() string {
 // TestAdversarialInputs: hostile or broken input gets exit 2 and a clear,
 // positioned message, in bounded time, and never a panic.
 func TestAdversarialInputs(t *testing.T) {
+	t.Setenv("SITEFORGE_CACHE", t.TempDir()) // render's records: not the user's cache
 	cases := []struct {
 		name  string
 		files map[string]string // relative path -> content; "->" prefix makes a symlink
