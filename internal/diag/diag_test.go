@@ -107,7 +107,7 @@ func FuzzFormat(f *testing.F) {
 // 2af4bd75c2d60d12: 5 KiB lines from 1 KiB of control bytes).
 func TestMessageBoundAfterEscaping(t *testing.T) {
 	msg := strings.Repeat("\x1a", 2000)
-	got := cleanText(msg)
+	got := Clean(msg)
 	body, suffix, ok := strings.Cut(got, "…")
 	if !ok || suffix != " (1744 more bytes)" {
 		t.Fatalf("no or wrong cut mark: %q", got[max(0, len(got)-40):])
@@ -115,10 +115,10 @@ func TestMessageBoundAfterEscaping(t *testing.T) {
 	if len(body) > MaxMessageBytes || len(body)%4 != 0 || !strings.HasSuffix(body, `\x1a`) {
 		t.Errorf("printed %d bytes, ending %q: want whole escapes within %d", len(body), body[len(body)-6:], MaxMessageBytes)
 	}
-	if got := cleanText("plain"); got != "plain" {
+	if got := Clean("plain"); got != "plain" {
 		t.Errorf("clean short text changed: %q", got)
 	}
-	if got := cleanText(strings.Repeat("a", MaxMessageBytes+5)); !strings.HasSuffix(got, "… (5 more bytes)") {
+	if got := Clean(strings.Repeat("a", MaxMessageBytes+5)); !strings.HasSuffix(got, "… (5 more bytes)") {
 		t.Errorf("long clean text: %q", got[len(got)-30:])
 	}
 }
