@@ -320,8 +320,10 @@ func sortedIndexes[V any](m map[int]V) []int {
 	return idx
 }
 
+// usageError prints a usage problem: msg can quote an argument, so it is
+// diag.Clean.
 func usageError(e env, verb, msg string) int {
-	fmt.Fprintf(e.stderr, "siteforge %s: %s\nusage: siteforge %s %s\n", verb, msg, verb, commands[verb].args)
+	fmt.Fprintf(e.stderr, "siteforge %s: %s\nusage: siteforge %s %s\n", verb, diag.Clean(msg), verb, commands[verb].args)
 	return ExitFailure
 }
 
