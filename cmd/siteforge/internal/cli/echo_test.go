@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/siteforge/siteforge/internal/cluster/disruption"
+	"github.com/siteforge/siteforge/internal/cluster/impact"
 	"github.com/siteforge/siteforge/internal/diag"
 )
 
@@ -28,8 +32,9 @@ var hostileValues = []struct{ name, value, marker string }{
 }
 
 // maxEchoLine bounds a line of output holding hostile values: a line holds
-// a few values of at most diag.MaxMessageBytes each.
-const maxEchoLine = 8 * diag.MaxMessageBytes
+// at most 16 values (docs/limits.md), each at most diag.MaxMessageBytes and
+// its cut mark.
+const maxEchoLine = 16 * (diag.MaxMessageBytes + 32)
 
 // checkEchoed fails when out holds a raw control character (other than
 // LF and tab), a C1 control or a bidirectional override, a line that starts
@@ -40,6 +45,12 @@ func checkEchoed(t *testing.T, what, out, marker string) {
 	if !strings.Contains(out, marker) {
 		t.Errorf("%s: the value is not shown (no %q):\n%.3000s", what, marker, out)
 	}
+	checkSafe(t, what, out)
+}
+
+// checkSafe is checkEchoed without the marker.
+func checkSafe(t *testing.T, what, out string) {
+	t.Helper()
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "##[") {
 			t.Errorf("%s: a line starts a workflow command: %.200q", what, line)
@@ -197,3 +208,40 @@ func TestImpactMarkdownCell(t *testing.T) {
 		}
 	}
 }
+
+// FuzzImpactOutput: whatever the names, paths and reasons of a report,
+// impact's text and markdown print no raw control character, C1 control or
+// bidirectional override, no line that starts a workflow command, and no
+// line longer than maxEchoLine.
+func FuzzImpactOutput(f *testing.F) {
+	for _, h := range hostileValues {
+		f.Add(h.value, "worker", "99-worker-file", "/etc/"+h.value, "a file changed", "1")
+		f.Add("::error::x", h.value, h.value, h.value, h.value, h.value)
+	}
+	f.Fuzz(func(t *testing.T, site, pool, object, path, reason, maxUnavailable string) {
+		n := 3
+		ch := impact.Change{Object: object, Path: path, Action: disruption.Reboot, Reason: reason}
+		rep := impact.Report{
+			Pools: []impact.Pool{{Site: site, Pool: pool, Nodes: &n, Action: disruption.Reboot, MaxUnavailable: maxUnavailable, Waves: 3,
+				Changes: []impact.Change{ch, ch, ch, ch, ch, ch, ch}}},
+			Other: []impact.Other{{Site: site, Object: object, Path: path, Action: disruption.Drain, Reason: reason}},
+		}
+		var text, md bytes.Buffer
+		impactText(&text, rep)
+		impactMarkdown(&md, rep)
+		checkSafe(t, "impact text", text.String())
+		checkSafe(t, "impact markdown", md.String())
+		// a table row stays one row of five cells
+		for _, line := range strings.Split(md.String(), "\n") {
+			if strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "| site ") {
+				if cells := len(unescapedPipes.FindAllString(line, -1)); cells != 6 {
+					t.Fatalf("a row of %d pipes: %.300q", cells, line)
+				}
+			}
+		}
+	})
+}
+
+// unescapedPipes are a markdown table row's cell separators: a pipe not
+// preceded by a backslash (GFM's table extension).
+var unescapedPipes = regexp.MustCompile(`(^|[^\\])\|`)

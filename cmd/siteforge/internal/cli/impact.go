@@ -442,10 +442,11 @@ func mdCode(s string) string {
 	return fence + s + fence
 }
 
-// mdMaxReasons is the most changes a pool's row names: the row is one line
-// of a job summary or a pull request comment, each change at most three
-// values of diag.MaxMessageBytes.
-const mdMaxReasons = 5
+// mdMaxReasons is the most changes a pool's row names (--format text lists
+// them all): the row is one line of a job summary or a pull request
+// comment, and each change is three values of at most diag.MaxMessageBytes,
+// so a row holds at most 14 values (docs/limits.md).
+const mdMaxReasons = 4
 
 func impactMarkdown(w io.Writer, rep impact.Report) {
 	fmt.Fprintln(w, "### siteforge impact")
