@@ -115,7 +115,8 @@ func yamlQuoted(s string) string {
 // that echoes one: impact's text and markdown (a MachineConfig file path),
 // impact --git (the REV, git's error text, an out-of-tree PATH), argocd
 // generate (a bad ARGOCD_ENV_SITEFORGE_* name and value), an unknown
-// command and flag, and mirrors resolve --image.
+// command and flag, mirrors resolve --image, and the arguments lint,
+// explain and init refuse.
 func TestEchoedValuesEscaped(t *testing.T) {
 	haveGit := exec.Command("git", "--version").Run() == nil
 	if !haveGit {
@@ -154,6 +155,9 @@ spec:
 				{what: "unknown flag", args: []string{"vet", "--" + h.value}},
 				{what: "unknown command", args: []string{"x" + h.value}},
 				{what: "mirrors resolve --image", args: []string{"mirrors", "resolve", "mirrors", "--image", h.value}},
+				{what: "lint --format", args: []string{"lint", "--format", h.value, "mirrors"}},
+				{what: "explain RULE", args: []string{"explain", h.value}},
+				{what: "init --name", args: []string{"init", "--name", "x" + h.value, "new"}},
 			}
 			for _, r := range runs {
 				if r.git {

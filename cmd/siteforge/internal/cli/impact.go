@@ -60,7 +60,7 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 				switch *format {
 				case "text", "json", "markdown":
 				default:
-					return usageError(e, "impact", fmt.Sprintf("unknown --format %q (text, json, markdown)", *format))
+					return usageError(e, "impact", fmt.Sprintf("unknown --format \"%s\" (text, json, markdown)", *format))
 				}
 				threshold := disruption.Action(-1)
 				switch *failOn {
@@ -70,7 +70,7 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 				case "drain":
 					threshold = disruption.Drain
 				default:
-					return usageError(e, "impact", fmt.Sprintf("--fail-on %q: reboot or drain", *failOn))
+					return usageError(e, "impact", fmt.Sprintf("--fail-on \"%s\": reboot or drain", *failOn))
 				}
 				var before, after []impact.Cluster
 				var ok bool

@@ -54,7 +54,7 @@ cluster objects).
 				if *version != "" {
 					m, err := platform.ParseOCPMinor(*version)
 					if err != nil {
-						return usageError(e, "mirrors", fmt.Sprintf("--ocp-version %q: %v", *version, err))
+						return usageError(e, "mirrors", fmt.Sprintf("--ocp-version \"%s\": %v", *version, err))
 					}
 					minor = int(m)
 				}

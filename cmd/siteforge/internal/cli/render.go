@@ -91,7 +91,7 @@ func renderStdout(e env, paths []string, opts generators.Options) int {
 		b.Write(streams[i])
 	}
 	if _, err := e.stdout.Write(b.Bytes()); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: %v\n", err)
+		fmt.Fprintf(e.stderr, "siteforge render: %s\n", diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	return ExitOK
@@ -106,18 +106,18 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 	units, diags := load.Discover(paths)
 	files, dirs := load.InputPaths(units)
 	if err := output.CheckNotInput(dir, files, dirs); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	undo, err := output.PrepareDir(dir)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	stage, err := output.NewStage(dir)
 	if err != nil {
 		undo()
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	// An abort (signal, watchdog) drops the stage and what PrepareDir
@@ -199,7 +199,7 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		return ExitFailure
 	}
 	if err := stage.Commit(); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	committed = true
@@ -247,7 +247,7 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 		}
 	}
 	if n == 0 {
-		fmt.Fprintf(e.stdout, "%s is up to date\n", dir)
+		fmt.Fprintf(e.stdout, "%s is up to date\n", diag.SafeLine(dir))
 		return ExitOK
 	}
 	cmd := []string{"siteforge", "render", "-o", dir}
@@ -255,7 +255,7 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 		cmd = append(cmd, "--strict")
 	}
 	cmd = append(cmd, paths...)
-	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run %s\n", dir, n, shellJoin(cmd))
+	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run %s\n", diag.SafeLine(dir), n, diag.Clean(shellJoin(cmd)))
 	return ExitFindings
 }
 
@@ -290,7 +290,7 @@ func finish(e env, run siteRun, err error) bool {
 	printWarnings(e.stderr, res, warnings.Sort())
 	printSuppressed(e.stderr, run)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
+		fmt.Fprintf(e.stderr, "siteforge: %s\n", diag.Clean(err.Error()))
 		return false
 	}
 	if !printDiagnostics(e.stderr, res) {
@@ -306,7 +306,7 @@ func finish(e env, run siteRun, err error) bool {
 func printSkipped(w io.Writer, skipped []string) {
 	for _, s := range skipped {
 		if s != "" {
-			fmt.Fprintf(w, "note: %s\n", s)
+			fmt.Fprintf(w, "note: %s\n", diag.Clean(s))
 		}
 	}
 }
