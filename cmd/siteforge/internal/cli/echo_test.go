@@ -249,3 +249,25 @@ func FuzzImpactOutput(f *testing.F) {
 // unescapedPipes are a markdown table row's cell separators: a pipe not
 // preceded by a backslash (GFM's table extension).
 var unescapedPipes = regexp.MustCompile(`(^|[^\\])\|`)
+
+// TestCredentialLinesHiddenInVet: issue 25, defect 9, through vet: a site
+// line whose key names a credential is not shown in the snippet of the
+// diagnostic at it, whatever follows the key.
+func TestCredentialLinesHiddenInVet(t *testing.T) {
+	dir := t.TempDir()
+	lines := map[string]string{
+		"aws":        "aws_secret_access_key: KEY: hunter2",
+		"secret-key": "secret_key: hunter2",
+		"camel":      "secretAccessKey: hunter2",
+		"passphrase": "passphrase: hunter2",
+	}
+	for name, line := range lines {
+		write(t, dir, map[string]string{name + "/site.yaml": hardSite + line + "\n"})
+	}
+	for name, line := range lines {
+		r := mainIn(t, dir, "vet", name)
+		if r.code != ExitFailure || !strings.Contains(r.stderr, "line not shown") || strings.Contains(r.stderr, "hunter2") {
+			t.Errorf("vet %s (%q): exit %d, want 2 and the line not shown:\n%s", name, line, r.code, r.stderr)
+		}
+	}
+}
