@@ -38,6 +38,8 @@ FUZZ_TARGETS := \
 	./internal/registries:FuzzRender \
 	./internal/manifests:FuzzReadBytes \
 	./internal/diag:FuzzFormat \
+	./internal/diag:FuzzClean \
+	./cmd/siteforge/internal/cli:FuzzImpactOutput \
 	./internal/butane:FuzzBuild \
 	./lint/rules:FuzzParseRegistriesConf \
 	./lint/rules:FuzzLintManifests \

@@ -177,11 +177,11 @@ func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s: ", SafeLine(d.Pos.String()), severity)
 	if d.Path != "" {
-		fmt.Fprintf(&b, "%s: ", cleanText(d.Path))
+		fmt.Fprintf(&b, "%s: ", Clean(d.Path))
 	}
-	b.WriteString(cleanText(d.Message))
+	b.WriteString(Clean(d.Message))
 	if d.Rule != "" {
-		fmt.Fprintf(&b, " [%s]", cleanText(d.Rule))
+		fmt.Fprintf(&b, " [%s]", Clean(d.Rule))
 	}
 	b.WriteByte('\n')
 	gutter := ""
@@ -191,7 +191,7 @@ func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 	if src, ok := p.source(d.Pos.File); ok && d.Pos.Line > 0 && p.shown[d.Pos.File] < MaxSnippetsPerFile {
 		if line, ok := lineOf(src, d.Pos.Line); ok {
 			num := fmt.Sprint(d.Pos.Line)
-			if credentialLine.Match(line) {
+			if credentialLine(line) {
 				p.shown[d.Pos.File]++
 				gutter = strings.Repeat(" ", len(num))
 				fmt.Fprintf(&b, "%s |\n%s | (line not shown: it looks like it holds a credential)\n", gutter, num)
@@ -212,7 +212,7 @@ func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 		if gutter == "" {
 			gutter = " "
 		}
-		fmt.Fprintf(&b, "%s = hint: %s\n", gutter, cleanText(d.Hint))
+		fmt.Fprintf(&b, "%s = hint: %s\n", gutter, Clean(d.Hint))
 	}
 	return b.String()
 }

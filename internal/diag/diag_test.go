@@ -107,7 +107,7 @@ func FuzzFormat(f *testing.F) {
 // 2af4bd75c2d60d12: 5 KiB lines from 1 KiB of control bytes).
 func TestMessageBoundAfterEscaping(t *testing.T) {
 	msg := strings.Repeat("\x1a", 2000)
-	got := cleanText(msg)
+	got := Clean(msg)
 	body, suffix, ok := strings.Cut(got, "…")
 	if !ok || suffix != " (1744 more bytes)" {
 		t.Fatalf("no or wrong cut mark: %q", got[max(0, len(got)-40):])
@@ -115,10 +115,48 @@ func TestMessageBoundAfterEscaping(t *testing.T) {
 	if len(body) > MaxMessageBytes || len(body)%4 != 0 || !strings.HasSuffix(body, `\x1a`) {
 		t.Errorf("printed %d bytes, ending %q: want whole escapes within %d", len(body), body[len(body)-6:], MaxMessageBytes)
 	}
-	if got := cleanText("plain"); got != "plain" {
+	if got := Clean("plain"); got != "plain" {
 		t.Errorf("clean short text changed: %q", got)
 	}
-	if got := cleanText(strings.Repeat("a", MaxMessageBytes+5)); !strings.HasSuffix(got, "… (5 more bytes)") {
+	if got := Clean(strings.Repeat("a", MaxMessageBytes+5)); !strings.HasSuffix(got, "… (5 more bytes)") {
 		t.Errorf("long clean text: %q", got[len(got)-30:])
 	}
+}
+
+// FuzzClean: Clean, the one escaping function, prints no control
+// character, C1 control, bidirectional override or invalid UTF-8, at most
+// MaxMessageBytes and its cut mark; SafeLine never starts a workflow
+// command; text Clean leaves alone is printed as it is.
+func FuzzClean(f *testing.F) {
+	f.Add("plain")
+	f.Add("a\x1b[2J\rb\n::error file=x::y")
+	f.Add("::warning::x")
+	f.Add("##[error]x")
+	f.Add("\u202etxt.exe\u2066\u0085\x7f\xff")
+	f.Add(strings.Repeat("\x1a", 2000))
+	f.Add(strings.Repeat("é", 600))
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Clean(s)
+		body, _, cut := strings.Cut(got, "… (")
+		if cut && !strings.HasSuffix(got, " more bytes)") || len(body) > MaxMessageBytes {
+			t.Fatalf("%d bytes printed: %.100q", len(got), got)
+		}
+		if !utf8.ValidString(got) {
+			t.Fatalf("invalid UTF-8 printed: %q", got)
+		}
+		for _, r := range got {
+			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || isBidi(r) {
+				t.Fatalf("%U printed: %q", r, got)
+			}
+		}
+		if !cut && !strings.Contains(got, `\`) && got != s {
+			t.Fatalf("clean text changed: %q -> %q", s, got)
+		}
+		if !cut && Clean(got) != got {
+			t.Fatalf("Clean is not idempotent: %q -> %q", got, Clean(got))
+		}
+		if l := SafeLine(s); strings.HasPrefix(l, ":") || strings.HasPrefix(l, "##[") {
+			t.Fatalf("SafeLine(%q) = %q", s, l)
+		}
+	})
 }

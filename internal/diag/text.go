@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -18,22 +19,33 @@ const (
 	// MaxSnippetsPerFile is the most snippets one printer shows of a file;
 	// further diagnostics in that file are printed without one.
 	MaxSnippetsPerFile = 20
-	// MaxMessageBytes bounds a message or hint (they can quote a value).
+	// MaxMessageBytes bounds what Clean prints of one value, message or
+	// hint (a message can quote a value): a line of output holds a few of
+	// them, so no input makes it much longer than a few KiB.
 	MaxMessageBytes = 1024
 )
 
-// Clean makes text safe to print on a terminal or in a CI log: control
-// characters (newlines included), DEL, C1 controls and bidirectional
-// overrides are escaped as \xNN or \uNNNN, so a file name or a value cannot
-// start a new line (a forged GitHub workflow command), move the cursor, or
-// reorder what is shown. Invalid UTF-8 bytes are escaped too.
+// Clean is the one escaping and bounding function for every value
+// siteforge echoes: file names, site and pool names, revisions, arguments,
+// environment variable names, messages and the error text of other programs,
+// in every output format. Control characters (newlines included), DEL, C1
+// controls and bidirectional overrides are escaped as \xNN or \uNNNN, so a
+// value cannot start a new line (a forged GitHub workflow command), move the
+// cursor, or reorder what is shown. Invalid UTF-8 bytes are escaped too. At
+// most MaxMessageBytes are printed (escaping can quadruple a byte, so the
+// bound is on what is printed), cut between runes and never inside an
+// escape, and marked "… (N more bytes)".
 func Clean(s string) string {
-	if isClean(s) {
+	if len(s) <= MaxMessageBytes && isClean(s) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		piece, size := cleanRune(s, i)
+		if b.Len()+len(piece) > MaxMessageBytes {
+			fmt.Fprintf(&b, "… (%d more bytes)", len(s)-i)
+			break
+		}
 		b.WriteString(piece)
 		i += size
 	}
@@ -78,29 +90,9 @@ func lineStart(s string) string {
 	return s
 }
 
-// SafeLine is Clean for text that starts an output line (a position, a
-// path).
+// SafeLine is Clean for a value that starts an output line (a position, a
+// path, a site name).
 func SafeLine(s string) string { return lineStart(Clean(s)) }
-
-// cleanText is a message, path or hint as printed: Clean, at most
-// MaxMessageBytes of it (escaping can quadruple a byte, so the bound is on
-// what is printed), cut between runes and never inside an escape.
-func cleanText(s string) string {
-	if len(s) <= MaxMessageBytes && isClean(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		piece, size := cleanRune(s, i)
-		if b.Len()+len(piece) > MaxMessageBytes {
-			fmt.Fprintf(&b, "… (%d more bytes)", len(s)-i)
-			break
-		}
-		b.WriteString(piece)
-		i += size
-	}
-	return b.String()
-}
 
 // Showable reports whether a file may be quoted in a snippet: a site or a
 // manifest, the files siteforge reads as input. Anything else a user may
@@ -133,10 +125,123 @@ func extOf(name string) string {
 	return ""
 }
 
-// credentialLine matches a line that looks like it holds a credential: it
-// is never shown, even from a site or manifest (a Secret, a kubeconfig, a
-// key pasted by mistake).
-var credentialLine = regexp.MustCompile(`(?i)(-----BEGIN [A-Z0-9 ]*PRIVATE KEY|-----BEGIN PGP PRIVATE|(password|passwd|secret|token|auths?|credentials?|client-key-data|dockerconfigjson|private[_-]?key|bearer|apikey|api[_-]key)["']?\s*[:=])|^\s*[A-Za-z0-9+/]{60,}={0,2}\s*$`)
+// credentialLine reports whether a source line looks like it holds a
+// credential: it is never shown, even from a site or manifest (a Secret, a
+// kubeconfig, a key pasted by mistake). It does when it holds a private key
+// header, a bearer token, a URL with a password or a long base64 run, or
+// when one of its key names (a word before ":" or "=", or after "--")
+// names a credential (credentialKey).
+func credentialLine(line []byte) bool {
+	if credentialText.Match(line) {
+		return true
+	}
+	for _, m := range keyName.FindAllSubmatch(line, -1) {
+		if credentialKey(string(m[1])) || credentialKey(string(m[2])) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	credentialText = regexp.MustCompile(`(?i)-----BEGIN [A-Z0-9 ]*PRIVATE KEY|-----BEGIN PGP PRIVATE|\bbearer\s+[A-Za-z0-9._~+/=-]{8,}|://[^/\s:@]+:[^/\s@]+@|^\s*[A-Za-z0-9+/]{60,}={0,2}\s*$`)
+	// a key (YAML, JSON, INI, an environment assignment, a systemd
+	// Environment=) or a command line flag
+	keyName = regexp.MustCompile(`([\p{L}\p{N}_.-]+)["'\]]?\s*[:=]|--([\p{L}\p{N}_.-]+)`)
+)
+
+// credentialKey reports whether a key name names a credential. The name is
+// split into words (camelCase, snake_case, kebab-case, dotted: AWS's
+// aws_secret_access_key, secretAccessKey and SecretAccessKey are the words
+// secret, access, key); it names a credential when a word is one of
+// credentialWords, ends in one of credentialSuffixes (dbpassword,
+// clientsecret, authtoken), or is "key" (or ends in it: apikey) with a
+// qualifier of keyQualifiers in the name (api_key, private-key, tls.key,
+// client-key-data). A bare "key" (a toleration's, a label selector's) or a
+// public key (sshKey, publicKey, authorizedKeys) is no credential. The
+// words are those of gitleaks' generic-api-key rule (its keywords, minus
+// the ones that name no credential alone: api, client, access) and of
+// detect-secrets' KeywordDetector DENYLIST; TestCredentialKeyNames lists
+// the key names they come from.
+func credentialKey(name string) bool {
+	words := keyWords(name)
+	qualified := false
+	for _, w := range words {
+		if keyQualifiers[w] {
+			qualified = true
+		}
+	}
+	for _, w := range words {
+		if credentialWords[w] {
+			return true
+		}
+		for _, suf := range credentialSuffixes {
+			if strings.HasSuffix(w, suf) {
+				return true
+			}
+		}
+		for _, k := range []string{"key", "keys"} {
+			if pre, ok := strings.CutSuffix(w, k); ok && (qualified || keyQualifiers[pre]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	credentialWords = setOf("password", "passwords", "passwd", "pwd", "pass", "passphrase", "secret", "secrets",
+		"secrete", "secreto", "token", "tokens", "credential", "credentials", "creds", "cred", "auth", "auths",
+		"authorization", "bearer", "dockerconfigjson", "dockercfg", "htpasswd", "psk", "keypass", "dbpass",
+		"contrasena", "contraseña")
+	credentialSuffixes = []string{"password", "passwd", "passphrase", "secret", "token"}
+	keyQualifiers      = setOf("access", "secret", "private", "priv", "api", "app", "application", "auth", "service",
+		"account", "db", "database", "client", "consumer", "signing", "sign", "encryption", "encrypt", "master",
+		"tls", "ssl", "storage", "session", "hmac", "shared")
+)
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// keyWords splits a key name into lower-case words: at every character
+// that is no letter or digit, between a lower-case letter or digit and an
+// upper-case one (secretAccessKey), and before the last capital of a run
+// followed by a lower-case letter (APIKey: API, Key).
+func keyWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			next := rune(0)
+			if i+1 < len(rs) {
+				next = rs[i+1]
+			}
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && unicode.IsLower(next) {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
 
 // snippetLine returns the part of line shown under a diagnostic at byte
 // column col (1-based): at most MaxSnippetBytes around col, cleaned, and

@@ -106,10 +106,10 @@ func argocdOptions(environ []string) (generators.Options, error) {
 				opts.Strict = true
 			case "false", "":
 			default:
-				problems = append(problems, fmt.Sprintf("%s=%q: want true or false (Application spec.source.plugin.env %s)", name, value, setting))
+				problems = append(problems, fmt.Sprintf("%s=\"%s\": want true or false (Application spec.source.plugin.env %s)", diag.Clean(name), diag.Clean(value), diag.Clean(setting)))
 			}
 		default:
-			msg := fmt.Sprintf("%s: unknown setting (Application spec.source.plugin.env %s); the plugin reads %s", name, setting, strings.Join(known, ", "))
+			msg := fmt.Sprintf("%s: unknown setting (Application spec.source.plugin.env %s); the plugin reads %s", diag.Clean(name), diag.Clean(setting), strings.Join(known, ", "))
 			if s := suggest.Nearest(setting, known); s != "" {
 				msg += fmt.Sprintf("; did you mean %s?", s)
 			}
@@ -159,17 +159,18 @@ func envValue(environ []string, name string) string {
 }
 
 func argocdGenerate(e env, environ []string) int {
+	// fail prints an error whose values are diag.Clean
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(e.stderr, "siteforge argocd generate: "+format+"\n", a...)
 		return ExitFailure
 	}
 	opts, err := argocdOptions(environ)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%s", err) // a line per setting, each Clean
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		return fail("the app folder: %v", err)
+		return fail("the app folder: %s", diag.Clean(err.Error()))
 	}
 	// The repository root, for the siteforge.dev/source annotation and the
 	// file headers (load.Origin): the app folder is <root>/<source path>.
@@ -183,7 +184,7 @@ func argocdGenerate(e env, environ []string) int {
 		// The process renders from the fleet's root; the working folder is
 		// restored for a caller in the same process (tests).
 		if err := os.Chdir(dir); err != nil {
-			return fail("the fleet of the app folder: %v", err)
+			return fail("the fleet of the app folder: %s", diag.Clean(err.Error()))
 		}
 		defer os.Chdir(wd) //nolint:errcheck // restoring a folder the process was just in
 	}
@@ -217,7 +218,7 @@ func argocdGenerate(e env, environ []string) int {
 		return nil
 	})
 	if err != nil {
-		return fail("%v", err)
+		return fail("%s", diag.Clean(err.Error()))
 	}
 	res := load.Result{Diagnostics: append(run.Diagnostics, empty...).Sort(), Sources: run.Sources}
 	var warnings diag.List
@@ -234,7 +235,7 @@ func argocdGenerate(e env, environ []string) int {
 	printWarnings(e.stderr, res, warnings.Sort())
 	printSuppressed(e.stderr, run)
 	if _, err := e.stdout.Write(stream); err != nil {
-		return fail("%v", err)
+		return fail("%s", diag.Clean(err.Error()))
 	}
 	return ExitOK
 }

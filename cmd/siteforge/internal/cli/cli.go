@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/suggest"
 )
 
@@ -72,7 +73,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if len(rest) > 0 {
 			c, ok := commands[rest[0]]
 			if !ok {
-				fmt.Fprintf(stderr, "siteforge: unknown command %q\n", rest[0])
+				fmt.Fprintf(stderr, "siteforge: unknown command %s\n", `"`+diag.Clean(rest[0])+`"`)
 				return ExitFailure
 			}
 			commandHelp(stdout, c, nil)
@@ -85,7 +86,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	c, ok := commands[verb]
 	if !ok {
-		fmt.Fprintf(stderr, "siteforge: unknown command %q\n", verb)
+		fmt.Fprintf(stderr, "siteforge: unknown command %s\n", `"`+diag.Clean(verb)+`"`)
 		if s := suggestCommand(verb); s != "" {
 			fmt.Fprintf(stderr, "did you mean %q?\n", s)
 		}
@@ -101,7 +102,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			commandHelp(stdout, c, fs)
 			return ExitOK
 		}
-		fmt.Fprintf(stderr, "siteforge %s: %v\n", c.name, err)
+		// pflag's message quotes the argument as given
+		fmt.Fprintf(stderr, "siteforge %s: %s\n", c.name, diag.Clean(err.Error()))
 		fmt.Fprintf(stderr, "usage: siteforge %s %s\n", c.name, c.args)
 		return ExitFailure
 	}

@@ -60,7 +60,7 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 				switch *format {
 				case "text", "json", "markdown":
 				default:
-					return usageError(e, "impact", fmt.Sprintf("unknown --format %q (text, json, markdown)", *format))
+					return usageError(e, "impact", fmt.Sprintf("unknown --format \"%s\" (text, json, markdown)", *format))
 				}
 				threshold := disruption.Action(-1)
 				switch *failOn {
@@ -70,7 +70,7 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 				case "drain":
 					threshold = disruption.Drain
 				default:
-					return usageError(e, "impact", fmt.Sprintf("--fail-on %q: reboot or drain", *failOn))
+					return usageError(e, "impact", fmt.Sprintf("--fail-on \"%s\": reboot or drain", *failOn))
 				}
 				var before, after []impact.Cluster
 				var ok bool
@@ -93,7 +93,7 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 				}
 				rep, err := impact.Compare(before, after)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "siteforge impact: %v\n", err)
+					fmt.Fprintf(e.stderr, "siteforge impact: %s\n", diag.Clean(err.Error()))
 					return ExitFailure
 				}
 				var b bytes.Buffer
@@ -102,7 +102,7 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 					enc := json.NewEncoder(&b)
 					enc.SetIndent("", "  ")
 					if err := enc.Encode(rep); err != nil {
-						fmt.Fprintf(e.stderr, "siteforge impact: %v\n", err)
+						fmt.Fprintf(e.stderr, "siteforge impact: %s\n", diag.Clean(err.Error()))
 						return ExitFailure
 					}
 				case "markdown":
@@ -175,7 +175,7 @@ func impactSide(e env, base string, paths []string, old bool) ([]impact.Cluster,
 			return nil
 		})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "siteforge impact: %v\n", err)
+			fmt.Fprintf(e.stderr, "siteforge impact: %s\n", diag.Clean(err.Error()))
 			return nil, false
 		}
 		if printDiagnostics(e.stderr, load.Result{Diagnostics: run.Diagnostics, Sources: run.Sources}) {
@@ -224,7 +224,7 @@ const maxGitArchive = 512 << 20
 func gitSides(e env, rev string, paths []string) (before, after []impact.Cluster, ok bool) {
 	top, err := gitOutput("", "rev-parse", "--show-toplevel")
 	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge impact: --git needs a git work tree: %v\n", err)
+		fmt.Fprintf(e.stderr, "siteforge impact: --git needs a git work tree: %s\n", diag.Clean(err.Error()))
 		return nil, nil, false
 	}
 	top = strings.TrimSpace(top)
@@ -232,7 +232,7 @@ func gitSides(e env, rev string, paths []string) (before, after []impact.Cluster
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "siteforge impact: %s: %v\n", p, err)
+			fmt.Fprintf(e.stderr, "siteforge impact: %s: %s\n", diag.Clean(p), diag.Clean(err.Error()))
 			return nil, nil, false
 		}
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -243,21 +243,21 @@ func gitSides(e env, rev string, paths []string) (before, after []impact.Cluster
 		}
 		rel, err := filepath.Rel(top, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-			fmt.Fprintf(e.stderr, "siteforge impact: %s is outside the git work tree %s\n", p, top)
+			fmt.Fprintf(e.stderr, "siteforge impact: %s is outside the git work tree %s\n", diag.Clean(p), diag.Clean(top))
 			return nil, nil, false
 		}
 		rels = append(rels, filepath.ToSlash(rel))
 	}
 	tmp, err := os.MkdirTemp("", "siteforge-impact-")
 	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge impact: %v\n", err)
+		fmt.Fprintf(e.stderr, "siteforge impact: %s\n", diag.Clean(err.Error()))
 		return nil, nil, false
 	}
 	defer os.RemoveAll(tmp)
 	// The whole tree at rev: a site folder of a fleet needs the fleet's
 	// defaults, outside the PATH.
 	if err := gitArchive(top, rev, nil, tmp); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge impact: git archive %s: %v\n", rev, err)
+		fmt.Fprintf(e.stderr, "siteforge impact: git archive %s: %s\n", diag.Clean(rev), diag.Clean(err.Error()))
 		return nil, nil, false
 	}
 	for i, rel := range rels {
@@ -378,6 +378,10 @@ func nodesText(n *int) string {
 	return fmt.Sprint(*n)
 }
 
+// impactText prints the report as a table and a line per change. Every
+// value (site and pool names, object names, MachineConfig file paths, MCO's
+// reasons) goes through diag.Clean, and a value that starts a line through
+// diag.SafeLine: a path can hold any byte but NUL and "/".
 func impactText(w io.Writer, rep impact.Report) {
 	if len(rep.Pools) == 0 {
 		fmt.Fprintln(w, "no node is drained, restarted or rebooted: no MachineConfigPool's configuration changes")
@@ -386,32 +390,63 @@ func impactText(w io.Writer, rep impact.Report) {
 	if len(rep.Pools) == 0 {
 		tw = nil
 	}
+	c := diag.Clean
 	if tw != nil {
 		fmt.Fprintln(tw, "SITE\tPOOL\tNODES\tACTION\tWAVES")
 		for _, p := range rep.Pools {
 			waves := "-"
 			if p.Waves > 0 {
-				waves = fmt.Sprintf("%d (maxUnavailable %s)", p.Waves, p.MaxUnavailable)
+				waves = fmt.Sprintf("%d (maxUnavailable %s)", p.Waves, c(p.MaxUnavailable))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Site, p.Pool, nodesText(p.Nodes), p.Action, waves)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", diag.SafeLine(p.Site), c(p.Pool), nodesText(p.Nodes), p.Action, waves)
 		}
 		tw.Flush()
 	}
 	for _, p := range rep.Pools {
-		for _, c := range p.Changes {
-			fmt.Fprintf(w, "%s/%s: %s: %s %s: %s\n", p.Site, p.Pool, c.Action, c.Object, c.Path, c.Reason)
+		for _, ch := range p.Changes {
+			fmt.Fprintf(w, "%s/%s: %s: %s %s: %s\n", diag.SafeLine(p.Site), c(p.Pool), ch.Action, c(ch.Object), c(ch.Path), c(ch.Reason))
 		}
 	}
 	for _, o := range rep.Other {
-		fmt.Fprintf(w, "%s: %s: %s %s: %s\n", o.Site, o.Action, o.Object, o.Path, o.Reason)
+		fmt.Fprintf(w, "%s: %s: %s %s: %s\n", diag.SafeLine(o.Site), o.Action, c(o.Object), c(o.Path), c(o.Reason))
 	}
 }
 
-// mdCell escapes a table cell.
+// mdCell is a value in a markdown table cell or list item: diag.Clean
+// (every control character, CR and LF included, escaped; the value
+// bounded), and "|" escaped, as GitHub Flavored Markdown's tables need
+// (spec section 6.10 "Tables (extension)": "include a pipe in a cell's
+// content by escaping it").
 func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
+	return strings.ReplaceAll(diag.Clean(s), "|", `\|`)
 }
+
+// mdCode is a value as a markdown code span: mdCell, between backtick runs
+// longer than any in it (CommonMark 0.31, section 6.1 "Code spans"), with
+// a space inside when it starts or ends with a backtick.
+func mdCode(s string) string {
+	s = mdCell(s)
+	run, longest := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// mdMaxReasons is the most changes a pool's row names (--format text lists
+// them all): the row is one line of a job summary or a pull request
+// comment, and each change is three values of at most diag.MaxMessageBytes,
+// so a row holds at most 14 values (docs/limits.md).
+const mdMaxReasons = 4
 
 func impactMarkdown(w io.Writer, rep impact.Report) {
 	fmt.Fprintln(w, "### siteforge impact")
@@ -426,18 +461,21 @@ func impactMarkdown(w io.Writer, rep impact.Report) {
 		var why []string
 		for _, c := range p.Changes {
 			if c.Action == p.Action {
-				why = append(why, fmt.Sprintf("`%s` (%s): %s", c.Path, c.Object, c.Reason))
+				why = append(why, fmt.Sprintf("%s (%s): %s", mdCode(c.Path), mdCell(c.Object), mdCell(c.Reason)))
 			}
 		}
 		if len(why) == 0 {
 			why = []string{"no change"}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s |\n", mdCell(p.Site), mdCell(p.Pool), nodesText(p.Nodes), p.Action, mdCell(strings.Join(why, "; ")))
+		if len(why) > mdMaxReasons {
+			why = append(why[:mdMaxReasons], fmt.Sprintf("and %d more (--format text lists every change)", len(why)-mdMaxReasons))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s |\n", mdCell(p.Site), mdCell(p.Pool), nodesText(p.Nodes), p.Action, strings.Join(why, "; "))
 	}
 	if len(rep.Other) > 0 {
 		fmt.Fprintln(w)
 		for _, o := range rep.Other {
-			fmt.Fprintf(w, "- %s: %s\n", mdCell(o.Site), mdCell(strings.TrimSpace(o.Object+" "+o.Path)+": "+o.Reason))
+			fmt.Fprintf(w, "- %s: %s: %s\n", mdCell(o.Site), mdCell(strings.TrimSpace(o.Object+" "+o.Path)), mdCell(o.Reason))
 		}
 	}
 }

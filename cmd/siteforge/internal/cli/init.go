@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/siteforge/siteforge/internal/diag"
 )
 
 func init() {
@@ -26,14 +28,14 @@ to edit. The site is named after DIR when DIR's name is a DNS-1123 label.`,
 				}
 				chosen, err := initSite(args[0], *name)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "siteforge init: %v\n", err)
+					fmt.Fprintf(e.stderr, "siteforge init: %s\n", diag.Clean(err.Error()))
 					return ExitFailure
 				}
 				if *name == "" && chosen == defaultSiteName {
-					fmt.Fprintf(e.stderr, "siteforge init: note: %q is not a DNS-1123 label (lowercase letters, digits and '-'), so the site is named %q: change name in site.cue, or run init again with --name\n",
-						filepath.Base(filepath.Clean(args[0])), chosen)
+					fmt.Fprintf(e.stderr, "siteforge init: note: \"%s\" is not a DNS-1123 label (lowercase letters, digits and '-'), so the site is named %q: change name in site.cue, or run init again with --name\n",
+						diag.Clean(filepath.Base(filepath.Clean(args[0]))), chosen)
 				}
-				fmt.Fprintf(e.stdout, "wrote %s\nnext: edit it, then run: siteforge vet %s\n", filepath.Join(args[0], "site.cue"), args[0])
+				fmt.Fprintf(e.stdout, "wrote %s\nnext: edit it, then run: siteforge vet %s\n", diag.SafeLine(filepath.Join(args[0], "site.cue")), diag.Clean(args[0]))
 				return ExitOK
 			}
 		},
@@ -54,7 +56,7 @@ func initSite(dir, name string) (string, error) {
 		}
 	}
 	if !dnsLabel.MatchString(name) {
-		return "", fmt.Errorf("site name %q is not a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters)", name)
+		return "", fmt.Errorf("site name \"%s\" is not a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters)", name)
 	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return "", fmt.Errorf("%s is not empty; init writes only into a new or empty directory", dir)

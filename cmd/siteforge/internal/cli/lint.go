@@ -13,6 +13,7 @@ import (
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
@@ -75,7 +76,7 @@ case.`,
 				}
 				write, ok := report.Formats[*format]
 				if !ok {
-					return usageError(e, "lint", fmt.Sprintf("unknown --format %q (%s)", *format, strings.Join(report.Names(), ", ")))
+					return usageError(e, "lint", fmt.Sprintf("unknown --format \"%s\" (%s)", *format, strings.Join(report.Names(), ", ")))
 				}
 				threshold, err := lint.ParseSeverity(*failOn)
 				if err != nil {
@@ -87,7 +88,7 @@ case.`,
 				}
 				if *version != "" {
 					if _, err := platform.ParseOCPMinor(*version); err != nil {
-						return usageError(e, "lint", fmt.Sprintf("--ocp-version %q: %v", *version, err))
+						return usageError(e, "lint", fmt.Sprintf("--ocp-version \"%s\": %v", *version, err))
 					}
 				}
 				res, ok := func() (lint.Result, bool) {
@@ -99,7 +100,7 @@ case.`,
 				report.ToolVersion = Version()
 				var b bytes.Buffer
 				if err := write(&b, res); err != nil {
-					fmt.Fprintf(e.stderr, "siteforge lint: %v\n", err)
+					fmt.Fprintf(e.stderr, "siteforge lint: %s\n", diag.Clean(err.Error()))
 					return ExitFailure
 				}
 				_, _ = e.stdout.Write(b.Bytes())
@@ -128,7 +129,7 @@ case.`,
 				case 1:
 					r := lint.Lookup(args[0])
 					if r == nil {
-						fmt.Fprintf(e.stderr, "siteforge explain: no rule %q; run siteforge explain for the list\n", args[0])
+						fmt.Fprintf(e.stderr, "siteforge explain: no rule \"%s\"; run siteforge explain for the list\n", diag.Clean(args[0]))
 						return ExitFailure
 					}
 					fmt.Fprint(e.stdout, lint.Explain(r))
@@ -225,7 +226,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclu
 			return nil
 		})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
+			fmt.Fprintf(e.stderr, "siteforge: %s\n", diag.Clean(err.Error()))
 			ok = false
 		}
 		for _, d := range run.Diagnostics {

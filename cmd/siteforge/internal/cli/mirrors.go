@@ -54,7 +54,7 @@ cluster objects).
 				if *version != "" {
 					m, err := platform.ParseOCPMinor(*version)
 					if err != nil {
-						return usageError(e, "mirrors", fmt.Sprintf("--ocp-version %q: %v", *version, err))
+						return usageError(e, "mirrors", fmt.Sprintf("--ocp-version \"%s\": %v", *version, err))
 					}
 					minor = int(m)
 				}
@@ -98,7 +98,7 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 	var diags diag.List
 	for _, p := range found.Problems {
 		if p.Kind == manifests.ProblemTemplate {
-			fmt.Fprintf(e.stderr, "siteforge mirrors: %s: not read: %s\n", p.Pos, p.Message)
+			fmt.Fprintf(e.stderr, "siteforge mirrors: %s: not read: %s\n", diag.Clean(p.Pos.String()), diag.Clean(p.Message))
 			continue
 		}
 		diags = append(diags, p.Diagnostic)
@@ -121,12 +121,12 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 			given[o.Site.Name] = true
 			objs, _, err := o.Objects()
 			if err != nil {
-				fmt.Fprintf(e.stderr, "siteforge mirrors: %v\n", err)
+				fmt.Fprintf(e.stderr, "siteforge mirrors: %s\n", diag.Clean(err.Error()))
 				return nil, false
 			}
 			m, err := o.Site.Minor()
 			if err != nil {
-				fmt.Fprintf(e.stderr, "siteforge mirrors: site %s: %v\n", o.Site.Name, err)
+				fmt.Fprintf(e.stderr, "siteforge mirrors: site %s: %s\n", diag.Clean(o.Site.Name), diag.Clean(err.Error()))
 				return nil, false
 			}
 			// the site's objects and the files beside it, read once: a
@@ -142,7 +142,7 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 				}
 			}
 			if len(mine) > 0 {
-				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %v\n", mine)
+				fmt.Fprintf(e.stderr, "siteforge mirrors: internal error: %s\n", diag.Clean(mine.Error()))
 				return nil, false
 			}
 			if printDiagnostics(e.stderr, load.Result{Diagnostics: theirs.Sort()}) {
@@ -185,7 +185,7 @@ func manifestMirrorSet(e env, label string, objs []*manifests.Object, minor int)
 	}
 	img := rel.Image
 	if _, err := registries.Render(registries.Input{ReleaseImage: img, Minor: minor}); errors.Is(err, registries.ErrReleaseImage) {
-		fmt.Fprintf(e.stderr, "siteforge mirrors: warning: %s %q is no image reference; rendering without the release payload rule\n", rel.ImageFrom, img)
+		fmt.Fprintf(e.stderr, "siteforge mirrors: warning: %s \"%s\" is no image reference; rendering without the release payload rule\n", diag.Clean(rel.ImageFrom), diag.Clean(img))
 		img = ""
 	}
 	in := ms.Input(minor, img)
@@ -207,16 +207,16 @@ func conf(e env, s mirrorSet) (*registries.Config, []byte, bool) {
 		if len(positions) > 0 {
 			where = positions[0].String()
 		}
-		fmt.Fprintf(e.stderr, "%s: error: the Machine Config Operator would refuse to render registries.conf: %v\n", where, err)
+		fmt.Fprintf(e.stderr, "%s: error: the Machine Config Operator would refuse to render registries.conf: %s\n", diag.SafeLine(where), diag.Clean(err.Error()))
 		for _, p := range positions[min(1, len(positions)):] {
-			fmt.Fprintf(e.stderr, "%s: note: the same source here\n", p)
+			fmt.Fprintf(e.stderr, "%s: note: the same source here\n", diag.SafeLine(p.String()))
 		}
 		fmt.Fprintln(e.stderr, "  (MCO logs this in machine-config-controller and keeps the previous file on every node)")
 		return nil, nil, false
 	}
 	b, err := c.TOML()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: internal error: %v\n", s.label, err)
+		fmt.Fprintf(e.stderr, "%s: internal error: %s\n", diag.SafeLine(s.label), diag.Clean(err.Error()))
 		return nil, nil, false
 	}
 	return c, b, true
@@ -234,7 +234,7 @@ func eachConf(e env, sets []mirrorSet, header string, write func(out *bytes.Buff
 			return ExitFailure
 		}
 		if len(sets) > 1 {
-			fmt.Fprintf(&out, header, s.label)
+			fmt.Fprintf(&out, header, diag.Clean(s.label))
 		}
 		switch write(&out, s, c, b) {
 		case ExitFailure:
@@ -249,12 +249,12 @@ func eachConf(e env, sets []mirrorSet, header string, write func(out *bytes.Buff
 
 func preview(e env, sets []mirrorSet) int {
 	return eachConf(e, sets, "# ---- %s\n", func(out *bytes.Buffer, s mirrorSet, c *registries.Config, b []byte) int {
-		fmt.Fprintf(out, "# %s for the worker pool (master and custom pools get the same file), %s\n", platform.RegistriesConfPath, s.label)
+		fmt.Fprintf(out, "# %s for the worker pool (master and custom pools get the same file), %s\n", platform.RegistriesConfPath, diag.Clean(s.label))
 		if !c.Written {
 			out.WriteString("# The Machine Config Operator writes no registries.conf for this input: no mirror sets and no\n# insecure or blocked registries. Nodes keep the default file:\n")
 		}
 		for _, w := range c.Warnings {
-			fmt.Fprintf(e.stderr, "%s: warning: %v\n", s.label, w)
+			fmt.Fprintf(e.stderr, "%s: warning: %s\n", diag.SafeLine(s.label), diag.Clean(fmt.Sprint(w)))
 		}
 		out.Write(b)
 		return ExitOK
@@ -267,7 +267,7 @@ func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
 		for _, ref := range images {
 			r, err := registries.Resolve(b, ref)
 			if err != nil {
-				fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %v\n", ref, err)
+				fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %s\n", diag.Clean(ref), diag.Clean(err.Error()))
 				return ExitFailure
 			}
 			if ok := printResolution(out, r); !ok && (disconnected || s.disconnected) {
@@ -285,11 +285,11 @@ func printResolution(w io.Writer, r registries.Resolution) bool {
 	if r.Digest {
 		by = "digest"
 	}
-	fmt.Fprintf(w, "%s (by %s)\n", r.Reference, by)
+	fmt.Fprintf(w, "%s (by %s)\n", diag.SafeLine(r.Reference), by)
 	if r.Prefix == "" {
 		fmt.Fprintln(w, "  no registries.conf table matches: pulled from the source only")
 	} else {
-		fmt.Fprintf(w, "  table %s\n", r.Prefix)
+		fmt.Fprintf(w, "  table %s\n", diag.Clean(r.Prefix))
 	}
 	n := 0
 	for _, ep := range r.Endpoints {
@@ -312,11 +312,11 @@ func printResolution(w io.Writer, r registries.Resolution) bool {
 			loc = ep.Location
 		}
 		if ep.Skipped {
-			fmt.Fprintf(w, "  -  %s  %s  skipped: %s\n", loc, kind, ep.SkipReason)
+			fmt.Fprintf(w, "  -  %s  %s  skipped: %s\n", diag.Clean(loc), diag.Clean(kind), diag.Clean(ep.SkipReason))
 			continue
 		}
 		n++
-		line := fmt.Sprintf("  %d. %s  %s", n, loc, kind)
+		line := fmt.Sprintf("  %d. %s  %s", n, diag.Clean(loc), diag.Clean(kind))
 		if len(notes) > 0 {
 			line += "  " + strings.Join(notes, ", ")
 		}
@@ -331,7 +331,7 @@ func printResolution(w io.Writer, r registries.Resolution) bool {
 				break
 			}
 		}
-		fmt.Fprintf(w, "  disconnected: the pull can succeed (first mirror tried: %s)\n", first)
+		fmt.Fprintf(w, "  disconnected: the pull can succeed (first mirror tried: %s)\n", diag.Clean(first))
 	} else {
 		fmt.Fprintln(w, "  disconnected: the pull FAILS: no mirror serves this reference, only the source")
 	}

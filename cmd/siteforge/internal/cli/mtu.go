@@ -11,6 +11,7 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -57,7 +58,7 @@ due (siteforge render writes it).`,
 					p, err := mtu.Of(s)
 					if err != nil {
 						// the network generator refuses what mtu.Of refuses
-						fmt.Fprintf(e.stderr, "siteforge mtu: site %s: internal error: %v\n", s.Name, err)
+						fmt.Fprintf(e.stderr, "siteforge mtu: site %s: internal error: %s\n", diag.Clean(s.Name), diag.Clean(err.Error()))
 						return ExitFailure
 					}
 					if !first {
@@ -88,7 +89,7 @@ func writePlan(w io.Writer, s *site.Site, p mtu.Plan) {
 	if p.AnyIPv6 {
 		family = "IPv6 in the cluster network"
 	}
-	fmt.Fprintf(w, "site %s (%s): %s, %s, IPsec %s, %s\n\n", s.Name, s.Source, p.NetworkType, family, s.Network.IPsec, s.Cluster.Lifecycle)
+	fmt.Fprintf(w, "site %s (%s): %s, %s, IPsec %s, %s\n\n", diag.Clean(s.Name), diag.Clean(s.Source), p.NetworkType, family, s.Network.IPsec, s.Cluster.Lifecycle)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  LINK\tMTU\tFROM")

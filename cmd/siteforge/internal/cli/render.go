@@ -93,7 +93,7 @@ func renderStdout(e env, paths []string, opts generators.Options) int {
 		b.Write(streams[i])
 	}
 	if _, err := e.stdout.Write(b.Bytes()); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: %v\n", err)
+		fmt.Fprintf(e.stderr, "siteforge render: %s\n", diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	return ExitOK
@@ -108,18 +108,18 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 	units, diags := load.Discover(paths)
 	files, dirs := load.InputPaths(units)
 	if err := output.CheckNotInput(dir, files, dirs); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	undo, err := output.PrepareDir(dir)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	stage, err := output.NewStage(dir)
 	if err != nil {
 		undo()
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	// An abort (signal, watchdog) drops the stage and what PrepareDir
@@ -202,7 +202,7 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		return ExitFailure
 	}
 	if err := stage.Commit(); err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %v\n", dir, err)
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
 	committed = true
@@ -253,7 +253,7 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 		}
 	}
 	if n == 0 {
-		fmt.Fprintf(e.stdout, "%s is up to date\n", dir)
+		fmt.Fprintf(e.stdout, "%s is up to date\n", diag.SafeLine(dir))
 		return ExitOK
 	}
 	cmd := []string{"siteforge", "render", "-o", dir}
@@ -261,7 +261,7 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 		cmd = append(cmd, "--strict")
 	}
 	cmd = append(cmd, paths...)
-	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run %s\n", dir, n, shellJoin(cmd))
+	fmt.Fprintf(e.stderr, "%s is not up to date (%d files differ): run %s\n", diag.SafeLine(dir), n, diag.Clean(shellJoin(cmd)))
 	return ExitFindings
 }
 
@@ -296,7 +296,7 @@ func finish(e env, run siteRun, err error) bool {
 	printWarnings(e.stderr, res, warnings.Sort())
 	printSuppressed(e.stderr, run)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge: %v\n", err)
+		fmt.Fprintf(e.stderr, "siteforge: %s\n", diag.Clean(err.Error()))
 		return false
 	}
 	if !printDiagnostics(e.stderr, res) {
@@ -312,7 +312,7 @@ func finish(e env, run siteRun, err error) bool {
 func printSkipped(w io.Writer, skipped []string) {
 	for _, s := range skipped {
 		if s != "" {
-			fmt.Fprintf(w, "note: %s\n", s)
+			fmt.Fprintf(w, "note: %s\n", diag.Clean(s))
 		}
 	}
 }
@@ -326,8 +326,10 @@ func sortedIndexes[V any](m map[int]V) []int {
 	return idx
 }
 
+// usageError prints a usage problem: msg can quote an argument, so it is
+// diag.Clean.
 func usageError(e env, verb, msg string) int {
-	fmt.Fprintf(e.stderr, "siteforge %s: %s\nusage: siteforge %s %s\n", verb, msg, verb, commands[verb].args)
+	fmt.Fprintf(e.stderr, "siteforge %s: %s\nusage: siteforge %s %s\n", verb, diag.Clean(msg), verb, commands[verb].args)
 	return ExitFailure
 }
 

@@ -39,6 +39,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/yamllimit"
 	"github.com/siteforge/siteforge/schema"
 )
@@ -76,7 +77,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	input, err := io.ReadAll(io.LimitReader(stdin, MaxResourceList+1))
 	if err != nil {
-		fmt.Fprintf(stderr, "siteforge fn: reading the ResourceList: %v\n", err)
+		fmt.Fprintf(stderr, "siteforge fn: reading the ResourceList: %s\n", diag.Clean(err.Error()))
 		return exitFailure
 	}
 	if len(input) > MaxResourceList {
@@ -85,7 +86,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ae *yamllimit.AliasError
 	if err := yamllimit.CheckAliases(input, MaxResourceList); errors.As(err, &ae) {
-		fmt.Fprintf(stderr, "siteforge fn: the ResourceList (line %d): %v\n", ae.Line, err)
+		fmt.Fprintf(stderr, "siteforge fn: the ResourceList (line %d): %s\n", ae.Line, diag.Clean(err.Error()))
 		return exitFailure
 	}
 	code := exitOK
@@ -106,7 +107,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 	case err == nil, errors.As(err, &results):
 		return code
 	default:
-		fmt.Fprintf(stderr, "siteforge fn: %v\n", err)
+		fmt.Fprintf(stderr, "siteforge fn: %s\n", diag.Clean(err.Error()))
 		return exitFailure
 	}
 }
