@@ -88,6 +88,17 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "siteforge fn: the ResourceList (line %d): %v\n", ae.Line, err)
 		return exitFailure
 	}
+	// The function config first: a list the function refuses costs no
+	// decoding of its items.
+	if fc, ok := peekFunctionConfig(input); ok {
+		rl := &framework.ResourceList{FunctionConfig: fc}
+		if !checkFunctionConfig(&reporter{rl: rl, stderr: stderr}, fc) {
+			if err := writeRefusal(stdout, rl); err != nil {
+				fmt.Fprintf(stderr, "siteforge fn: %v\n", err)
+			}
+			return exitFailure
+		}
+	}
 	code := exitOK
 	p := framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
 		code = process(rl, stderr)
@@ -100,7 +111,8 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return nil
 	})
 	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(input), Writer: stdout, KeepReaderAnnotations: true}
-	err = framework.Execute(p, rw)
+	input = nil
+	err = execute(p, rw)
 	var results framework.Results
 	switch {
 	case err == nil, errors.As(err, &results):
@@ -128,12 +140,10 @@ func process(rl *framework.ResourceList, stderr io.Writer) int {
 		r.failure("no functionConfig: give a %s object of kind %s or %s", APIVersion, KindSiteRender, KindSiteLint)
 		return exitFailure
 	}
-	apiVersion, kind := fc.GetApiVersion(), fc.GetKind()
-	if apiVersion != APIVersion || (kind != KindSiteRender && kind != KindSiteLint) {
-		r.failure("functionConfig is %s %s: want apiVersion %s and kind %s (kustomize generators:) or %s (kustomize transformers:, listed last: not validators:, kubernetes-sigs/kustomize#5036)",
-			apiVersion, kind, APIVersion, KindSiteRender, KindSiteLint)
+	if !checkFunctionConfig(r, fc) {
 		return exitFailure
 	}
+	kind := fc.GetKind()
 	r.label = kind + " " + fc.GetName()
 	switch kind {
 	case KindSiteRender:
@@ -149,6 +159,32 @@ func process(rl *framework.ResourceList, stderr io.Writer) int {
 		}
 		return lintItems(r, spec)
 	}
+}
+
+// checkFunctionConfig reports a function config of another apiVersion or
+// kind than the function's.
+func checkFunctionConfig(r *reporter, fc *kyaml.RNode) bool {
+	apiVersion, kind := fc.GetApiVersion(), fc.GetKind()
+	if apiVersion != APIVersion || (kind != KindSiteRender && kind != KindSiteLint) {
+		r.failure("functionConfig is %s %s: want apiVersion %s and kind %s (kustomize generators:) or %s (kustomize transformers:, listed last: not validators:, kubernetes-sigs/kustomize#5036)",
+			apiVersion, kind, APIVersion, KindSiteRender, KindSiteLint)
+		return false
+	}
+	return true
+}
+
+// writeRefusal writes the ResourceList of a function config refused before
+// the items were read: its results and the function config, no items.
+func writeRefusal(w io.Writer, rl *framework.ResourceList) error {
+	b, err := kyaml.Marshal(rl.Results)
+	if err != nil {
+		return err
+	}
+	results, err := kyaml.Parse(string(b))
+	if err != nil {
+		return err
+	}
+	return writeList(w, "config.kubernetes.io/v1", "ResourceList", nil, rl.FunctionConfig, results)
 }
 
 // RenderSpec is the spec of a SiteRender function config.
