@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -61,11 +62,18 @@ const (
 // sets it on a generator's own config, passed as the only item).
 const localConfigAnnotation = "config.kubernetes.io/local-config"
 
-// MaxResourceList is the largest ResourceList the function reads: a
-// kustomize build of a cluster's configuration is a few MiB; decoding costs
-// about ten times the input in memory, so this keeps the function under
-// 512 MiB.
-const MaxResourceList = 32 << 20
+// MaxResourceList is the largest ResourceList the function reads, in
+// bytes: the largest manifest file siteforge reads (manifests.MaxFileSize),
+// as one item may be that large. With MaxNodes it keeps the function under
+// 512 MiB (docs/limits.md; make bench measures it): a kustomize build of a
+// cluster's configuration is a few MiB.
+const MaxResourceList = 16 << 20
+
+// memoryLimit is the Go heap the function aims at (runtime/debug
+// SetMemoryLimit): the garbage collector runs harder near it, so the
+// process stays near what it holds rather than twice that. The bounds on
+// the input keep what it holds below it.
+const memoryLimit = 400 << 20
 
 // Run reads a ResourceList from stdin, processes it and writes the
 // resulting ResourceList to stdout; it returns the exit code.
@@ -74,6 +82,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "siteforge fn: reads a config.kubernetes.io/v1 ResourceList on stdin; kustomize runs it (see siteforge help fn)")
 		return exitFailure
 	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(memoryLimit))
 	input, err := io.ReadAll(io.LimitReader(stdin, MaxResourceList+1))
 	if err != nil {
 		fmt.Fprintf(stderr, "siteforge fn: reading the ResourceList: %v\n", err)
@@ -81,6 +90,10 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(input) > MaxResourceList {
 		fmt.Fprintf(stderr, "siteforge fn: the ResourceList on stdin is larger than the %d-byte limit; lint or render a smaller kustomization\n", MaxResourceList)
+		return exitFailure
+	}
+	if n := nodeBound(input); n > MaxNodes {
+		fmt.Fprintf(stderr, "siteforge fn: the ResourceList on stdin has more than the %d-node limit (%d counted); lint or render a smaller kustomization\n", MaxNodes, n)
 		return exitFailure
 	}
 	var ae *yamllimit.AliasError

@@ -174,3 +174,27 @@ func encodeNode(w *bufio.Writer, n *kyaml.Node, first string) error {
 	}
 	return nil
 }
+
+// MaxNodes bounds the YAML nodes of a ResourceList, as nodeBound counts
+// them: what the function holds in memory grows with the nodes (each item
+// is held decoded while it is linted or rendered, and again as a copy the
+// rules read), about 450 bytes each; 45,000 small ConfigMaps are about
+// 720,000.
+const MaxNodes = 1_000_000
+
+// nodeBound is an upper bound on the YAML nodes in data, read without
+// decoding it: every node but a document's first starts after a line break,
+// a ':', ',', '-', '[', '{' or '?' (a mapping value, a key on its own line, a
+// flow entry, a sequence entry, an explicit key); each of those bytes counts
+// one, also where it starts no node (in a scalar, a comment), so the count
+// only errs upward.
+func nodeBound(data []byte) int {
+	n := 1
+	for _, c := range data {
+		switch c {
+		case '\n', ':', ',', '-', '[', '{', '?':
+			n++
+		}
+	}
+	return n
+}
