@@ -158,15 +158,19 @@ func encodeNode(w *bufio.Writer, n *kyaml.Node, first string) error {
 		_, err := w.Write(text)
 		return err
 	}
-	for i := 0; len(text) > 0; i++ {
+	started := false
+	for len(text) > 0 {
 		line := text
 		if j := bytes.IndexByte(text, '\n'); j >= 0 {
 			line = text[:j+1]
 		}
 		text = text[len(line):]
 		switch {
-		case i == 0:
+		case !started && (line[0] == '#' || line[0] == '\n'):
+			// the item's head comment, written before its "- "
+		case !started:
 			w.WriteString(first)
+			started = true
 		case len(line) > 1:
 			w.WriteString("  ")
 		}
@@ -183,13 +187,13 @@ func encodeNode(w *bufio.Writer, n *kyaml.Node, first string) error {
 const MaxNodes = 1_000_000
 
 // nodeBound is an upper bound on the YAML nodes in data, read without
-// decoding it: every node but a document's first starts after a line break,
-// a ':', ',', '-', '[', '{' or '?' (a mapping value, a key on its own line, a
-// flow entry, a sequence entry, an explicit key); each of those bytes counts
-// one, also where it starts no node (in a scalar, a comment), so the count
-// only errs upward.
+// decoding it: a document and its root count two; every other node starts
+// after a line break, a ':', ',', '-', '[', '{' or '?' (a key on its own
+// line, a mapping value, a flow entry, a sequence entry, an explicit key);
+// each of those bytes counts one, also where it starts no node (in a
+// scalar, a comment), so the count only errs upward.
 func nodeBound(data []byte) int {
-	n := 1
+	n := 2
 	for _, c := range data {
 		switch c {
 		case '\n', ':', ',', '-', '[', '{', '?':
