@@ -177,7 +177,7 @@ func TestFnInputCap(t *testing.T) {
 	m := measure(t, t.TempDir(), pr, "fn")
 	pr.Close()
 	t.Logf("fn with 200 MB on stdin: exit %d, %.2f s, %d MiB", m.code, m.wall.Seconds(), m.maxRSS>>20)
-	if m.code != 2 || !strings.Contains(m.stderr, "larger than the 33554432-byte limit") || m.maxRSS > 256<<20 {
+	if m.code != 2 || !strings.Contains(m.stderr, "larger than the 16777216-byte limit") || m.maxRSS > 256<<20 {
 		t.Errorf("%d MiB\n%s", m.maxRSS>>20, m.result)
 	}
 }

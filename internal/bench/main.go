@@ -55,6 +55,7 @@ const (
 	targetScaling         = "<= 3.8x"
 	targetMakeTest        = "<= 6 min, idle machine"
 	targetPreCommitGolang = "<= 2 min"
+	targetFn              = "<= 512 MiB"
 )
 
 func main() {
@@ -192,6 +193,10 @@ func main() {
 	if perSiteN > 0 {
 		row(fmt.Sprintf("per-site render CPU (%d-site fleet, whole process user+sys / sites, the median render) vs CUE library alone (load + unify schema + export, one core, median of 3 passes over 300 sites): ratio", perSiteN),
 			fmt.Sprintf("%.2f ms vs %.2f ms: %.2fx", ms(perSiteCPU), ms(cuePerSite), perSiteCPU.Seconds()/cuePerSite.Seconds()), targetPerSite)
+	}
+	for _, f := range fnInputs() {
+		r := runStdin(f.input, *bin, "fn")
+		row(f.what+": peak RSS", fmt.Sprintf("%d MiB (%.1f s)", r.rss>>20, r.wall.Seconds()), targetFn)
 	}
 	row(fmt.Sprintf("single-site lint, whole process, median of %d", *runs), fmt.Sprintf("%.1f ms", ms(median(*runs, *bin, "lint", filepath.Join("examples", "disconnected-quay-cache")))), targetSingleSiteLint)
 	row(fmt.Sprintf("single-site vet, whole process, median of %d", *runs), fmt.Sprintf("%.1f ms", ms(median(*runs, *bin, "vet", "-q", filepath.Join("examples", "disconnected-quay-cache")))), targetSingleSiteVet)
@@ -350,6 +355,53 @@ func cueAlone(dir string, n int) time.Duration {
 		}
 	}
 	return time.Since(start) / time.Duration(n)
+}
+
+// fnInputs are the ResourceLists of the fn rows (issue 25): SiteLint over
+// 45,000 small ConfigMaps (3.6 MiB), one 4.5 MB ConfigMap, and the largest
+// lists under the bounds of internal/krm: 16 MiB (one ConfigMap) and
+// 700,000 counted nodes (49,990 small ConfigMaps).
+func fnInputs() []struct {
+	what  string
+	input []byte
+} {
+	list := func(n, blob int) []byte {
+		var b bytes.Buffer
+		b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+		if blob > 0 {
+			b.WriteString("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: big\n    namespace: default\n  data:\n    blob: " + strings.Repeat("x", blob) + "\n")
+		}
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-%06d\n  data:\n    k: v\n", i)
+		}
+		b.WriteString("functionConfig:\n  apiVersion: siteforge.dev/v1alpha1\n  kind: SiteLint\n  metadata:\n    name: fc\n")
+		return b.Bytes()
+	}
+	return []struct {
+		what  string
+		input []byte
+	}{
+		{"fn SiteLint, 45,000 ConfigMaps (3.6 MiB)", list(45000, 0)},
+		{"fn, one 4.5 MB ConfigMap", list(0, 4500000)},
+		{"fn, largest list under the cap: one ConfigMap of 16 MiB", list(0, 16<<20-300)},
+		{"fn, largest list under the cap: 49,990 ConfigMaps (700,000 counted nodes)", list(49990, 0)},
+	}
+}
+
+// runStdin is run with input on stdin.
+func runStdin(input []byte, bin string, args ...string) result {
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), nil, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", bin, args, err, stderr.String())
+		os.Exit(1)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return result{wall: wall, rss: ru.Maxrss * 1024}
 }
 
 type result struct {

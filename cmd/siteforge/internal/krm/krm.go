@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -62,11 +63,18 @@ const (
 // sets it on a generator's own config, passed as the only item).
 const localConfigAnnotation = "config.kubernetes.io/local-config"
 
-// MaxResourceList is the largest ResourceList the function reads: a
-// kustomize build of a cluster's configuration is a few MiB; decoding costs
-// about ten times the input in memory, so this keeps the function under
-// 512 MiB.
-const MaxResourceList = 32 << 20
+// MaxResourceList is the largest ResourceList the function reads, in
+// bytes: the largest manifest file siteforge reads (manifests.MaxFileSize),
+// as one item may be that large. With MaxNodes it keeps the function under
+// 512 MiB (docs/limits.md; make bench measures it): a kustomize build of a
+// cluster's configuration is a few MiB.
+const MaxResourceList = 16 << 20
+
+// memoryLimit is the Go heap the function aims at (runtime/debug
+// SetMemoryLimit): the garbage collector runs harder near it, so the
+// process stays near what it holds rather than twice that. The bounds on
+// the input keep what it holds below it.
+const memoryLimit = 400 << 20
 
 // Run reads a ResourceList from stdin, processes it and writes the
 // resulting ResourceList to stdout; it returns the exit code.
@@ -75,6 +83,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "siteforge fn: reads a config.kubernetes.io/v1 ResourceList on stdin; kustomize runs it (see siteforge help fn)")
 		return exitFailure
 	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(memoryLimit))
 	input, err := io.ReadAll(io.LimitReader(stdin, MaxResourceList+1))
 	if err != nil {
 		fmt.Fprintf(stderr, "siteforge fn: reading the ResourceList: %s\n", diag.Clean(err.Error()))
@@ -84,10 +93,25 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "siteforge fn: the ResourceList on stdin is larger than the %d-byte limit; lint or render a smaller kustomization\n", MaxResourceList)
 		return exitFailure
 	}
+	if n := nodeBound(input); n > MaxNodes {
+		fmt.Fprintf(stderr, "siteforge fn: the ResourceList on stdin has more than the %d-node limit (%d counted); lint or render a smaller kustomization\n", MaxNodes, n)
+		return exitFailure
+	}
 	var ae *yamllimit.AliasError
 	if err := yamllimit.CheckAliases(input, MaxResourceList); errors.As(err, &ae) {
 		fmt.Fprintf(stderr, "siteforge fn: the ResourceList (line %d): %s\n", ae.Line, diag.Clean(err.Error()))
 		return exitFailure
+	}
+	// The function config first: a list the function refuses costs no
+	// decoding of its items.
+	if fc, ok := peekFunctionConfig(input); ok {
+		rl := &framework.ResourceList{FunctionConfig: fc}
+		if !checkFunctionConfig(&reporter{rl: rl, stderr: stderr}, fc) {
+			if err := writeRefusal(stdout, rl); err != nil {
+				fmt.Fprintf(stderr, "siteforge fn: %v\n", err)
+			}
+			return exitFailure
+		}
 	}
 	code := exitOK
 	p := framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
@@ -101,7 +125,8 @@ func Run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return nil
 	})
 	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(input), Writer: stdout, KeepReaderAnnotations: true}
-	err = framework.Execute(p, rw)
+	input = nil
+	err = execute(p, rw)
 	var results framework.Results
 	switch {
 	case err == nil, errors.As(err, &results):
@@ -129,12 +154,10 @@ func process(rl *framework.ResourceList, stderr io.Writer) int {
 		r.failure("no functionConfig: give a %s object of kind %s or %s", APIVersion, KindSiteRender, KindSiteLint)
 		return exitFailure
 	}
-	apiVersion, kind := fc.GetApiVersion(), fc.GetKind()
-	if apiVersion != APIVersion || (kind != KindSiteRender && kind != KindSiteLint) {
-		r.failure("functionConfig is %s %s: want apiVersion %s and kind %s (kustomize generators:) or %s (kustomize transformers:, listed last: not validators:, kubernetes-sigs/kustomize#5036)",
-			apiVersion, kind, APIVersion, KindSiteRender, KindSiteLint)
+	if !checkFunctionConfig(r, fc) {
 		return exitFailure
 	}
+	kind := fc.GetKind()
 	r.label = kind + " " + fc.GetName()
 	switch kind {
 	case KindSiteRender:
@@ -150,6 +173,32 @@ func process(rl *framework.ResourceList, stderr io.Writer) int {
 		}
 		return lintItems(r, spec)
 	}
+}
+
+// checkFunctionConfig reports a function config of another apiVersion or
+// kind than the function's.
+func checkFunctionConfig(r *reporter, fc *kyaml.RNode) bool {
+	apiVersion, kind := fc.GetApiVersion(), fc.GetKind()
+	if apiVersion != APIVersion || (kind != KindSiteRender && kind != KindSiteLint) {
+		r.failure("functionConfig is %s %s: want apiVersion %s and kind %s (kustomize generators:) or %s (kustomize transformers:, listed last: not validators:, kubernetes-sigs/kustomize#5036)",
+			apiVersion, kind, APIVersion, KindSiteRender, KindSiteLint)
+		return false
+	}
+	return true
+}
+
+// writeRefusal writes the ResourceList of a function config refused before
+// the items were read: its results and the function config, no items.
+func writeRefusal(w io.Writer, rl *framework.ResourceList) error {
+	b, err := kyaml.Marshal(rl.Results)
+	if err != nil {
+		return err
+	}
+	results, err := kyaml.Parse(string(b))
+	if err != nil {
+		return err
+	}
+	return writeList(w, "config.kubernetes.io/v1", "ResourceList", nil, rl.FunctionConfig, results)
 }
 
 // RenderSpec is the spec of a SiteRender function config.

@@ -544,7 +544,7 @@ func TestResourceListCap(t *testing.T) {
 	big := renderConfig + "    paths: [x]\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data: {k: \"" + strings.Repeat("v", MaxResourceList) + "\"}\n"
 	var stdout, stderr bytes.Buffer
 	code := Run(strings.NewReader(big), &stdout, &stderr)
-	if code != exitFailure || !strings.Contains(stderr.String(), "larger than the 33554432-byte limit") || stdout.Len() != 0 {
+	if code != exitFailure || !strings.Contains(stderr.String(), "larger than the "+strconv.Itoa(MaxResourceList)+"-byte limit") || stdout.Len() != 0 {
 		t.Errorf("exit %d, stdout %d bytes:\n%s", code, stdout.Len(), stderr.String())
 	}
 }
