@@ -3,7 +3,10 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+
+	"github.com/siteforge/siteforge/internal/fsread"
 )
 
 // The origin of a site is the path rendered output names it by (file
@@ -70,18 +73,123 @@ func findRepoRoot(path string) string {
 	return GitWorkTree(dir)
 }
 
-// GitWorkTree returns the folder holding a .git entry (a directory, or the
-// file of a worktree or a submodule) at or above dir, "" when there is
-// none.
+// GitWorkTree returns the top of the git work tree that holds dir (an
+// absolute path), "" when there is none. It is the one search for the
+// enclosing work tree, and it follows git's rules, environment included
+// (git(1) ENVIRONMENT, git-config(1) core.worktree and core.bare):
+//
+//   - GIT_WORK_TREE set: that folder is the work tree (relative to the
+//     working directory);
+//   - GIT_DIR set without GIT_WORK_TREE: core.worktree of $GIT_DIR/config
+//     when set (relative to GIT_DIR); none when core.bare is true;
+//     otherwise the working directory ("If --git-dir or GIT_DIR is
+//     specified but none of --work-tree, GIT_WORK_TREE and core.worktree is
+//     specified, the current working directory is regarded as the top level
+//     of your working tree");
+//   - and the folder holding a .git entry (a directory, or the file of a
+//     worktree or a submodule) at or above dir, as git finds it without
+//     those variables.
+//
+// When more than one holds dir (a repository inside a "dotfiles" work
+// tree that GIT_DIR and GIT_WORK_TREE name), the nearest is returned: the
+// folder is inside a work tree either way, and the nearest is the one
+// whose paths rendered output names sites by.
 func GitWorkTree(dir string) string {
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+	best := ""
+	if top := within(envWorkTree(), dir); top != "" {
+		best = top
 	}
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if len(d) > len(best) {
+				best = d
+			}
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return best
+}
+
+// within returns root when p is root or inside it, comparing the paths as
+// given, then with root's symbolic links resolved (dir is usually resolved
+// already, $HOME in GIT_WORK_TREE often not): root as it matched, or "".
+func within(root, p string) string {
+	if root == "" {
+		return ""
+	}
+	if fsread.Within(root, p) {
+		return root
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil && fsread.Within(real, p) {
+		return real
+	}
+	return ""
+}
+
+// envWorkTree is the work tree GIT_DIR and GIT_WORK_TREE name, absolute,
+// "" when they name none.
+func envWorkTree() string {
+	abs := func(base, p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		return filepath.Clean(p)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if wt := os.Getenv("GIT_WORK_TREE"); wt != "" {
+		return abs(wd, wt)
+	}
+	gd := os.Getenv("GIT_DIR")
+	if gd == "" {
+		return ""
+	}
+	gd = abs(wd, gd)
+	worktree, bare := gitCoreConfig(filepath.Join(gd, "config"))
+	switch {
+	case worktree != "":
+		return abs(gd, worktree)
+	case bare:
+		return ""
+	}
+	return wd
+}
+
+// gitCoreConfig reads core.worktree and core.bare from a git config file
+// (the plain "[core]" section with "key = value" lines git writes; a
+// value git would read differently through includes or quoting is not
+// followed). A missing or unreadable file sets neither.
+func gitCoreConfig(p string) (worktree string, bare bool) {
+	data, err := fsread.File(p, MaxFileSize)
+	if err != nil {
+		return "", false
+	}
+	inCore := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			name, _, _ := strings.Cut(strings.Trim(line, "[]"), " ")
+			inCore = strings.EqualFold(strings.TrimSpace(name), "core")
+			continue
+		}
+		if !inCore {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"`)
+		switch {
+		case strings.EqualFold(k, "worktree") && ok:
+			worktree = v
+		case strings.EqualFold(k, "bare"):
+			bare = !ok || strings.EqualFold(v, "true") || strings.EqualFold(v, "yes") || strings.EqualFold(v, "on") || v == "1"
+		}
+	}
+	return worktree, bare
 }

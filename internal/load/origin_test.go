@@ -2,7 +2,9 @@ package load
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +40,72 @@ func TestOrigin(t *testing.T) {
 	defer SetRepoRoot("")
 	if got := Origin("x/site.yaml"); got != "x/site.yaml" {
 		t.Errorf("site outside the set root: %q", got)
+	}
+}
+
+// TestGitWorkTreeFollowsGit: GitWorkTree answers as git run in the folder
+// does (git rev-parse --show-toplevel), GIT_DIR, GIT_WORK_TREE and
+// core.worktree included (before: only a .git entry counted, so a
+// "dotfiles" work tree was no work tree).
+func TestGitWorkTreeFollowsGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found: TestInstallConfigRefusesEnvWorkTree (cmd/siteforge/internal/cli) covers the rules without it")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	bare := filepath.Join(home, ".dotfiles")
+	repo := filepath.Join(home, "src", "repo")
+	for _, d := range []string{filepath.Join(home, "installs"), filepath.Join(repo, "sites"), filepath.Join(base, "elsewhere")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "--bare", bare}, {"init", "-q", repo}} {
+		if out, err := exec.Command(git, args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	gitTop := func(dir string) string {
+		cmd := exec.Command(git, "rev-parse", "--show-toplevel")
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	cases := []struct {
+		name string
+		env  map[string]string
+		wd   string
+	}{
+		{"no variables", nil, base},
+		{"GIT_DIR and GIT_WORK_TREE", map[string]string{"GIT_DIR": bare, "GIT_WORK_TREE": home}, base},
+		{"GIT_DIR of a bare repository", map[string]string{"GIT_DIR": bare}, home},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Chdir(c.wd)
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			for _, dir := range []string{filepath.Join(home, "installs"), home, filepath.Join(base, "elsewhere")} {
+				want := ""
+				if top := gitTop(dir); top != "" && (top == dir || strings.HasPrefix(dir, top+"/")) {
+					want = top
+				}
+				if got := GitWorkTree(dir); got != want {
+					t.Errorf("%s: GitWorkTree %q, git %q", dir, got, want)
+				}
+			}
+			// A repository inside the work tree: the nearest.
+			if got := GitWorkTree(filepath.Join(repo, "sites")); got != repo {
+				t.Errorf("inside a repository: %q, want %q", got, repo)
+			}
+		})
 	}
 }

@@ -366,24 +366,7 @@ func inode(p string) (uint64, error) {
 
 // StaleStages lists the stages in dir that no running render owns: renders
 // killed before they finished (render --check reports them).
-func StaleStages(dir string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), StagePrefix) {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		if f, ok := tryLock(p); ok {
-			f.Close()
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func StaleStages(dir string) []string { return staleFolders(dir, StagePrefix) }
 
 // removeStale rolls back and removes the stages of killed renders. The
 // caller holds the output directory's lock.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/disruption"
@@ -25,6 +26,7 @@ import (
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/output"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -248,15 +250,21 @@ func gitSides(e env, rev string, paths []string) (before, after []impact.Cluster
 		}
 		rels = append(rels, filepath.ToSlash(rel))
 	}
-	tmp, err := os.MkdirTemp("", "siteforge-impact-")
+	// The tree at rev goes to a scratch folder registered with the abort
+	// path before it exists: an interrupt stops the extraction, then
+	// removes it; a killed run's folder is removed by the next impact
+	// --git (output.Scratch).
+	var sc output.Scratch
+	defer guard.OnAbort(sc.Abort)()
+	defer sc.Abort()
+	tmp, err := sc.Create(os.TempDir(), "siteforge-impact-")
 	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge impact: %s\n", diag.Clean(err.Error()))
+		fmt.Fprintf(e.stderr, "siteforge impact: %s: %s\n", diag.Clean(os.TempDir()), diag.Clean(err.Error()))
 		return nil, nil, false
 	}
-	defer os.RemoveAll(tmp)
 	// The whole tree at rev: a site folder of a fleet needs the fleet's
 	// defaults, outside the PATH.
-	if err := gitArchive(top, rev, nil, tmp); err != nil {
+	if err := gitArchive(top, rev, nil, tmp, sc.Do); err != nil {
 		fmt.Fprintf(e.stderr, "siteforge impact: git archive %s: %s\n", diag.Clean(rev), diag.Clean(err.Error()))
 		return nil, nil, false
 	}
@@ -301,8 +309,9 @@ func gitOutput(dir string, args ...string) (string, error) {
 
 // gitArchive extracts rels at rev into dir: regular files and folders only
 // (symbolic links and other entries are skipped), paths confined to dir,
-// at most maxGitArchive bytes.
-func gitArchive(top, rev string, rels []string, dir string) error {
+// at most maxGitArchive bytes. Each entry is written through do (the
+// scratch folder's writer: an abort stops it).
+func gitArchive(top, rev string, rels []string, dir string, do func(func() error) error) error {
 	if strings.HasPrefix(rev, "-") {
 		return fmt.Errorf("revision %q starts with '-'", rev)
 	}
@@ -320,7 +329,7 @@ func gitArchive(top, rev string, rels []string, dir string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	extractErr := untar(io.LimitReader(out, maxGitArchive+1), dir)
+	extractErr := untar(io.LimitReader(out, maxGitArchive+1), dir, do)
 	_, _ = io.Copy(io.Discard, out)
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("%v: %s", err, strings.TrimSpace(errb.String()))
@@ -328,7 +337,7 @@ func gitArchive(top, rev string, rels []string, dir string) error {
 	return extractErr
 }
 
-func untar(r io.Reader, dir string) error {
+func untar(r io.Reader, dir string, do func(func() error) error) error {
 	tr := tar.NewReader(r)
 	var total int64
 	for {
@@ -345,7 +354,7 @@ func untar(r io.Reader, dir string) error {
 		}
 		switch h.Typeflag {
 		case tar.TypeDir:
-			if err := os.MkdirAll(target, 0o700); err != nil {
+			if err := do(func() error { return os.MkdirAll(target, 0o700) }); err != nil {
 				return err
 			}
 		case tar.TypeReg:
@@ -353,18 +362,21 @@ func untar(r io.Reader, dir string) error {
 			if total > maxGitArchive {
 				return fmt.Errorf("more than %d bytes", maxGitArchive)
 			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-				return err
-			}
-			f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			err := do(func() error {
+				if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+					return err
+				}
+				f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+				if err != nil {
+					return err
+				}
+				if _, err := io.Copy(f, io.LimitReader(tr, h.Size)); err != nil {
+					f.Close()
+					return err
+				}
+				return f.Close()
+			})
 			if err != nil {
-				return err
-			}
-			if _, err := io.Copy(f, io.LimitReader(tr, h.Size)); err != nil {
-				f.Close()
-				return err
-			}
-			if err := f.Close(); err != nil {
 				return err
 			}
 		}

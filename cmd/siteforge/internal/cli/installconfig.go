@@ -26,6 +26,7 @@ import (
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/output"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -536,34 +537,33 @@ func uncoveredMirrorHosts(ic []byte, keys []string) []string {
 
 // writeAssetsDir writes files into a new folder beside dest (0700, files
 // 0600, whatever the umask), then renames it to dest: dest appears whole
-// or not at all. An interrupt removes the staging folder.
-func writeAssetsDir(dest string, files map[string][]byte) (err error) {
-	tmp, err := os.MkdirTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".siteforge-")
+// or not at all. The folder is an output.Scratch registered with the abort
+// path before it exists: an interrupt stops the writes, then removes it; a
+// run killed outright leaves it, and the next install-config --to dest
+// removes it.
+func writeAssetsDir(dest string, files map[string][]byte) error {
+	var sc output.Scratch
+	defer guard.OnAbort(sc.Abort)()
+	defer sc.Abort() // short of the commit, the folder goes
+	tmp, err := sc.Create(filepath.Dir(dest), "."+filepath.Base(dest)+".siteforge-")
 	if err != nil {
 		return err
 	}
-	committed := false
-	unregister := guard.OnAbort(func() bool {
-		if committed {
-			return false
-		}
-		os.RemoveAll(tmp)
-		return true
-	})
-	defer unregister()
-	defer func() {
-		if !committed {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if err := os.Chmod(tmp, 0o700); err != nil {
+	if err := sc.Do(func() error { return os.Chmod(tmp, 0o700) }); err != nil {
 		return err
 	}
 	names := make([]string, 0, len(files))
 	for p := range files {
 		names = append(names, p)
 	}
-	sort.Strings(names)
+	// install-config.yaml, the file with the pull secret, last: the
+	// shortest time on disk in an unfinished folder.
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == icFile) != (names[j] == icFile) {
+			return names[j] == icFile
+		}
+		return names[i] < names[j]
+	})
 	for _, rel := range names {
 		if !fs.ValidPath(rel) {
 			return fmt.Errorf("refusing the file name %s", diag.Clean(rel))
@@ -573,20 +573,24 @@ func writeAssetsDir(dest string, files map[string][]byte) (err error) {
 				return err
 			}
 		}
-		if err := mkdirs(tmp, path.Dir(rel)); err != nil {
-			return err
-		}
-		if err := writePrivate(filepath.Join(tmp, filepath.FromSlash(rel)), files[rel]); err != nil {
+		err := sc.Do(func() error {
+			if err := mkdirs(tmp, path.Dir(rel)); err != nil {
+				return err
+			}
+			return writePrivate(filepath.Join(tmp, filepath.FromSlash(rel)), files[rel])
+		})
+		if err != nil {
 			return err
 		}
 	}
 	// rename(2), not os.Rename: it replaces an empty directory dest (and
 	// fails on a non-empty one, which appeared since the check).
-	if err := unix.Rename(tmp, dest); err != nil {
-		return fmt.Errorf("cannot move the finished folder into place: %s", fsread.Describe(err))
-	}
-	committed = true
-	return nil
+	return sc.Commit(func() error {
+		if err := unix.Rename(tmp, dest); err != nil {
+			return fmt.Errorf("cannot move the finished folder into place: %s", fsread.Describe(err))
+		}
+		return nil
+	})
 }
 
 // mkdirs creates the folders of rel (slash-separated) under root, 0700.

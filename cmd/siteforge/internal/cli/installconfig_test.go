@@ -567,3 +567,65 @@ func TestInstallConfigRefusals(t *testing.T) {
 		t.Errorf("a refused run wrote assets/")
 	}
 }
+
+// TestInstallConfigRefusesEnvWorkTree: a "dotfiles" repository (bare, its
+// work tree $HOME named by GIT_DIR and GIT_WORK_TREE, or by core.worktree)
+// has no .git in the work tree; git's discovery, environment included,
+// decides (before: the pull secret was written into $HOME, and git status
+// listed it).
+func TestInstallConfigRefusesEnvWorkTree(t *testing.T) {
+	dir := t.TempDir()
+	site := renderedAgentSite(t, dir)
+	write(t, dir, map[string]string{"pull-secret.json": validSecret})
+	home := filepath.Join(dir, "home")
+	bare := filepath.Join(home, ".dotfiles")
+	write(t, home, map[string]string{"installs/keep": ""})
+	git, gitErr := exec.LookPath("git")
+	if gitErr == nil {
+		if out, err := exec.Command(git, "init", "-q", "--bare", bare).CombinedOutput(); err != nil {
+			t.Fatalf("git init --bare: %v %s", err, out)
+		}
+	} else {
+		t.Log("git not found: a config file stands in for git init --bare")
+		write(t, bare, map[string]string{"config": "[core]\n\trepositoryformatversion = 0\n\tbare = true\n"})
+	}
+	to := filepath.Join(home, "installs", "assets")
+	check := func(what string) {
+		t.Helper()
+		if gitErr == nil {
+			// git agrees that the folder is in a work tree
+			cmd := exec.Command(git, "rev-parse", "--show-toplevel")
+			cmd.Dir = filepath.Join(home, "installs")
+			if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) == "" {
+				t.Fatalf("%s: git rev-parse --show-toplevel: %v %s", what, err, out)
+			}
+		}
+		r := icRun(t, dir, "", "--pull-secret", "pull-secret.json", "--to", to, site)
+		if r.code != ExitFailure || !strings.Contains(r.stderr, "lies inside the git work tree "+home) {
+			t.Errorf("%s: exit %d:\n%s", what, r.code, r.stderr)
+		}
+		noSecretIn(t, r)
+		if _, err := os.Lstat(to); err == nil {
+			t.Errorf("%s: a refused run wrote %s", what, to)
+		}
+	}
+	t.Setenv("GIT_DIR", bare)
+	t.Setenv("GIT_WORK_TREE", home)
+	check("GIT_DIR and GIT_WORK_TREE")
+	// GIT_DIR alone: core.worktree names the work tree.
+	os.Unsetenv("GIT_WORK_TREE")
+	write(t, bare, map[string]string{"config": "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = " + home + "\n"})
+	check("GIT_DIR and core.worktree")
+	// GIT_DIR alone, no core.worktree: the working directory is the top.
+	write(t, bare, map[string]string{"config": "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"})
+	t.Chdir(home)
+	r := icRun(t, home, "", "--pull-secret", filepath.Join(dir, "pull-secret.json"), "--to", "installs/assets", site)
+	if r.code != ExitFailure || !strings.Contains(r.stderr, "lies inside the git work tree "+home) {
+		t.Errorf("GIT_DIR, the working directory as the top: exit %d:\n%s", r.code, r.stderr)
+	}
+	// Without the variables the same folder is outside every work tree.
+	os.Unsetenv("GIT_DIR")
+	if r := icRun(t, dir, "", "--pull-secret", "pull-secret.json", "--to", to, site); r.code != ExitOK {
+		t.Errorf("without GIT_DIR: exit %d:\n%s", r.code, r.stderr)
+	}
+}

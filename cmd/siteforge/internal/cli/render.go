@@ -111,27 +111,42 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
 		return ExitFailure
 	}
-	undo, err := output.PrepareDir(dir)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
-		return ExitFailure
-	}
-	stage, err := output.NewStage(dir)
-	if err != nil {
-		undo()
-		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
-		return ExitFailure
-	}
 	// An abort (signal, watchdog) drops the stage and what PrepareDir
-	// made, unless the commit already completed.
+	// made, unless the commit already completed. It is registered before
+	// either exists: an abort while they are made waits for them, then
+	// removes them.
+	var (
+		setupMu sync.Mutex
+		aborted bool
+		stage   *output.Stage
+		undo    = func() {}
+	)
 	unregister := guard.OnAbort(func() bool {
-		if !stage.Abort() {
+		setupMu.Lock()
+		defer setupMu.Unlock()
+		aborted = true
+		if stage != nil && !stage.Abort() {
 			return false
 		}
 		undo()
 		return true
 	})
 	defer unregister()
+	setupMu.Lock()
+	err := output.ErrInterrupted
+	if !aborted {
+		undo, err = output.PrepareDir(dir)
+	}
+	if err == nil {
+		if stage, err = output.NewStage(dir); err != nil {
+			undo()
+		}
+	}
+	setupMu.Unlock()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
+		return ExitFailure
+	}
 	// However the run ends short of the commit (an error, a panic on its
 	// way to Main), the stage goes and the output stays as it was.
 	committed := false

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard/early"
 )
 
 // The process ends in one of two ways, never both: Exit (the command
@@ -83,19 +85,19 @@ func Abort(msg string) {
 
 // HandleSignals turns SIGINT and SIGTERM into an abort: the cleanups run
 // (a render removes its stage and keeps the previous output) and the
-// process exits 2. A second signal exits at once.
+// process exits 2. A second signal exits at once. The signals are taken
+// from the runtime by package early, before any other package is
+// initialised; until HandleSignals runs, a signal exits 2 at once.
 func HandleSignals() {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		sig := <-ch
-		go func() {
-			<-ch
-			fmt.Fprintf(errOut, "siteforge: %s again: exiting now (a later render removes any stage left behind)\n", name(sig))
+	var n atomic.Int32
+	early.Handle(func(sig os.Signal) {
+		if n.Add(1) > 1 {
+			fmt.Fprintf(errOut, "siteforge: %s again: exiting now (a later run removes any stage or temporary folder left behind)\n", name(sig))
 			exit(2)
-		}()
-		Abort(fmt.Sprintf("siteforge: interrupted (%s): stopped; nothing was written and any previous output is unchanged\n", name(sig)))
-	}()
+			return
+		}
+		go Abort(fmt.Sprintf("siteforge: interrupted (%s): stopped; nothing was written and any previous output is unchanged\n", name(sig)))
+	})
 }
 
 func name(sig os.Signal) string {
