@@ -142,6 +142,8 @@ type checker struct {
 	// and flow steps): the tests hold it near-linear in the number of
 	// EgressIPs.
 	ops int
+	// subnets caches allSubnets.
+	subnets []*net.IPNet
 }
 
 func (c *checker) add(kind ProblemKind, obj, ip int, msg, hint string) {
@@ -272,13 +274,16 @@ func (c *checker) candidates(ip net.IP) []int {
 	return c.c.Hosts.Candidates(ip)
 }
 
+// allSubnets are the subnets of every host, each once, worked out once.
 func (c *checker) allSubnets() []*net.IPNet {
-	c.ops += len(c.c.Hosts.Hosts)
-	var out []*net.IPNet
-	for _, h := range c.c.Hosts.Hosts {
-		out = union(out, h.Subnets)
+	if c.subnets == nil {
+		c.ops += len(c.c.Hosts.Hosts)
+		c.subnets = []*net.IPNet{}
+		for _, h := range c.c.Hosts.Hosts {
+			c.subnets = union(c.subnets, h.Subnets)
+		}
 	}
-	return out
+	return c.subnets
 }
 
 func broadcast(n *net.IPNet) net.IP {
@@ -685,7 +690,36 @@ func (f *flow) add(a, b, c int) {
 }
 
 func (f *flow) maxFlow(src, sink int, ops *int) int {
+	// A first flow along the paths that are free, each found by following
+	// edges with capacity left, depth first, without coming back: most
+	// sets fit on the first try. Breadth-first augmenting paths then make
+	// it maximum (one search a unit of flow it adds: one search in all
+	// when everything fit). The maximum's value does not depend on where
+	// the search starts.
 	total := 0
+	var free func(u int, seen map[int]bool) bool
+	free = func(u int, seen map[int]bool) bool {
+		if u == sink {
+			return true
+		}
+		seen[u] = true
+		for _, v := range f.adj[u] {
+			*ops++
+			if !seen[v] && f.capacity[[2]int{u, v}] > 0 && free(v, seen) {
+				f.capacity[[2]int{u, v}]--
+				f.capacity[[2]int{v, u}]++
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range f.adj[src] {
+		for f.capacity[[2]int{src, a}] > 0 && free(a, map[int]bool{src: true}) {
+			f.capacity[[2]int{src, a}]--
+			f.capacity[[2]int{a, src}]++
+			total++
+		}
+	}
 	for {
 		prev := map[int]int{src: src}
 		queue := []int{src}
