@@ -206,7 +206,8 @@ func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 		w.problem(manifests.ProblemUnreadable, dir, "cannot read directory: "+fsread.Describe(err), "")
 		return
 	}
-	ig = ig.child(dir)
+	ig, probs := ig.child(dir)
+	w.res.Problems = append(w.res.Problems, probs...)
 	names := map[string]bool{}
 	for _, e := range entries {
 		names[e.Name()] = true

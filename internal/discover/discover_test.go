@@ -224,3 +224,49 @@ func TestFleetSitesFolder(t *testing.T) {
 		t.Errorf("sites %v, want %v", got, want)
 	}
 }
+
+// TestIgnoreLimits: a .siteforgeignore past a limit is a positioned
+// problem, never a silent change of what is read. A line longer than
+// maxIgnoreLine is reported at its line and is the only pattern that does
+// not apply (the lines before and after it do); a line at the limit
+// applies; a file larger than maxIgnoreFile is reported, and none of its
+// patterns applies.
+func TestIgnoreLimits(t *testing.T) {
+	dir := t.TempDir()
+	long := "x" + strings.Repeat("y", 70<<10) // past bufio.Scanner's 64 KiB too
+	atLimit := "e.yaml" + strings.Repeat(" ", maxIgnoreLine-len("e.yaml"))
+	big := "d.yaml\n" + strings.Repeat("# padding\n", maxIgnoreFile/10+1)
+	write(t, dir, map[string]string{
+		"app/.siteforgeignore": "a.yaml\r\n" + long + "\nb.yaml\n" + atLimit + "\n",
+		"app/a.yaml":           cmNamed("a"),
+		"app/b.yaml":           cmNamed("b"),
+		"app/c.yaml":           cmNamed("c"),
+		"app/e.yaml":           cmNamed("e"),
+		"big/.siteforgeignore": big,
+		"big/d.yaml":           cmNamed("d"),
+	})
+	t.Chdir(dir)
+	res := Paths([]string{"."}, Options{})
+	var read []string
+	for _, o := range res.Loose {
+		read = append(read, o.File)
+	}
+	sort.Strings(read)
+	if want := []string{"app/c.yaml", "big/d.yaml"}; !reflect.DeepEqual(read, want) {
+		t.Errorf("read %v, want %v", read, want)
+	}
+	var probs []string
+	for _, p := range res.Problems {
+		if p.Kind != manifests.ProblemUnreadable {
+			t.Errorf("%s: kind %v, want ProblemUnreadable (INP006)", p.Pos, p.Kind)
+		}
+		probs = append(probs, p.Pos.String()+" "+p.Message)
+	}
+	want := []string{
+		"app/.siteforgeignore:2:1 line is 71681 bytes, longer than the 4096-byte limit for a pattern: its pattern does not apply (the other lines' do)",
+		"big/.siteforgeignore:1:1 file is 1048587 bytes, larger than the 1048576-byte limit for .siteforgeignore: none of its patterns applies",
+	}
+	if !reflect.DeepEqual(probs, want) {
+		t.Errorf("problems\n  %s\nwant\n  %s", strings.Join(probs, "\n  "), strings.Join(want, "\n  "))
+	}
+}

@@ -1,17 +1,28 @@
 package discover
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/internal/manifests"
 )
 
-// maxIgnoreFile bounds a .siteforgeignore.
+// maxIgnoreFile bounds a .siteforgeignore: a file of patterns is a few
+// kilobytes.
 const maxIgnoreFile = 1 << 20
+
+// maxIgnoreLine bounds one line (one pattern) of a .siteforgeignore: a
+// pattern is a path, and no path is longer than PATH_MAX (4096 bytes on
+// Linux, include/uapi/linux/limits.h); a longer line is a mistake, not a
+// pattern, and costs a regular expression as long.
+const maxIgnoreLine = 4096
 
 // ignorer holds the gitignore patterns in force in a folder: its parents'
 // and its own .siteforgeignore, and --exclude. Syntax and precedence are
@@ -30,18 +41,49 @@ type pattern struct {
 }
 
 // child is the ignorer in force inside dir: this one plus dir's
-// .siteforgeignore.
-func (ig *ignorer) child(dir string) *ignorer {
-	data, err := fsread.File(filepath.Join(dir, IgnoreFile), maxIgnoreFile)
-	if err != nil {
-		return ig
+// .siteforgeignore. What keeps a pattern from applying is a problem,
+// positioned: a file that cannot be read or is too large (none of its
+// patterns applies), a line too long (that line's pattern does not apply,
+// the others do). No .siteforgeignore is no problem.
+func (ig *ignorer) child(dir string) (*ignorer, []manifests.Problem) {
+	file := filepath.Join(dir, IgnoreFile)
+	data, err := fsread.File(file, maxIgnoreFile)
+	var tl *fsread.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ig, nil
+	case errors.As(err, &tl):
+		return ig, []manifests.Problem{ignoreProblem(file, 1, fsread.Describe(err)+" for "+IgnoreFile+": none of its patterns applies")}
+	case err != nil:
+		return ig, []manifests.Problem{ignoreProblem(file, 0, "cannot read: "+fsread.Describe(err)+": none of its patterns applies")}
 	}
 	c := &ignorer{pats: append([]pattern{}, ig.pats...)}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		c.add(dir, sc.Text())
+	var probs []manifests.Problem
+	for n := 1; len(data) > 0; n++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(line) > maxIgnoreLine {
+			probs = append(probs, ignoreProblem(file, n, fmt.Sprintf("line is %d bytes, longer than the %d-byte limit for a pattern: its pattern does not apply (the other lines' do)", len(line), maxIgnoreLine)))
+			continue
+		}
+		c.add(dir, string(line))
 	}
-	return c
+	return c, probs
+}
+
+// ignoreProblem is a .siteforgeignore that is not read as a whole, at line
+// (0: the file).
+func ignoreProblem(file string, line int, msg string) manifests.Problem {
+	pos := diag.Position{File: file}
+	if line > 0 {
+		pos.Line, pos.Col = line, 1
+	}
+	return manifests.Problem{Kind: manifests.ProblemUnreadable, Diagnostic: diag.Diagnostic{Pos: pos, Message: msg,
+		Hint: "keep " + IgnoreFile + " to patterns of paths, one a line"}}
 }
 
 // add compiles one gitignore line, relative to base.

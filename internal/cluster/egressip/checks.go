@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net"
 	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -135,6 +137,13 @@ type parsed struct {
 type checker struct {
 	c        Cluster
 	problems []Problem
+	// ops counts the steps of the rules that look at objects or hosts
+	// together (pairs of objects, hosts examined for an address, matching
+	// and flow steps): the tests hold it near-linear in the number of
+	// EgressIPs.
+	ops int
+	// subnets caches allSubnets.
+	subnets []*net.IPNet
 }
 
 func (c *checker) add(kind ProblemKind, obj, ip int, msg, hint string) {
@@ -145,6 +154,10 @@ func (c *checker) add(kind ProblemKind, obj, ip int, msg, hint string) {
 // nodes for addresses already refused says nothing new, so the node count
 // and capacity rules run only when the others pass.
 func Check(cl Cluster, objs []Object) []Problem {
+	return check(cl, objs).problems
+}
+
+func check(cl Cluster, objs []Object) *checker {
 	c := &checker{c: cl}
 	ps := make([]parsed, len(objs))
 	for i, o := range objs {
@@ -156,7 +169,7 @@ func Check(cl Cluster, objs []Object) []Problem {
 	c.addresses(ps)
 	c.families(ps)
 	if len(c.problems) > 0 || !cl.HostsKnown {
-		return c.problems
+		return c
 	}
 	for i, o := range ps {
 		c.enoughNodes(i, o)
@@ -164,7 +177,7 @@ func Check(cl Cluster, objs []Object) []Problem {
 	if len(c.problems) == 0 {
 		c.capacity(ps)
 	}
-	return c.problems
+	return c
 }
 
 // addresses checks each IP on its own and against the others.
@@ -225,7 +238,7 @@ func (c *checker) addresses(objs []parsed) {
 					"list the pools whose nodes may host egress IPs in egress.assignablePools")
 				continue
 			}
-			if len(c.c.Hosts.Candidates(ip)) == 0 {
+			if len(c.candidates(ip)) == 0 {
 				where := "no assignable node"
 				if subnets := hostSubnets(c.c.Hosts); len(subnets) > 0 {
 					where = "the assignable nodes can host addresses of " + strings.Join(subnets, ", ")
@@ -255,12 +268,22 @@ func (c *checker) addresses(objs []parsed) {
 	}
 }
 
+// candidates is HostSet.Candidates, counted.
+func (c *checker) candidates(ip net.IP) []int {
+	c.ops += len(c.c.Hosts.Hosts)
+	return c.c.Hosts.Candidates(ip)
+}
+
+// allSubnets are the subnets of every host, each once, worked out once.
 func (c *checker) allSubnets() []*net.IPNet {
-	var out []*net.IPNet
-	for _, h := range c.c.Hosts.Hosts {
-		out = union(out, h.Subnets)
+	if c.subnets == nil {
+		c.ops += len(c.c.Hosts.Hosts)
+		c.subnets = []*net.IPNet{}
+		for _, h := range c.c.Hosts.Hosts {
+			c.subnets = union(c.subnets, h.Subnets)
+		}
 	}
-	return out
+	return c.subnets
 }
 
 func broadcast(n *net.IPNet) net.IP {
@@ -319,15 +342,44 @@ func (c *checker) families(objs []parsed) {
 				o.Name, platform.EgressDualStackObjectSince, release), "keep one address family per EgressIP on this release")
 		}
 	}
+	// A pair is split when one object holds IPv4 only, the other IPv6
+	// only, and both select the same pods. The objects of one family are
+	// grouped by what they select, so each object meets only the objects
+	// it is split from (no comparison of every pair), and the problems come
+	// in the order of the pairs (i, j), i < j.
+	type group struct{ v4, v6 []int } // indices, ascending
+	groups := map[string]*group{}
+	keys := make([]string, len(objs))
+	for i, o := range objs {
+		v4, v6 := fam(o)
+		if v4 == v6 {
+			continue // both families, or no address: never half of a split pair
+		}
+		keys[i] = selectorsKey(o.Object)
+		g := groups[keys[i]]
+		if g == nil {
+			g = &group{}
+			groups[keys[i]] = g
+		}
+		if v4 {
+			g.v4 = append(g.v4, i)
+		} else {
+			g.v6 = append(g.v6, i)
+		}
+		c.ops++
+	}
 	for i, a := range objs {
-		for j := i + 1; j < len(objs); j++ {
+		g := groups[keys[i]]
+		if g == nil {
+			continue
+		}
+		others := g.v6
+		if a4, _ := fam(a); !a4 {
+			others = g.v4
+		}
+		for _, j := range others[sort.SearchInts(others, i+1):] {
+			c.ops++
 			b := objs[j]
-			a4, a6 := fam(a)
-			b4, b6 := fam(b)
-			split := (a4 && !a6 && b6 && !b4) || (a6 && !a4 && b4 && !b6)
-			if !split || !sameSelectors(a.Object, b.Object) {
-				continue
-			}
 			hint := fmt.Sprintf("put the IPv4 and IPv6 addresses in one EgressIP (supported from %s)", platform.EgressDualStackObjectSince)
 			if minor > 0 && minor < platform.EgressDualStackObjectSince {
 				hint = fmt.Sprintf("dual-stack egress IPs need OpenShift %s or later: keep one address family", platform.EgressDualStackObjectSince)
@@ -336,6 +388,49 @@ func (c *checker) families(objs []parsed) {
 				a.Name, b.Name), hint)
 		}
 	}
+}
+
+// selectorsKey is what an object selects, as a string: two objects have
+// the same key exactly when sameSelectors holds (canonical selectors
+// compared as reflect.DeepEqual compares them, so a nil list and an empty
+// one differ as they do there).
+func selectorsKey(o Object) string {
+	var b strings.Builder
+	for _, sel := range []*metav1.LabelSelector{canonical(o.NamespaceSelector), canonical(o.PodSelector)} {
+		if sel == nil {
+			b.WriteString("-;")
+			continue
+		}
+		labels := make([]string, 0, len(sel.MatchLabels))
+		for k, v := range sel.MatchLabels {
+			labels = append(labels, strconv.Quote(k)+"="+strconv.Quote(v))
+		}
+		sort.Strings(labels)
+		fmt.Fprintf(&b, "{%d:%s", len(labels), strings.Join(labels, ","))
+		writeList := func(xs []string) {
+			if xs == nil {
+				b.WriteString("nil")
+				return
+			}
+			fmt.Fprintf(&b, "[%d", len(xs))
+			for _, x := range xs {
+				b.WriteString(" " + strconv.Quote(x))
+			}
+			b.WriteString("]")
+		}
+		if sel.MatchExpressions == nil {
+			b.WriteString("|nil")
+		} else {
+			fmt.Fprintf(&b, "|[%d", len(sel.MatchExpressions))
+			for _, e := range sel.MatchExpressions {
+				b.WriteString(" " + strconv.Quote(e.Key) + " " + strconv.Quote(string(e.Operator)) + " ")
+				writeList(e.Values)
+			}
+			b.WriteString("]")
+		}
+		b.WriteString("};")
+	}
+	return b.String()
 }
 
 // sameSelectors compares selectors by meaning: an empty selector and a
@@ -365,9 +460,9 @@ func (c *checker) enoughNodes(oi int, o parsed) {
 	hosts := c.c.Hosts.Hosts
 	edges := make([][]int, len(o.ips))
 	for i, ip := range o.ips {
-		edges[i] = c.c.Hosts.Candidates(ip)
+		edges[i] = c.candidates(ip)
 	}
-	matched := maxMatching(edges, len(hosts))
+	matched := maxMatching(edges, len(hosts), &c.ops)
 	if matched == len(o.ips) {
 		c.narrowing(oi, o, edges)
 		return
@@ -417,7 +512,7 @@ func (c *checker) narrowing(oi int, o parsed, edges [][]int) {
 				}
 			}
 		}
-		if m := maxMatching(narrowed, len(hosts)); m < len(o.ips) {
+		if m := maxMatching(narrowed, len(hosts), &c.ops); m < len(o.ips) {
 			var names []string
 			for _, j := range edges[i] {
 				names = append(names, hosts[j].label())
@@ -432,7 +527,7 @@ func (c *checker) narrowing(oi int, o parsed, edges [][]int) {
 
 // maxMatching is Kuhn's augmenting-path bipartite matching: left i may take
 // any right in edges[i]; returns the size of a maximum matching.
-func maxMatching(edges [][]int, right int) int {
+func maxMatching(edges [][]int, right int, ops *int) int {
 	owner := make([]int, right)
 	for i := range owner {
 		owner[i] = -1
@@ -440,6 +535,7 @@ func maxMatching(edges [][]int, right int) int {
 	var try func(i int, seen []bool) bool
 	try = func(i int, seen []bool) bool {
 		for _, j := range edges[i] {
+			*ops++
 			if seen[j] {
 				continue
 			}
@@ -453,6 +549,7 @@ func maxMatching(edges [][]int, right int) int {
 	}
 	n := 0
 	for i := range edges {
+		*ops += right
 		if try(i, make([]bool, right)) {
 			n++
 		}
@@ -524,7 +621,7 @@ func (c *checker) capacity(objs []parsed) {
 			if ip.To4() == nil {
 				f = 1
 			}
-			for _, j := range c.c.Hosts.Candidates(ip) {
+			for _, j := range c.candidates(ip) {
 				p, ok := place[[2]int{j, f}]
 				if !ok {
 					p = next
@@ -536,7 +633,7 @@ func (c *checker) capacity(objs []parsed) {
 			}
 		}
 	}
-	got := g.maxFlow(src, sink)
+	got := g.maxFlow(src, sink, &c.ops)
 	if got >= total {
 		return
 	}
@@ -592,8 +689,37 @@ func (f *flow) add(a, b, c int) {
 	f.capacity[[2]int{a, b}] += c
 }
 
-func (f *flow) maxFlow(src, sink int) int {
+func (f *flow) maxFlow(src, sink int, ops *int) int {
+	// A first flow along the paths that are free, each found by following
+	// edges with capacity left, depth first, without coming back: most
+	// sets fit on the first try. Breadth-first augmenting paths then make
+	// it maximum (one search a unit of flow it adds: one search in all
+	// when everything fit). The maximum's value does not depend on where
+	// the search starts.
 	total := 0
+	var free func(u int, seen map[int]bool) bool
+	free = func(u int, seen map[int]bool) bool {
+		if u == sink {
+			return true
+		}
+		seen[u] = true
+		for _, v := range f.adj[u] {
+			*ops++
+			if !seen[v] && f.capacity[[2]int{u, v}] > 0 && free(v, seen) {
+				f.capacity[[2]int{u, v}]--
+				f.capacity[[2]int{v, u}]++
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range f.adj[src] {
+		for f.capacity[[2]int{src, a}] > 0 && free(a, map[int]bool{src: true}) {
+			f.capacity[[2]int{src, a}]--
+			f.capacity[[2]int{a, src}]++
+			total++
+		}
+	}
 	for {
 		prev := map[int]int{src: src}
 		queue := []int{src}
@@ -604,6 +730,7 @@ func (f *flow) maxFlow(src, sink int) int {
 			u := queue[0]
 			queue = queue[1:]
 			for _, v := range f.adj[u] {
+				*ops++
 				if _, seen := prev[v]; !seen && f.capacity[[2]int{u, v}] > 0 {
 					prev[v] = u
 					queue = append(queue, v)
