@@ -61,6 +61,13 @@ func (r *Reporter) Object(o *manifests.Object, msg string, path ...string) {
 	})
 }
 
+// ObjectKey reports a finding at the key of a field of a plain or rendered
+// object (a field that should not be there).
+func (r *Reporter) ObjectKey(o *manifests.Object, msg string, path ...string) {
+	r.Object(o, msg, path...)
+	r.findings[len(r.findings)-1].Pos = o.KeyPosOf(path...)
+}
+
 // At reports a finding at a position (a site field: s.Positions.Of(path)).
 func (r *Reporter) At(site string, pos diag.Position, msg string) {
 	r.findings = append(r.findings, Finding{Message: msg, Pos: pos, Site: site})

@@ -39,7 +39,7 @@ type HostInterface struct {
 func AgentConfigs(objs []*Object) []*AgentConfig {
 	var out []*AgentConfig
 	for _, o := range objs {
-		if o.Kind != platform.AgentConfigKind || !slices.Contains(platform.AgentConfigAPIVersions, o.APIVersion) {
+		if !IsAgentConfig(o) {
 			continue
 		}
 		ac := &AgentConfig{Obj: o}
@@ -49,6 +49,12 @@ func AgentConfigs(objs []*Object) []*AgentConfig {
 		out = append(out, ac)
 	}
 	return out
+}
+
+// IsAgentConfig reports whether o is an agent-config the agent-based
+// installer reads (its kind and one of its apiVersions).
+func IsAgentConfig(o *Object) bool {
+	return o.Kind == platform.AgentConfigKind && slices.Contains(platform.AgentConfigAPIVersions, o.APIVersion)
 }
 
 // NMStateAddress is a static address of an NMState config and the path of
