@@ -165,6 +165,15 @@ func init() {
 		ruleCase{rule: "INS001", name: "user-managed load balancer: equal VIPs outside the network", files: insAgent("    apiVIPs: [192.168.10.5]\n    ingressVIPs: [192.168.10.6]\n",
 			"    loadBalancer: {type: UserManaged}\n    apiVIPs: [10.0.0.5]\n    ingressVIPs: [10.0.0.5]\n", "", "")},
 		ruleCase{rule: "INS001", name: "VIPs of the machine network", files: insAgent("", "", "", "")},
+		// installer pkg/types/validation/installconfig_test.go invalid_apivips_both_ipv4 and the "foobar" VIP
+		ruleCase{rule: "INS001", name: "two API VIPs of one family", files: insAgent("apiVIPs: [192.168.10.5]", "apiVIPs: [192.168.10.5, 192.168.10.7]", "", ""),
+			want: []string{"install-config.yaml:17:29: error: two api VIPs of one IP family (192.168.10.5, 192.168.10.7): the installer refuses them"}},
+		ruleCase{rule: "INS001", name: "a VIP that is not an IP", files: insAgent("ingressVIPs: [192.168.10.6]", "ingressVIPs: [foobar]", "", ""),
+			want: []string{"install-config.yaml:18:19: error: ingress VIP \"foobar\" is not an IP address: the installer refuses it (\"foobar\" is not a valid IP)"}},
+		ruleCase{rule: "INS001", name: "dual-stack API VIPs", files: map[string]string{
+			"install-config.yaml": strings.NewReplacer("apiVIPs: [192.168.10.5]", "apiVIPs: [192.168.10.5, \"fd00::5\"]",
+				"  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n").Replace(insInstallConfig),
+			"agent-config.yaml": insAgentConfig}},
 		// INS002
 		ruleCase{rule: "INS002", name: "MAC of two hosts", files: insAgent("", "", "macAddress: 52:54:00:00:00:11", "macAddress: 52:54:00:00:00:10"),
 			want: []string{"agent-config.yaml:26:17: error: MAC 52:54:00:00:00:10 of node m1 is also m0's"}},

@@ -173,6 +173,7 @@ func Run(f *Facts) []Finding {
 	c := &checker{f: f}
 	c.cidrs()
 	c.vips()
+	c.vipFamilies()
 	c.duplicates()
 	c.singleNode()
 	c.controlPlane()
