@@ -325,14 +325,19 @@ func (r *Result) mergeInstalls() {
 	if len(count) == 0 {
 		return
 	}
-	var kept []Cluster
-	for _, c := range r.Clusters {
+	merged := map[int]bool{}
+	for i, c := range r.Clusters {
 		if c.What == InstallationFolder && c.enclosing >= 0 && count[c.enclosing] == 1 && !r.Clusters[c.enclosing].install {
 			e := &r.Clusters[c.enclosing]
 			e.Objects = append(e.Objects, c.Objects...)
-			continue
+			merged[i] = true
 		}
-		kept = append(kept, c)
+	}
+	var kept []Cluster
+	for i, c := range r.Clusters {
+		if !merged[i] {
+			kept = append(kept, c)
+		}
 	}
 	r.Clusters = kept
 }
