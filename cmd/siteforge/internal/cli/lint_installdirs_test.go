@@ -150,3 +150,32 @@ spec:
 		}
 	}
 }
+
+// TestLintOCMirrorGenerations: two runs of oc-mirror v1 leave two
+// results-<unix time> folders (openshift/oc-mirror pkg/cli/mirror/mirror.go
+// createResultsDir) with the same ImageContentSourcePolicy operator-0,
+// differing as the mirror grew. Only the newest is read: no INP004 between
+// the generations (before: "ImageContentSourcePolicy operator-0 is defined
+// again").
+func TestLintOCMirrorGenerations(t *testing.T) {
+	dir := t.TempDir()
+	icsp := func(repo string) string {
+		return "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: operator-0\nspec:\n  repositoryDigestMirrors:\n  - mirrors:\n    - mirror.example.com:8443/" + repo + "\n    source: registry.redhat.io/" + repo + "\n"
+	}
+	writeTree(t, dir, map[string]string{
+		"oc-mirror-workspace/results-1700000000/imageContentSourcePolicy.yaml": icsp("lvms4/lvms-rhel9-operator"),
+		"oc-mirror-workspace/results-1710000000/imageContentSourcePolicy.yaml": icsp("lvms4/lvms-rhel9-operator") + "  - mirrors:\n    - mirror.example.com:8443/lvms4/topolvm-rhel9\n    source: registry.redhat.io/lvms4/topolvm-rhel9\n",
+	})
+	r := mainIn(t, dir, "lint", "--format", "json", ".")
+	if r.code != ExitOK && r.code != ExitFindings {
+		t.Fatalf("lint: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, f := range decodeReport(t, r.stdout).Findings {
+		if f.Rule == "INP004" {
+			t.Errorf("INP004 between oc-mirror generations: %s:%d %s", f.File, f.Line, f.Message)
+		}
+		if strings.Contains(f.File, "results-1700000000") {
+			t.Errorf("a finding on the older generation: %s:%d %s %s", f.File, f.Line, f.Rule, f.Message)
+		}
+	}
+}
