@@ -5,7 +5,10 @@
 // It never fails on a file: what cannot be read is a problem, positioned,
 // and the walk goes on. It also draws the cluster boundaries: a site, each
 // rendered site folder, each kustomization root (or a folder marked with
-// ClusterMarker) is its own cluster; cross-object rules run within one.
+// ClusterMarker) and each installation folder (a folder holding
+// install-config.yaml: the installer's --dir) is its own cluster;
+// cross-object rules run within one. Of the successive oc-mirror v1
+// results-<unix time> folders of one workspace, the newest is read.
 package discover
 
 import (
@@ -15,12 +18,14 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/yamllimit"
 	"sigs.k8s.io/yaml"
 )
@@ -54,7 +59,7 @@ type Cluster struct {
 	// outside any cluster root).
 	Root string
 	// What says what the root is: "kustomization", "cluster marker",
-	// "rendered site", or "manifests".
+	// "rendered site", "installation folder", or "manifests".
 	What string
 	// RenderedSite is, for a rendered site folder, the name of the site
 	// it was rendered from (the folder's name, as render writes it).
@@ -64,7 +69,17 @@ type Cluster struct {
 	// applied are, for a rendered site folder, the resources its
 	// kustomization lists (slash paths relative to Root); see reads.
 	applied map[string]bool
+	// install: Root holds install-config.yaml (an installation folder,
+	// or a kustomization root or marked folder that is one too).
+	install bool
+	// enclosing is, for an installation folder under a kustomization root
+	// or marked folder, that cluster's index (-1: none); see mergeInstalls.
+	enclosing int
 }
+
+// InstallationFolder is what Cluster.What says of a folder holding
+// install-config.yaml.
+const InstallationFolder = "installation folder"
 
 // RenderedInstallDir is the folder of a rendered site that holds its
 // installer's inputs (generators/install: install-config.yaml,
@@ -133,6 +148,9 @@ type Result struct {
 	Clusters []Cluster
 	// Problems are the files (or parts) that were not read, and why.
 	Problems []manifests.Problem
+	// Superseded are the oc-mirror v1 results folders not read: an older
+	// generation of a newer one beside it (see ocMirrorSuperseded).
+	Superseded []string
 }
 
 // Paths walks every path.
@@ -142,7 +160,9 @@ func Paths(paths []string, opts Options) Result {
 		w := &walker{res: &res, opts: opts}
 		w.path(p)
 	}
+	res.mergeInstalls()
 	sort.Strings(res.Sites)
+	sort.Strings(res.Superseded)
 	sort.SliceStable(res.Clusters, func(i, j int) bool { return res.Clusters[i].Root < res.Clusters[j].Root })
 	sort.SliceStable(res.Problems, func(i, j int) bool { return res.Problems[i].Pos.Compare(res.Problems[j].Pos) < 0 })
 	return res
@@ -233,8 +253,23 @@ func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 		w.res.Sites = append(w.res.Sites, dir) // a site folder holds the site's own files only
 	default:
 		cluster := parent
-		if c := clusterRoot(dir, names); c != nil {
-			if parent >= 0 && w.res.Clusters[parent].What == "rendered site" && c.What == "rendered site" {
+		c := clusterRoot(dir, names)
+		inRendered := parent >= 0 && w.res.Clusters[parent].What == "rendered site"
+		switch {
+		case w.installerDir(dir, parent):
+			c = nil // read by the installer with its installation folder, whatever it holds
+		case c != nil:
+			c.install = names[platform.InstallConfigFile]
+		case names[platform.InstallConfigFile] && !inRendered:
+			// the installer's --dir (a rendered site's install/ is the
+			// site's own: its installer's inputs)
+			c = &Cluster{Root: dir, What: InstallationFolder, install: true, enclosing: -1}
+			if parent >= 0 && (w.res.Clusters[parent].What == "kustomization" || w.res.Clusters[parent].What == "cluster marker") {
+				c.enclosing = parent
+			}
+		}
+		if c != nil {
+			if inRendered && c.What == "rendered site" {
 				// a part of a site's output with a kustomization of its
 				// own (hub/: the hub cluster's objects), not a site folder
 				c.RenderedSite = ""
@@ -244,6 +279,67 @@ func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 		}
 		w.files(root, dir, entries, ig, cluster)
 	}
+}
+
+// installerDirs are the folders the installer reads beside
+// install-config.yaml: the day-0 manifests (platform.InstallManifestDirs)
+// and the agent installer's mirror configuration (mirror/registries.conf).
+// openshift/installer reads nothing else: its asset store fetches every
+// input by name or pattern under --dir (pkg/asset/store filefetcher.go
+// FetchByName, FetchByPattern).
+var installerDirs = append([]string{path.Dir(platform.AgentRegistriesConfAssetPath)}, platform.InstallManifestDirs...)
+
+// installerDir reports whether dir is a folder the installer reads of the
+// installation folder that holds it (cluster parent): then it is part of
+// that cluster, even when it holds an install-config.yaml or a
+// kustomization of its own.
+func (w *walker) installerDir(dir string, parent int) bool {
+	if parent < 0 {
+		return false
+	}
+	c := w.res.Clusters[parent]
+	if !c.install || c.Root != filepath.Dir(dir) {
+		return false
+	}
+	for _, d := range installerDirs {
+		if filepath.Base(dir) == d {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeInstalls puts an installation folder back into the kustomization
+// root or marked folder holding it when it is the only installation folder
+// there: the installer's inputs and the day-2 objects kept with them are
+// one cluster. Two or more are clusters of their own, as the installer
+// reads them (one --dir each), and so is one below a root that holds an
+// install-config.yaml itself.
+func (r *Result) mergeInstalls() {
+	count := map[int]int{}
+	for _, c := range r.Clusters {
+		if c.What == InstallationFolder && c.enclosing >= 0 {
+			count[c.enclosing]++
+		}
+	}
+	if len(count) == 0 {
+		return
+	}
+	merged := map[int]bool{}
+	for i, c := range r.Clusters {
+		if c.What == InstallationFolder && c.enclosing >= 0 && count[c.enclosing] == 1 && !r.Clusters[c.enclosing].install {
+			e := &r.Clusters[c.enclosing]
+			e.Objects = append(e.Objects, c.Objects...)
+			merged[i] = true
+		}
+	}
+	var kept []Cluster
+	for i, c := range r.Clusters {
+		if !merged[i] {
+			kept = append(kept, c)
+		}
+	}
+	r.Clusters = kept
 }
 
 // files reads a folder's entries into cluster i (-1: loose) and walks its
@@ -256,6 +352,7 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 			w.res.Clusters[cluster].Objects = append(w.res.Clusters[cluster].Objects, objs...)
 		}
 	}
+	superseded := ocMirrorSuperseded(dir, entries)
 	for _, e := range entries {
 		name := e.Name()
 		p := filepath.Join(dir, name)
@@ -263,6 +360,10 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 			continue
 		}
 		if e.IsDir() {
+			if superseded[name] {
+				w.res.Superseded = append(w.res.Superseded, p)
+				continue
+			}
 			w.dir(root, p, ig, cluster)
 			continue
 		}
@@ -309,6 +410,65 @@ func (w *walker) files(root, dir string, entries []os.DirEntry, ig *ignorer, clu
 			}
 		}
 	}
+}
+
+// ocMirrorSuperseded names the subfolders of dir that are older
+// generations of one oc-mirror v1 workspace: results-<unix time> folders
+// (platform.OCMirrorV1ResultsPrefix) holding oc-mirror's resources, all but
+// the newest (the greatest time; of equal times, the greatest name). Each
+// run writes the whole mirror's resources again under the same names, so
+// only the newest is what the cluster is given; the older ones are not read
+// (and not "defined again").
+func ocMirrorSuperseded(dir string, entries []os.DirEntry) map[string]bool {
+	type gen struct {
+		name string
+		time uint64
+	}
+	var gens []gen
+	for _, e := range entries {
+		digits, ok := strings.CutPrefix(e.Name(), platform.OCMirrorV1ResultsPrefix)
+		if !e.IsDir() || !ok {
+			continue
+		}
+		t, err := strconv.ParseUint(digits, 10, 64)
+		if err != nil || !ocMirrorResults(filepath.Join(dir, e.Name())) {
+			continue
+		}
+		gens = append(gens, gen{e.Name(), t})
+	}
+	if len(gens) < 2 {
+		return nil
+	}
+	newest := gens[0]
+	for _, g := range gens[1:] {
+		if g.time > newest.time || g.time == newest.time && g.name > newest.name {
+			newest = g
+		}
+	}
+	out := map[string]bool{}
+	for _, g := range gens {
+		if g != newest {
+			out[g.name] = true
+		}
+	}
+	return out
+}
+
+// ocMirrorResults reports whether a folder holds what oc-mirror v1 writes
+// in a results folder: an ImageContentSourcePolicy file or a CatalogSource
+// file, by name.
+func ocMirrorResults(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() && (n == platform.OCMirrorV1ICSPFile || strings.HasPrefix(n, platform.OCMirrorV1CatalogSourcePrefix) && strings.HasSuffix(n, ".yaml")) {
+			return true
+		}
+	}
+	return false
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }

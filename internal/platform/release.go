@@ -107,3 +107,15 @@ func DefaultCatalogTag(minor OCPMinor) string { return "v" + minor.String() }
 
 // DefaultCatalogTagUnknown stands for the tag when the release is unknown.
 const DefaultCatalogTagUnknown = "v4.N"
+
+// What oc-mirror v1 writes for the cluster: each run a folder
+// <workspace>/results-<unix time> (openshift/oc-mirror pkg/cli/mirror/mirror.go
+// createResultsDir: "results-%v" of time.Now().Unix()), holding
+// imageContentSourcePolicy.yaml and a catalogSource-<name>.yaml per catalog
+// (pkg/cli/mirror/manifests.go WriteICSPs, WriteCatalogSource). Each run
+// writes the whole mirror's resources again, under the same names.
+const (
+	OCMirrorV1ResultsPrefix       = "results-"
+	OCMirrorV1ICSPFile            = "imageContentSourcePolicy.yaml"
+	OCMirrorV1CatalogSourcePrefix = "catalogSource-"
+)

@@ -37,6 +37,13 @@ or a GitOps repository, walked recursively and read as it is kept:
     objects. Each kustomization root, each rendered site folder and each
     folder holding a .siteforge-cluster file is its own cluster; the other
     manifests are one cluster (the site's, when there is exactly one site).
+    A folder holding install-config.yaml (the installer's --dir) is one
+    cluster with what the installer reads beside it (agent-config.yaml,
+    openshift/, manifests/, mirror/): installation folders side by side are
+    clusters of their own (a single one under a kustomization root or a
+    marked folder is that cluster's). Of oc-mirror v1's results-<unix time>
+    folders in one workspace, only the newest (the greatest time in the
+    name) is read: each run writes the whole mirror's resources again.
     A rendered site folder's objects are what Argo CD and kustomize apply
     from it, the resources its kustomization.yaml lists, and its installer's
     inputs (install/); the patches beside them (applied by hand, one after
@@ -191,7 +198,8 @@ func fleetGC() (restore func()) {
 // render workers, and only its findings are kept (memory does not grow with
 // the fleet); the plain manifests are linted by cluster: each rendered site
 // folder (skipped when its site is linted too, so a finding is reported
-// once, at the site's line), each kustomization root or marked folder, and
+// once, at the site's line), each kustomization root, marked folder or
+// installation folder, and
 // the rest together, which is the site's own cluster when there is exactly
 // one site. Files that cannot be read, templates, sites that do not load and
 // render warnings are findings (INP rules): the run goes on. ok is false

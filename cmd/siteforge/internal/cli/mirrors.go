@@ -91,8 +91,8 @@ type mirrorSet struct {
 // mirrorInputs reads sites and manifests as lint does (internal/discover):
 // one registries.conf per cluster - each site (with the plain manifests
 // beside it when it is the only site), each rendered site folder whose site
-// is not given too, each kustomization root or marked folder, and the other
-// plain manifests.
+// is not given too, each kustomization root, marked folder or installation
+// folder, and the other plain manifests.
 func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 	found := discover.Paths(paths, discover.Options{})
 	var diags diag.List
