@@ -323,10 +323,15 @@ func TestVersionRuleCases(t *testing.T) {
 			}
 			t.Chdir(dir)
 			found := discover.Paths([]string{"."}, discover.Options{})
-			if len(found.Problems) > 0 || len(found.Clusters) > 0 {
+			// one set: loose manifests, or one installation folder (a
+			// fixture holding install-config.yaml)
+			objs := found.Loose
+			if len(found.Clusters) == 1 && len(objs) == 0 {
+				objs = found.Clusters[0].Objects
+			}
+			if len(found.Problems) > 0 || len(found.Clusters) > 1 || len(found.Clusters) == 1 && len(found.Loose) > 0 {
 				t.Fatalf("fixture does not read as one set: %+v", found)
 			}
-			objs := found.Loose
 			res, err := lint.Run(&lint.Input{Objects: objs, Minor: tc.minor}, lint.Options{Enable: []string{tc.rule}})
 			if err != nil {
 				t.Fatal(err)
