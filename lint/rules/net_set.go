@@ -264,12 +264,18 @@ func newNetSet(set lint.Set) *netSet {
 		case o.Kind == "Network" && o.APIVersion == configNetworkAPIVersion:
 			c := &networkConfigDoc{obj: o}
 			if o.DecodeLoose(c) == nil {
+				c.Spec.NetworkType = platform.CanonicalNetworkType(c.Spec.NetworkType)
+				c.Status.NetworkType = platform.CanonicalNetworkType(c.Status.NetworkType)
 				ns.configs = append(ns.configs, c)
 			}
 		case o.Kind == "Network" && o.APIVersion == operatorNetworkAPIVersion:
 			n := &operatorNetworkDoc{obj: o}
 			if o.DecodeLoose(n) != nil {
 				continue
+			}
+			n.Spec.DefaultNetwork.Type = platform.CanonicalNetworkType(n.Spec.DefaultNetwork.Type)
+			if n.Spec.Migration != nil {
+				n.Spec.Migration.NetworkType = platform.CanonicalNetworkType(n.Spec.Migration.NetworkType)
 			}
 			var keys struct {
 				Spec map[string]json.RawMessage `json:"spec"`
