@@ -264,8 +264,10 @@ func newNetSet(set lint.Set) *netSet {
 		case o.Kind == "Network" && o.APIVersion == configNetworkAPIVersion:
 			c := &networkConfigDoc{obj: o}
 			if o.DecodeLoose(c) == nil {
+				// CNO copies spec.networkType into the operator config's
+				// defaultNetwork.type and canonicalises that (status is
+				// CNO's own, always canonical)
 				c.Spec.NetworkType = platform.CanonicalNetworkType(c.Spec.NetworkType)
-				c.Status.NetworkType = platform.CanonicalNetworkType(c.Status.NetworkType)
 				ns.configs = append(ns.configs, c)
 			}
 		case o.Kind == "Network" && o.APIVersion == operatorNetworkAPIVersion:
@@ -274,9 +276,6 @@ func newNetSet(set lint.Set) *netSet {
 				continue
 			}
 			n.Spec.DefaultNetwork.Type = platform.CanonicalNetworkType(n.Spec.DefaultNetwork.Type)
-			if n.Spec.Migration != nil {
-				n.Spec.Migration.NetworkType = platform.CanonicalNetworkType(n.Spec.Migration.NetworkType)
-			}
 			var keys struct {
 				Spec map[string]json.RawMessage `json:"spec"`
 			}
