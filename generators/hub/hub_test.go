@@ -437,6 +437,9 @@ func TestRefusals(t *testing.T) {
 		{"namespace other than the cluster name with bundled templates", snoSite("assisted", "none", "    namespace: other\n"), `22:16: install.hub.namespace: namespace "other" differs from the cluster name "sno"`},
 		{"cloud platform", strings.Replace(haSite("assisted", ""), "platform: baremetal", "platform: aws\n  region: us-east-1", 1), `7:13: cluster.platform: platform "aws" cannot be installed from a hub`},
 		{"single node on baremetal, assisted", snoSite("assisted", "baremetal", ""), `7:13: cluster.platform: a single-node cluster (1 control-plane node, no workers) on platform baremetal`},
+		// stolostron/siteconfig api/v1alpha1 clusterinstance_types.go ApiVIPs:
+		// +kubebuilder:validation:MaxItems=2 (TestCRDValidationBites "maxItems")
+		{"three API VIPs", strings.Replace(haSite("assisted", ""), "apiVIPs: [10.0.0.5]", "apiVIPs: [10.0.0.5, 10.0.0.7, 10.0.0.8]", 1), `12:33: network.apiVIPs[2]: 3 API VIPs: a ClusterInstance takes at most 2 (siteconfig CRD maxItems), so the hub refuses it`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -491,6 +494,20 @@ func TestCRDValidationBites(t *testing.T) {
 		if err := fidelity.Check([]byte(bad)); err == nil {
 			t.Errorf("%s: accepted:\n%s", name, bad)
 		}
+	}
+	// maxItems 2 on apiVIPs (stolostron/siteconfig clusterinstance_types.go
+	// ApiVIPs), the limit the install checks refuse a site's third VIP by
+	// (TestRefusals "three API VIPs")
+	ha := string(mustRender(t, haSite("assisted", "")).Files[hub.ClusterInstancePath])
+	if err := fidelity.Check([]byte(ha)); err != nil {
+		t.Fatalf("HA: %v", err)
+	}
+	three := strings.Replace(ha, "apiVIPs:\n  - 10.0.0.5\n", "apiVIPs:\n  - 10.0.0.5\n  - 10.0.0.7\n  - fd00::7\n", 1)
+	if three == ha {
+		t.Fatalf("maxItems: the replacement did not apply:\n%s", ha)
+	}
+	if err := fidelity.Check([]byte(three)); err == nil || !strings.Contains(err.Error(), "apiVIPs") {
+		t.Errorf("maxItems: three API VIPs: %v", err)
 	}
 }
 

@@ -155,11 +155,7 @@ func (ic *InstallConfig) convertNetworking() {
 	if n.NetworkType == "" && n.DeprecatedType != "" {
 		n.NetworkType, ic.Paths.NetworkType = n.DeprecatedType, "type"
 	}
-	for _, t := range []string{platform.OpenShiftSDN, platform.OVNKubernetes} {
-		if strings.EqualFold(n.NetworkType, t) {
-			n.NetworkType = t
-		}
-	}
+	n.NetworkType = platform.CanonicalNetworkType(n.NetworkType)
 }
 
 // NetworkTypePath is the field path of the network type as written.

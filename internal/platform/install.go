@@ -240,6 +240,13 @@ const ImageBasedTemplatePrefix = "ibi-"
 // ClusterTypeHighlyAvailableArbiter).
 const ClusterTypeHighlyAvailableArbiter = "HighlyAvailableArbiter"
 
+// ClusterInstanceMaxVIPs is how many addresses a ClusterInstance's apiVIPs
+// and ingressVIPs each hold at most: one per IP family (stolostron/siteconfig
+// api/v1alpha1 clusterinstance_types.go ApiVIPs, IngressVIPs:
+// +kubebuilder:validation:MaxItems=2, the CRD's maxItems: 2). The hub's API
+// server refuses a ClusterInstance with more.
+const ClusterInstanceMaxVIPs = 2
+
 // ---------------------------------------------------------------- installer inputs
 
 // Installer input files and their API versions.

@@ -29,6 +29,37 @@ const (
 	OpenShiftSDN  = "OpenShiftSDN"  // api operator/v1 NetworkTypeOpenShiftSDN
 )
 
+// DeprecatedOpenshiftSDN is the old spelling of OpenShiftSDN, kept "for
+// compatibility" in CNO's first API (openshift/cluster-network-operator
+// pkg/apis/networkoperator/v1 NetworkTypeDeprecatedOpenshiftSDN, until
+// 6276a9490 moved the type to openshift/api operator/v1, which names only
+// NetworkTypeOpenShiftSDN). Repositories still write it; CanonicalNetworkType
+// reads it as OpenShiftSDN.
+const DeprecatedOpenshiftSDN = "OpenshiftSDN"
+
+// CanonicalNetworkType is the network type networkType names as the
+// installer and CNO read it: OVNKubernetes or OpenShiftSDN in any
+// capitalisation (DeprecatedOpenshiftSDN included) is that type; anything
+// else is returned unchanged (a third-party plugin, or ""). Sources: the
+// installer's conversion of install-config networking
+// (openshift/installer pkg/types/conversion/installconfig.go
+// ConvertNetworking, strings.EqualFold with operv1.NetworkTypeOpenShiftSDN
+// and NetworkTypeOVNKubernetes) and CNO's canonicalisation of
+// Network.operator spec.defaultNetwork.type, into which the operator copies
+// Network.config spec.networkType (CNO pkg/controller/operconfig
+// operconfig_controller.go Reconcile: MergeClusterConfig, then
+// pkg/network/render.go DeprecatedCanonicalize, which matched OpenShiftSDN
+// case-insensitively until openshift-sdn left CNO in 8873f59db, and
+// OVNKubernetes still does).
+func CanonicalNetworkType(networkType string) string {
+	for _, t := range []string{OVNKubernetes, OpenShiftSDN} {
+		if strings.EqualFold(networkType, t) {
+			return t
+		}
+	}
+	return networkType
+}
+
 // KnownNetworkType reports whether networkType is one whose MTU rules this
 // package models.
 func KnownNetworkType(networkType string) bool {

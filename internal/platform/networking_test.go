@@ -103,3 +103,24 @@ func TestOVNDefaultMasqueradeSubnets(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalNetworkType: the spellings the installer (pkg/types/conversion
+// ConvertNetworking, strings.EqualFold) and CNO (pkg/network/render.go
+// DeprecatedCanonicalize) read as OpenShiftSDN or OVNKubernetes, CNO's old
+// NetworkTypeDeprecatedOpenshiftSDN among them; other types are kept.
+func TestCanonicalNetworkType(t *testing.T) {
+	for in, want := range map[string]string{
+		DeprecatedOpenshiftSDN: OpenShiftSDN,
+		"OpenShiftSDN":         OpenShiftSDN,
+		"openshiftsdn":         OpenShiftSDN,
+		"OVNKubernetes":        OVNKubernetes,
+		"ovnkubernetes":        OVNKubernetes,
+		"Calico":               "Calico",
+		"OpenShift-SDN":        "OpenShift-SDN",
+		"":                     "",
+	} {
+		if got := CanonicalNetworkType(in); got != want {
+			t.Errorf("CanonicalNetworkType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -49,9 +49,28 @@ const MasterTaintKey = MasterRoleLabel // MCO pkg/controller/node makeMasterNode
 // (machineConfigPoolSelector).
 const PoolSelectorLabelFormat = "pools.operator.machineconfiguration.openshift.io/%s" // MCO install manifests (master/worker pools); docs "Creating a KubeletConfig CR"
 
-// BuiltinPools are the MachineConfigPools MCO creates; every other pool is a
-// custom pool.
-var BuiltinPools = []string{MachineConfigRoleMaster, MachineConfigRoleWorker} // MCO install manifests
+// BuiltinPools are the MachineConfigPools MCO creates on every cluster
+// (openshift/machine-config-operator manifests/master.machineconfigpool.yaml,
+// manifests/worker.machineconfigpool.yaml).
+var BuiltinPools = []string{MachineConfigRoleMaster, MachineConfigRoleWorker}
+
+// MachineConfigRoleArbiter is the arbiter pool and its MachineConfig role:
+// MCO ships it (manifests/arbiter.machineconfigpool.yaml: labels
+// machineconfiguration.openshift.io/mco-built-in and
+// pools.operator.machineconfiguration.openshift.io/arbiter, machineConfigSelector
+// role arbiter, nodeSelector node-role.kubernetes.io/arbiter) and creates it
+// only on a HighlyAvailableArbiter control plane (pkg/operator/sync.go
+// syncMachineConfigPools skips it otherwise).
+const MachineConfigRoleArbiter = "arbiter" // MCO pkg/controller/common/constants.go MachineConfigPoolArbiter
+
+// BuiltinPool reports whether MCO counts a pool named name as its own, not a
+// custom pool: master, worker and arbiter (MCO
+// pkg/controller/common/helpers.go IsCustomPool). A custom pool's rules (it
+// inherits the worker configs, it stays off the control plane, a node
+// matches one) do not apply to them.
+func BuiltinPool(name string) bool {
+	return name == MachineConfigRoleMaster || name == MachineConfigRoleWorker || name == MachineConfigRoleArbiter
+}
 
 // keepalivedPlatforms run keepalived static pods for the API and ingress
 // VIPs (on-prem IPI, and agent/assisted installs on them with VIPs): the

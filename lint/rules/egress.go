@@ -234,7 +234,7 @@ func plainClusterOf(set lint.Set) plainCluster {
 			}
 			c.serviceNetworks = cfg.Spec.ServiceNetwork
 			if c.networkType == "" {
-				c.networkType = cfg.Spec.NetworkType
+				c.networkType = platform.CanonicalNetworkType(cfg.Spec.NetworkType)
 			}
 		}
 	}

@@ -33,12 +33,13 @@ func init() {
 	}
 	lint.RegisterFamily("v1alpha1", checks, []*lint.Rule{
 		{ID: "INS001", Name: "install-vip-address", Severity: lint.Error,
-			Summary: "an API or ingress VIP outside the machine networks, on a network or broadcast address, on a node's IP, or shared by API and ingress",
+			Summary: "an API or ingress VIP outside the machine networks, on a network or broadcast address, on a node's IP, or shared by API and ingress; more than two of either in a ClusterInstance",
 			Rationale: "The installer requires the VIPs inside a machine network on baremetal, OpenStack and oVirt (vSphere: with the agent-based installer) and refuses an API VIP that is also an ingress VIP, unless the load balancer is user-managed " +
 				"(openshift/installer pkg/types/validation/installconfig.go validateVIPsForPlatform, validateAPIAndIngressVIPs: \"IP expected to be in one of the machine networks\", \"VIP for API must not be one of the Ingress VIPs\"). " +
 				"The assisted service requires every VIP inside a machine network and refuses its broadcast address and an address a host uses " +
-				"(openshift/assisted-service internal/network/machine_network_cidr.go VerifyVipWithSingleMachineNetwork). The network address of an IPv4 machine network and the subnet-router anycast address of an IPv6 one (RFC 4291 2.6.1) belong to no host either: keepalived cannot hold them." + insPlain,
-			Fix: "Use a free host address of a machine network for each VIP, a different one for the API and the ingress, and none a node has."},
+				"(openshift/assisted-service internal/network/machine_network_cidr.go VerifyVipWithSingleMachineNetwork). The network address of an IPv4 machine network and the subnet-router anycast address of an IPv6 one (RFC 4291 2.6.1) belong to no host either: keepalived cannot hold them. " +
+				"A ClusterInstance holds at most two API and two ingress VIPs (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go ApiVIPs, IngressVIPs: +kubebuilder:validation:MaxItems=2), so the hub refuses one with more; a site installed from a hub is refused at vet and render." + insPlain,
+			Fix: "Use a free host address of a machine network for each VIP, a different one for the API and the ingress, and none a node has; at most one VIP of each IP family."},
 		{ID: "INS002", Name: "install-duplicate-address", Severity: lint.Error,
 			Summary: "two hosts with one IP or MAC, or a host listing a MAC or interface name twice",
 			Rationale: "The agent-based installer refuses a MAC used by two hosts (\"duplicate MAC address found\": openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateHostInterfaces); the assisted service requires a host's MACs and interface names to be unique " +
@@ -63,10 +64,13 @@ func init() {
 				"docs \"Preparing to install with the Agent-based Installer\"). An address no host has leaves the hosts waiting for a service nobody runs; it is reported when every control-plane host has a static address of the rendezvousIP's family, so that a host on DHCP is not taken for a missing one." + insPlain,
 			Fix: "Set rendezvousIP to the static address of a control-plane host."},
 		{ID: "INS006", Name: "install-control-plane-size", Severity: lint.Error,
-			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release",
+			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release, or a ClusterInstance arbiter outside clusterType HighlyAvailableArbiter (or that type without an arbiter and 2 control-plane nodes)",
 			Rationale: "1 or 3 control-plane nodes before 4.18; 1, 3, 4 or 5 from 4.18 (openshift/installer docs/user/agent/control-plane-replicas.md; openshift/assisted-service internal/common/common.go MinimumVersionForNonStandardHAOCPControlPlane, " +
 				"internal/bminventory/inventory.go validateHighAvailabilityWithControlPlaneCount). Two only as a two-node cluster with an arbiter (4.19) or with fencing (4.20) (MinimumVersionForArbiterClusters, MinimumVersionForTwoNodesWithFencing). " +
-				"Plain manifests without a known release are judged by the latest release." + insPlain,
+				"Plain manifests without a known release are judged by the latest release. " +
+				"The siteconfig operator takes arbiter nodes only in a ClusterInstance of clusterType HighlyAvailableArbiter, and that type only with at least 1 arbiter and 2 control-plane nodes " +
+				"(stolostron/siteconfig api/v1alpha1 clusterinstance_validation.go validateControlPlaneAgentCount: \"arbiter agents can only be used with HighlyAvailableArbiter cluster-type\", " +
+				"\"highly available arbiter cluster-type must have at least 1 arbiter agent and 2 control-plane agents\"); sites have no arbiter." + insPlain,
 			Fix: "Use a supported number of control-plane nodes, declare the arbiter (install-config arbiter, ClusterInstance clusterType HighlyAvailableArbiter) or fencing of a two-node cluster, or install a release that accepts the size."},
 		{ID: "INS007", Name: "install-bmc-credentials", Severity: lint.Error,
 			Summary: "a ClusterInstance node without a BMC, a BMC credentials Secret name or a boot MAC",
@@ -236,6 +240,7 @@ func clusterInstanceFacts(ci *manifests.ClusterInstance, minor platform.OCPMinor
 		Platform: strings.ToLower(spec.PlatformType), PlatformKey: &insKey{o, []string{"spec", "platformType"}},
 		Method: installcheck.MethodAssisted, Minor: minor, HubHosts: true,
 		TwoNode:         spec.ClusterType == platform.ClusterTypeHighlyAvailableArbiter,
+		ClusterType:     insVal(spec.ClusterType, o, "spec", "clusterType"),
 		ControlPlaneKey: &insKey{o, []string{"spec", "nodes"}}, WorkersKey: &insKey{o, []string{"spec", "nodes"}},
 	}
 	for _, t := range spec.TemplateRefs {

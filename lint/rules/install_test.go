@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -123,6 +124,43 @@ spec:
               prefix-length: 24
 `
 
+// insCI is a bare-metal ClusterInstance of clusterType with the given VIP
+// lines and one node per role (named role-i, as the nodes of the siteconfig
+// operator's api/v1alpha1 clusterinstance_validation_test.go
+// validateControlPlaneAgentCount cases).
+func insCI(clusterType, vips string, roles ...string) map[string]string {
+	ci := `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: site2
+  namespace: site2
+spec:
+  clusterName: site2
+  baseDomain: example.com
+  clusterImageSetNameRef: openshift-4.20
+  pullSecretRef:
+    name: pull-secret
+  clusterType: ` + clusterType + `
+  platformType: BareMetal
+  machineNetwork:
+  - cidr: 10.1.0.0/24
+  - cidr: fd00:1::/64
+` + vips + `  templateRefs:
+  - name: ai-cluster-templates-v1
+    namespace: open-cluster-management
+  nodes:
+`
+	n := map[string]int{}
+	for i, r := range roles {
+		ci += fmt.Sprintf("  - hostName: %s-%d\n    role: %s\n    bmcAddress: redfish-virtualmedia+https://10.0.0.%d/redfish/v1/Systems/1\n    bmcCredentialsName:\n      name: %s-%d-bmc\n    bootMACAddress: 52:54:00:00:02:%02d\n",
+			r, n[r], r, 10+i, r, n[r], 10+i)
+		n[r]++
+	}
+	return map[string]string{"clusterinstance.yaml": ci}
+}
+
+const insCIVIPs = "  apiVIPs: [10.1.0.5]\n  ingressVIPs: [10.1.0.6]\n"
+
 func insAgent(icFrom, icTo, acFrom, acTo string) map[string]string {
 	return map[string]string{
 		"install-config.yaml": strings.Replace(insInstallConfig, icFrom, icTo, 1),
@@ -174,6 +212,11 @@ func init() {
 			"install-config.yaml": strings.NewReplacer("apiVIPs: [192.168.10.5]", "apiVIPs: [192.168.10.5, \"fd00::5\"]",
 				"  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n").Replace(insInstallConfig),
 			"agent-config.yaml": insAgentConfig}},
+		// stolostron/siteconfig api/v1alpha1 clusterinstance_types.go ApiVIPs,
+		// IngressVIPs: +kubebuilder:validation:MaxItems=2
+		ruleCase{rule: "INS001", name: "siteconfig CRD: three API VIPs", files: insCI("HighlyAvailable", "  apiVIPs: [10.1.0.5, 10.1.0.7, fd00:1::5]\n  ingressVIPs: [10.1.0.6]\n", "master", "master", "master"),
+			want: []string{"clusterinstance.yaml:17:33: error: 3 API VIPs: a ClusterInstance takes at most 2 (siteconfig CRD maxItems), so the hub refuses it"}},
+		ruleCase{rule: "INS001", name: "siteconfig CRD: a dual-stack pair of VIPs", files: insCI("HighlyAvailable", "  apiVIPs: [10.1.0.5, fd00:1::5]\n  ingressVIPs: [10.1.0.6, fd00:1::6]\n", "master", "master", "master")},
 		// INS002
 		ruleCase{rule: "INS002", name: "MAC of two hosts", files: insAgent("", "", "macAddress: 52:54:00:00:00:11", "macAddress: 52:54:00:00:00:10"),
 			want: []string{"agent-config.yaml:26:17: error: MAC 52:54:00:00:00:10 of node m1 is also m0's"}},
@@ -218,6 +261,18 @@ func init() {
 			"clusterimageset.yaml": "apiVersion: hive.openshift.io/v1\nkind: ClusterImageSet\nmetadata:\n  name: openshift-4.16\nspec:\n  releaseImage: quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64\n",
 		}, want: []string{"clusterinstance.yaml:19:3: error: 4 control-plane nodes: the assisted service accepts 1 or 3 on 4.16 (4 and 5 from 4.18)"}},
 		ruleCase{rule: "INS006", name: "three control-plane nodes", files: insAgent("", "", "", "")},
+		// stolostron/siteconfig api/v1alpha1 clusterinstance_validation.go
+		// validateControlPlaneAgentCount, its test cases in
+		// clusterinstance_validation_test.go
+		ruleCase{rule: "INS006", name: "siteconfig: HighlyAvailableArbiter with an arbiter and 2 masters", files: insCI("HighlyAvailableArbiter", insCIVIPs, "master", "master", "arbiter")},
+		ruleCase{rule: "INS006", name: "siteconfig: HighlyAvailableArbiter with less than 2 masters", files: insCI("HighlyAvailableArbiter", insCIVIPs, "master", "arbiter"),
+			want: []string{"clusterinstance.yaml:12:16: error: clusterType HighlyAvailableArbiter with 1 control-plane and 1 arbiter nodes: the siteconfig operator requires at least 2 control-plane nodes and 1 arbiter"}},
+		ruleCase{rule: "INS006", name: "siteconfig: HighlyAvailableArbiter without arbiter nodes", files: insCI("HighlyAvailableArbiter", insCIVIPs, "master", "master"),
+			want: []string{"clusterType HighlyAvailableArbiter with 2 control-plane and 0 arbiter nodes"}},
+		ruleCase{rule: "INS006", name: "siteconfig: SNO with an arbiter", files: insCI("SNO", "", "master", "arbiter"),
+			want: []string{`clusterinstance.yaml:27:5: error: node arbiter-0 is an arbiter but clusterType is "SNO": the siteconfig operator takes arbiter agents only with clusterType HighlyAvailableArbiter`}},
+		ruleCase{rule: "INS006", name: "siteconfig: HighlyAvailable with an arbiter", files: insCI("HighlyAvailable", insCIVIPs, "master", "master", "master", "arbiter"),
+			want: []string{`node arbiter-0 is an arbiter but clusterType is "HighlyAvailable"`}},
 		// INS007
 		ruleCase{rule: "INS007", name: "node without a BMC credentials Secret", files: insHub("    bmcCredentialsName:\n      name: sno1-bmc\n", "    bmcCredentialsName:\n      name: \"\"\n"),
 			want: []string{"clusterinstance.yaml:23:7: error: node sno1 names no BMC credentials Secret"}},

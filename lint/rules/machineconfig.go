@@ -35,7 +35,9 @@ func init() {
 			Rationale: "A custom pool must select the worker MachineConfigs as well as its own (machineConfigSelector " +
 				"machineconfiguration.openshift.io/role In [worker, <pool>]): the worker role's base configs (00-worker, kubelet, CRI-O, the " +
 				"OS image) reach its nodes only that way, and a node moved into a pool without them is rendered a config without the " +
-				"basics (docs \"Creating a custom machine config pool\"). Sites: the pools generator always writes it so.",
+				"basics (docs \"Creating a custom machine config pool\"). MCO's own pools are not custom: master, worker and, on a two-node-with-arbiter " +
+				"cluster, arbiter (machine-config-operator manifests/arbiter.machineconfigpool.yaml; pkg/controller/common IsCustomPool). " +
+				"Sites: the pools generator always writes it so.",
 			Fix: "Set spec.machineConfigSelector to matchExpressions [{key: machineconfiguration.openshift.io/role, operator: In, values: [worker, <pool>]}]."},
 		{ID: "MCF002", Name: "node-in-two-custom-pools", Severity: lint.Error,
 			Summary: "two custom MachineConfigPools can select the same nodes",
@@ -96,14 +98,7 @@ type mcfPool struct {
 	}
 }
 
-func (p mcfPool) custom() bool {
-	for _, b := range platform.BuiltinPools {
-		if p.obj.Name == b {
-			return false
-		}
-	}
-	return true
-}
+func (p mcfPool) custom() bool { return !platform.BuiltinPool(p.obj.Name) }
 
 func mcfPools(set lint.Set) []mcfPool {
 	var out []mcfPool

@@ -24,6 +24,23 @@ func mcfInherits(role string) []string {
 		"nodeSelector:", "  matchLabels:", "    node-role.kubernetes.io/" + role + `: ""`}
 }
 
+// mcoPoolsExport is `oc get mcp -o yaml` of a two-node-with-arbiter cluster:
+// MCO's master, worker and arbiter pools (machine-config-operator
+// manifests/{master,worker,arbiter}.machineconfigpool.yaml), the arbiter
+// one named arbiter.
+func mcoPoolsExport(arbiter string) string {
+	out := "apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: \"\"\nitems:\n"
+	for _, role := range []string{"master", "worker", arbiter} {
+		sel := strings.TrimSuffix(role, "s")
+		out += "- apiVersion: machineconfiguration.openshift.io/v1\n  kind: MachineConfigPool\n  metadata:\n    name: " + role +
+			"\n    labels:\n      machineconfiguration.openshift.io/mco-built-in: \"\"\n      pools.operator.machineconfiguration.openshift.io/" + sel + ": \"\"\n" +
+			"  spec:\n    machineConfigSelector:\n      matchLabels:\n        machineconfiguration.openshift.io/role: " + sel +
+			"\n    nodeSelector:\n      matchLabels:\n        node-role.kubernetes.io/" + sel + ": \"\"\n    paused: false\n" +
+			"  status:\n    machineCount: 1\n    readyMachineCount: 1\n"
+	}
+	return out
+}
+
 // mcfConfigYAML is a MachineConfig of role with the given spec.config
 // lines (indented under config:).
 func mcfConfigYAML(name, role, ignition string, config ...string) string {
@@ -55,6 +72,15 @@ func init() {
 				"nodeSelector:", "  matchLabels:", `    node-role.kubernetes.io/infra: ""`)},
 			want: []string{"mcp.yaml:7:5: error: custom MachineConfigPool infra takes MachineConfigs machineconfiguration.openshift.io/role=infra, not those of role worker"}},
 		ruleCase{rule: "MCF001", name: "custom pool inheriting worker", files: map[string]string{"mcp.yaml": mcfPoolYAML("infra", mcfInherits("infra")...)}},
+		// MCO ships the arbiter pool (machine-config-operator
+		// manifests/arbiter.machineconfigpool.yaml) and does not count it as
+		// custom (pkg/controller/common/helpers.go IsCustomPool: master,
+		// worker, arbiter): `oc get mcp -o yaml` of a two-node-with-arbiter
+		// cluster passes; the same selectors under another name are a
+		// custom pool (MCO judges by name, not by the mco-built-in label).
+		ruleCase{rule: "MCF001", name: "MCO: the arbiter pool exported with oc get mcp", files: map[string]string{"mcp.yaml": mcoPoolsExport("arbiter")}},
+		ruleCase{rule: "MCF001", name: "MCO: the arbiter pool's selectors on a custom pool", files: map[string]string{"mcp.yaml": mcoPoolsExport("arbiters")},
+			want: []string{"custom MachineConfigPool arbiters takes MachineConfigs machineconfiguration.openshift.io/role=arbiter, not those of role worker"}},
 
 		ruleCase{rule: "MCF002", name: "two pools on one label", files: map[string]string{
 			"a.yaml": mcfPoolYAML("infra", mcfInherits("infra")...),

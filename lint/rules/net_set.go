@@ -264,6 +264,10 @@ func newNetSet(set lint.Set) *netSet {
 		case o.Kind == "Network" && o.APIVersion == configNetworkAPIVersion:
 			c := &networkConfigDoc{obj: o}
 			if o.DecodeLoose(c) == nil {
+				// CNO copies spec.networkType into the operator config's
+				// defaultNetwork.type and canonicalises that (status is
+				// CNO's own, always canonical)
+				c.Spec.NetworkType = platform.CanonicalNetworkType(c.Spec.NetworkType)
 				ns.configs = append(ns.configs, c)
 			}
 		case o.Kind == "Network" && o.APIVersion == operatorNetworkAPIVersion:
@@ -271,6 +275,7 @@ func newNetSet(set lint.Set) *netSet {
 			if o.DecodeLoose(n) != nil {
 				continue
 			}
+			n.Spec.DefaultNetwork.Type = platform.CanonicalNetworkType(n.Spec.DefaultNetwork.Type)
 			var keys struct {
 				Spec map[string]json.RawMessage `json:"spec"`
 			}

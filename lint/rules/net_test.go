@@ -293,6 +293,16 @@ var versionCases = []versionCase{
 	{rule: "NET002", name: "SDN operator config on 4.17", minor: 17, files: map[string]string{"network.yaml": strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1)},
 		want: []string{`network.yaml:7:11: error: OpenShift SDN on OpenShift 4.17 (from --ocp-version): it was removed in 4.17 and CNO rejects it (unsupported network type "OpenShiftSDN")`}},
 	{rule: "NET002", name: "SDN operator config on 4.16", minor: 16, files: map[string]string{"network.yaml": strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1)}},
+	// CNO's deprecated spelling OpenshiftSDN (CNO pkg/apis/networkoperator/v1
+	// NetworkTypeDeprecatedOpenshiftSDN) is OpenShift SDN: CNO
+	// pkg/network/render.go DeprecatedCanonicalize matches the type without
+	// case before Validate refuses it, in Network.operator and in the
+	// spec.networkType MergeClusterConfig copies from Network.config.
+	{rule: "NET002", name: "CNO: operator config spelled OpenshiftSDN on 4.17", minor: 17, files: map[string]string{"network.yaml": strings.Replace(strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1), "type: OpenShiftSDN", "type: "+platform.DeprecatedOpenshiftSDN, 1)},
+		want: []string{`network.yaml:7:11: error: OpenShift SDN on OpenShift 4.17 (from --ocp-version): it was removed in 4.17 and CNO rejects it (unsupported network type "OpenShiftSDN")`}},
+	{rule: "NET002", name: "CNO: Network.config spelled OpenshiftSDN on 4.17", minor: 17, files: map[string]string{"network-config.yaml": "apiVersion: config.openshift.io/v1\nkind: Network\nmetadata:\n  name: cluster\nspec:\n  networkType: OpenshiftSDN\n"},
+		want: []string{`network-config.yaml:6:16: error: OpenShift SDN on OpenShift 4.17 (from --ocp-version): it was removed in 4.17`}},
+	{rule: "NET002", name: "CNO: operator config spelled ovnkubernetes on 4.17", minor: 17, files: map[string]string{"network.yaml": strings.Replace(strings.Replace(sdnOperatorConfig, "%MODE%", "NetworkPolicy", 1), "type: OpenShiftSDN", "type: ovnkubernetes", 1)}},
 	{rule: "NET003", name: "live migration on 4.14", minor: 14, files: map[string]string{"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1)},
 		want: []string{"network-config.yaml:6:50: error: the live migration needs OpenShift 4.15 or later (documented from 4.16), this is 4.14 (from --ocp-version)"}},
 	{rule: "NET003", name: "live migration on 4.16", minor: 16, files: map[string]string{"network-config.yaml": strings.Replace(liveMigrationConfig, "%SERVICE%", "172.30.0.0/16", 1)}},

@@ -159,6 +159,8 @@ func networkConfig(c Cluster) *configv1.Network {
 		if o.Kind == "Network" && o.APIVersion == manifests.GroupConfig && o.Name == platform.ConfigSingletonName {
 			var n configv1.Network
 			if o.DecodeLoose(&n) == nil {
+				// OpenshiftSDN -> OpenShiftSDN is a respelling, not a migration
+				n.Spec.NetworkType = platform.CanonicalNetworkType(n.Spec.NetworkType)
 				return &n
 			}
 		}

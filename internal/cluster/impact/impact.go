@@ -474,7 +474,7 @@ func nodeCount(c Cluster, ns []*manifests.Node, p pool, all map[string]pool) *in
 
 func inCustomPool(labels map[string]string, all map[string]pool) bool {
 	for name, p := range all {
-		if name != platform.MachineConfigRoleMaster && name != platform.MachineConfigRoleWorker && p.nodeSelect != nil && nodes.Matches(p.nodeSelect, labels) {
+		if !platform.BuiltinPool(name) && p.nodeSelect != nil && nodes.Matches(p.nodeSelect, labels) {
 			return true
 		}
 	}

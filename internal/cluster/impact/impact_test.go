@@ -169,6 +169,12 @@ func TestNetworkTypeMigration(t *testing.T) {
 	if len(rep.Pools) != 0 {
 		t.Errorf("no change: %+v", rep)
 	}
+	// CNO reads OpenshiftSDN as OpenShiftSDN (pkg/network/render.go
+	// DeprecatedCanonicalize): respelling it migrates nothing.
+	rep, _ = Compare([]Cluster{{Name: "c", Objects: objs(t, netcfg("OpenshiftSDN"))}}, []Cluster{{Name: "c", Objects: objs(t, netcfg("OpenShiftSDN"))}})
+	if len(rep.Pools) != 0 {
+		t.Errorf("respelled: %+v", rep)
+	}
 }
 
 // TestGeneratedRegistriesBuiltinPoolsOnly: MCO generates registries.conf

@@ -2,7 +2,8 @@
 // installers do: VIPs against the machine networks and the nodes, unique node
 // addresses and MACs, CIDRs without host bits, single-node and control-plane
 // sizes, the rendezvous host of the agent-based installer, BMC credentials of
-// hub installs, and the NIC names of NMState network configs.
+// hub installs, a ClusterInstance's VIP counts and arbiter (hub.go), and the
+// NIC names of NMState network configs.
 //
 // It works on plain Facts: a site (internal/load) and plain manifests
 // (install-config, agent-config, ClusterInstance in lint/rules) both describe
@@ -52,6 +53,10 @@ const (
 const (
 	RoleMaster = "master"
 	RoleWorker = "worker"
+	// RoleArbiter is a ClusterInstance node's arbiter role (stolostron/siteconfig
+	// api/v1alpha1 clusterinstance_types.go NodeSpec.Role: enum master,
+	// worker, arbiter).
+	RoleArbiter = "arbiter"
 )
 
 // Interface is one NIC of a host: its name and MAC.
@@ -63,7 +68,7 @@ type Interface struct {
 // Host is a node known before the install.
 type Host struct {
 	Name string
-	// Role is RoleMaster, RoleWorker or "" (unknown).
+	// Role is RoleMaster, RoleWorker, RoleArbiter or "" (unknown).
 	Role string
 	Key  Key
 	// IPs are the host's addresses (a site's node ip and ipv6; the static
@@ -125,6 +130,10 @@ type Facts struct {
 	// Installed from a hub (ClusterInstance): every host needs a BMC with
 	// a credentials Secret and a boot MAC.
 	HubHosts bool
+	// ClusterType is a ClusterInstance's spec.clusterType (V "" when not
+	// written, and for sites, whose hub install writes SNO or
+	// HighlyAvailable and has no arbiter).
+	ClusterType Value
 }
 
 // Check names what a finding is about; lint has one rule per Check.
@@ -177,6 +186,7 @@ func Run(f *Facts) []Finding {
 	c.duplicates()
 	c.singleNode()
 	c.controlPlane()
+	c.hubControlPlane()
 	c.rendezvous()
 	c.bmc()
 	c.imageBased()
@@ -242,6 +252,7 @@ func (c *checker) machineNetworks() []netip.Prefix {
 // interface-identifier bits zero), are no host's either.
 func (c *checker) vips() {
 	f := c.f
+	c.hubVIPCount()
 	if f.Platform == platform.PlatformNone {
 		return // CheckSingleNode refuses them
 	}
