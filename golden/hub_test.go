@@ -9,6 +9,7 @@ import (
 	"github.com/siteforge/siteforge/generators/hub"
 	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // TestGoldenClusterInstances: every golden ClusterInstance strictly decodes
@@ -57,7 +58,7 @@ func TestGoldenClusterInstances(t *testing.T) {
 			t.Errorf("%s: %v", siteDir, err)
 		}
 	}
-	if err := fidelity.RegisterClusterInstance(func() any { return &hub.ClusterInstance{} }); err != nil {
+	if err := fidelity.RegisterClusterInstance(func() any { return &upstream.ClusterInstance{} }); err != nil {
 		if errors.Is(err, fidelity.ErrNoSharedCRD) {
 			t.Skipf("SKIPPING validation of %d golden ClusterInstances against the CRD: %v", len(found), err)
 		}

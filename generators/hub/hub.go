@@ -35,6 +35,7 @@ import (
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // Name names the finisher in file headers.
@@ -161,13 +162,13 @@ func Namespace(s *site.Site) string {
 // Templates are the cluster- and node-level templates the site's
 // ClusterInstance names: install.hub.templates, else the siteconfig
 // operator's bundled templates for the install method.
-func Templates(s *site.Site) (cluster, node TemplateRef) {
+func Templates(s *site.Site) (cluster, node upstream.TemplateRef) {
 	if t := s.Install.Hub.Templates; t != nil {
-		return TemplateRef(t.Cluster), TemplateRef(t.Node)
+		return upstream.TemplateRef(t.Cluster), upstream.TemplateRef(t.Node)
 	}
 	b := platform.SiteconfigBundledTemplates[s.Cluster.InstallMethod]
-	return TemplateRef{Name: b.Cluster, Namespace: platform.SiteconfigTemplatesNamespace},
-		TemplateRef{Name: b.Node, Namespace: platform.SiteconfigTemplatesNamespace}
+	return upstream.TemplateRef{Name: b.Cluster, Namespace: platform.SiteconfigTemplatesNamespace},
+		upstream.TemplateRef{Name: b.Node, Namespace: platform.SiteconfigTemplatesNamespace}
 }
 
 // checkSite refuses a hub-installed site the ClusterInstance cannot be
@@ -243,19 +244,19 @@ func poolOrder(s *site.Site) []string {
 
 // ClusterInstanceOf is the site's ClusterInstance in namespace ns, with
 // extraManifestsRefs refs. The site must have passed checkSite.
-func ClusterInstanceOf(s *site.Site, ns string, refs []string) *ClusterInstance {
+func ClusterInstanceOf(s *site.Site, ns string, refs []string) *upstream.ClusterInstance {
 	h := s.Install.Hub
 	clusterTpl, nodeTpl := Templates(s)
 	sno := len(s.Masters()) == 1
-	spec := ClusterInstanceSpec{
+	spec := upstream.ClusterInstanceSpec{
 		ClusterName:            s.Cluster.Name,
-		PullSecretRef:          LocalObjectReference{Name: h.PullSecretRef},
+		PullSecretRef:          upstream.LocalObjectReference{Name: h.PullSecretRef},
 		ClusterImageSetNameRef: h.ClusterImageSet,
 		SSHPublicKey:           s.Install.SSHKey,
 		BaseDomain:             s.Cluster.BaseDomain,
 		AdditionalNTPSources:   s.Install.NTPSources,
 		NetworkType:            s.Network.Type,
-		TemplateRefs:           []TemplateRef{clusterTpl},
+		TemplateRefs:           []upstream.TemplateRef{clusterTpl},
 	}
 	// apiVIPs/ingressVIPs: "Not applicable to Single Node OpenShift (SNO)
 	// clusters" (ClusterInstanceSpec); a single-node site with VIPs is
@@ -274,19 +275,19 @@ func ClusterInstanceOf(s *site.Site, ns string, refs []string) *ClusterInstance 
 		spec.PlatformType = platform.ClusterInstancePlatformTypes[s.Cluster.Platform]
 	}
 	for _, c := range s.Network.MachineNetwork {
-		spec.MachineNetwork = append(spec.MachineNetwork, MachineNetworkEntry{CIDR: c})
+		spec.MachineNetwork = append(spec.MachineNetwork, upstream.MachineNetworkEntry{CIDR: c})
 	}
 	for _, c := range s.Network.ClusterNetwork {
-		spec.ClusterNetwork = append(spec.ClusterNetwork, ClusterNetworkEntry{CIDR: c.CIDR, HostPrefix: int32(c.HostPrefix)})
+		spec.ClusterNetwork = append(spec.ClusterNetwork, upstream.ClusterNetworkEntry{CIDR: c.CIDR, HostPrefix: int32(c.HostPrefix)})
 	}
 	for _, c := range s.Network.ServiceNetwork {
-		spec.ServiceNetwork = append(spec.ServiceNetwork, ServiceNetworkEntry{CIDR: c})
+		spec.ServiceNetwork = append(spec.ServiceNetwork, upstream.ServiceNetworkEntry{CIDR: c})
 	}
 	if len(h.ClusterLabels) > 0 {
 		spec.ExtraLabels = map[string]map[string]string{"ManagedCluster": h.ClusterLabels}
 	}
 	for _, r := range refs {
-		spec.ExtraManifestsRefs = append(spec.ExtraManifestsRefs, LocalObjectReference{Name: r})
+		spec.ExtraManifestsRefs = append(spec.ExtraManifestsRefs, upstream.LocalObjectReference{Name: r})
 	}
 	for _, pname := range poolOrder(s) {
 		p := s.Pools[pname]
@@ -298,17 +299,17 @@ func ClusterInstanceOf(s *site.Site, ns string, refs []string) *ClusterInstance 
 			spec.Nodes = append(spec.Nodes, nodeSpec(s, pname, p, n, role, nodeTpl))
 		}
 	}
-	return &ClusterInstance{
+	return &upstream.ClusterInstance{
 		TypeMeta:   metav1.TypeMeta{APIVersion: platform.ClusterInstanceAPIVersion, Kind: platform.ClusterInstanceKind},
 		ObjectMeta: metav1.ObjectMeta{Name: s.Cluster.Name, Namespace: ns},
 		Spec:       spec,
 	}
 }
 
-func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string, tpl TemplateRef) NodeSpec {
-	ns := NodeSpec{
+func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string, tpl upstream.TemplateRef) upstream.NodeSpec {
+	ns := upstream.NodeSpec{
 		BmcAddress:         n.BMC.Address,
-		BmcCredentialsName: LocalObjectReference{Name: n.BMC.CredentialsSecret},
+		BmcCredentialsName: &upstream.LocalObjectReference{Name: n.BMC.CredentialsSecret},
 		BootMACAddress:     n.BootMAC,
 		HostName:           n.Name,
 		BootMode:           n.BootMode,
@@ -318,10 +319,10 @@ func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string,
 		// installation", NodeSpec.NodeLabels), so the node joins its pool
 		// without a relabel and reboot.
 		NodeLabels:   nodes.DeliveredLabels(s, pname),
-		TemplateRefs: []TemplateRef{tpl},
+		TemplateRefs: []upstream.TemplateRef{tpl},
 	}
 	if h := n.RootDeviceHints; h != nil {
-		ns.RootDeviceHints = &RootDeviceHints{
+		ns.RootDeviceHints = &upstream.RootDeviceHints{
 			DeviceName: h.DeviceName, HCTL: h.HCTL, Model: h.Model, Vendor: h.Vendor, SerialNumber: h.SerialNumber,
 			WWN: h.WWN, WWNWithExtension: h.WWNWithExtension, WWNVendorExtension: h.WWNVendorExtension, Rotational: h.Rotational,
 		}
@@ -333,12 +334,12 @@ func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string,
 		// The NICs the NMState YAML names, by MAC (at least one: the host is
 		// identified by it); without interfaces, the pool's uplink with the
 		// boot MAC, as for the agent installer.
-		nn := &NMStateConfigSpec{Config: n.NetworkConfig}
+		nn := &upstream.NMStateConfigSpec{Config: n.NetworkConfig}
 		for _, i := range n.Interfaces {
-			nn.Interfaces = append(nn.Interfaces, Interface{Name: i.Name, MacAddress: i.MACAddress})
+			nn.Interfaces = append(nn.Interfaces, upstream.Interface{Name: i.Name, MacAddress: i.MACAddress})
 		}
 		if len(nn.Interfaces) == 0 {
-			nn.Interfaces = []Interface{{Name: p.UplinkInterface, MacAddress: n.BootMAC}}
+			nn.Interfaces = []upstream.Interface{{Name: p.UplinkInterface, MacAddress: n.BootMAC}}
 		}
 		ns.NodeNetwork = nn
 	}

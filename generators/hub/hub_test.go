@@ -24,6 +24,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // haSite is a hub-installed site: 3 masters, a worker, a custom pool, one
@@ -132,7 +133,7 @@ func mustRender(t *testing.T, src string) *generators.Output {
 
 // decodeCI strictly decodes the rendered ClusterInstance into the typed
 // struct (unknown fields fail).
-func decodeCI(t *testing.T, out *generators.Output) *hub.ClusterInstance {
+func decodeCI(t *testing.T, out *generators.Output) *upstream.ClusterInstance {
 	t.Helper()
 	data, ok := out.Files[hub.ClusterInstancePath]
 	if !ok {
@@ -144,7 +145,7 @@ func decodeCI(t *testing.T, out *generators.Output) *hub.ClusterInstance {
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.DisallowUnknownFields()
-	ci := &hub.ClusterInstance{}
+	ci := &upstream.ClusterInstance{}
 	if err := dec.Decode(ci); err != nil {
 		t.Fatalf("%s does not decode strictly: %v", hub.ClusterInstancePath, err)
 	}
@@ -155,7 +156,7 @@ func decodeCI(t *testing.T, out *generators.Output) *hub.ClusterInstance {
 // (stolostron/siteconfig api/v1alpha1 clusterinstance_validation.go
 // ValidateClusterInstance: templateRefs at both levels, control-plane
 // count against clusterType).
-func webhookProblems(ci *hub.ClusterInstance) []string {
+func webhookProblems(ci *upstream.ClusterInstance) []string {
 	var ps []string
 	if len(ci.Spec.TemplateRefs) == 0 {
 		ps = append(ps, "missing cluster-level template reference")
@@ -182,7 +183,7 @@ func webhookProblems(ci *hub.ClusterInstance) []string {
 // CRD (schema and CEL, fidelity.Check) when ../shared has it.
 func checkCRD(t *testing.T, out *generators.Output) {
 	t.Helper()
-	if err := fidelity.RegisterClusterInstance(func() any { return &hub.ClusterInstance{} }); err != nil {
+	if err := fidelity.RegisterClusterInstance(func() any { return &upstream.ClusterInstance{} }); err != nil {
 		if errors.Is(err, fidelity.ErrNoSharedCRD) {
 			t.Skipf("SKIPPING ClusterInstance CRD validation: %v", err)
 		}
@@ -248,7 +249,7 @@ func TestHAClusterInstance(t *testing.T) {
 		t.Errorf("labels/ntp/ssh %+v", s)
 	}
 	bundled := platform.SiteconfigBundledTemplates["assisted"]
-	if len(s.TemplateRefs) != 1 || s.TemplateRefs[0] != (hub.TemplateRef{Name: bundled.Cluster, Namespace: platform.SiteconfigTemplatesNamespace}) {
+	if len(s.TemplateRefs) != 1 || s.TemplateRefs[0] != (upstream.TemplateRef{Name: bundled.Cluster, Namespace: platform.SiteconfigTemplatesNamespace}) {
 		t.Errorf("templateRefs %v", s.TemplateRefs)
 	}
 	// Masters first, then the other pools in name order.
@@ -267,7 +268,7 @@ func TestHAClusterInstance(t *testing.T) {
 		m0.RootDeviceHints == nil || m0.RootDeviceHints.DeviceName != "/dev/sda" || m0.RootDeviceHints.MinSizeGigabytes != 100 || m0.NodeNetwork != nil {
 		t.Errorf("m0 %+v", m0)
 	}
-	if m2.NodeNetwork == nil || len(m2.NodeNetwork.Interfaces) != 2 || m2.NodeNetwork.Interfaces[1].Name != "eno2" || m2.NodeNetwork.Config["interfaces"] == nil {
+	if m2.NodeNetwork == nil || len(m2.NodeNetwork.Interfaces) != 2 || m2.NodeNetwork.Interfaces[1].Name != "eno2" || !hasKey(m2.NodeNetwork.Config, "interfaces") {
 		t.Errorf("m2 nodeNetwork %+v", m2.NodeNetwork)
 	}
 	if i0.NodeLabels["node-role.kubernetes.io/infra"] != "" || len(i0.NodeLabels) != 1 {
@@ -320,7 +321,7 @@ func TestSNOClusterInstance(t *testing.T) {
 func TestCustomTemplates(t *testing.T) {
 	out := mustRender(t, snoSite("assisted", "none", "    namespace: custom-ns\n    templates:\n      cluster: {name: my-cluster-tpl, namespace: tpl-ns}\n      node: {name: my-node-tpl, namespace: tpl-ns}\n"))
 	ci := decodeCI(t, out)
-	if ci.Namespace != "custom-ns" || ci.Spec.TemplateRefs[0] != (hub.TemplateRef{Name: "my-cluster-tpl", Namespace: "tpl-ns"}) || ci.Spec.Nodes[0].TemplateRefs[0].Name != "my-node-tpl" {
+	if ci.Namespace != "custom-ns" || ci.Spec.TemplateRefs[0] != (upstream.TemplateRef{Name: "my-cluster-tpl", Namespace: "tpl-ns"}) || ci.Spec.Nodes[0].TemplateRefs[0].Name != "my-node-tpl" {
 		t.Errorf("custom templates: %s %+v", ci.Namespace, ci.Spec.TemplateRefs)
 	}
 	checkHubFiles(t, out)
@@ -603,4 +604,10 @@ func TestMirrorSetsLeftOutOfAssistedExtraManifests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hasKey reports whether cfg, a decoded NMState config, is a mapping with key.
+func hasKey(cfg any, key string) bool {
+	m, ok := cfg.(map[string]any)
+	return ok && m[key] != nil
 }

@@ -2,49 +2,15 @@ package manifests
 
 import (
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
-// ClusterInstance is the part of a siteconfig ClusterInstance siteforge
-// reads for the install checks; json tags as stolostron/siteconfig
-// api/v1alpha1 clusterinstance_types.go ClusterInstanceSpec and NodeSpec.
+// ClusterInstance is a siteconfig ClusterInstance as the install checks read
+// it: its spec, the one typed ClusterInstanceSpec (internal/upstream, json
+// tags as stolostron/siteconfig api/v1alpha1 clusterinstance_types.go).
 type ClusterInstance struct {
-	Obj  *Object `json:"-"`
-	Spec struct {
-		ClusterName            string        `json:"clusterName"`
-		ClusterImageSetNameRef string        `json:"clusterImageSetNameRef"`
-		APIVIPs                []string      `json:"apiVIPs"`
-		IngressVIPs            []string      `json:"ingressVIPs"`
-		MachineNetwork         []CIDREntry   `json:"machineNetwork"`
-		ClusterNetwork         []CIDREntry   `json:"clusterNetwork"`
-		ServiceNetwork         []CIDREntry   `json:"serviceNetwork"`
-		PlatformType           string        `json:"platformType"`
-		ClusterType            string        `json:"clusterType"`
-		TemplateRefs           []TemplateRef `json:"templateRefs"`
-		Nodes                  []CINode      `json:"nodes"`
-	} `json:"spec"`
-}
-
-// TemplateRef names a siteconfig template ConfigMap.
-type TemplateRef struct {
-	Name      string `json:"name"`
-	Namespace string `json:"namespace"`
-}
-
-// CINode is a node of a ClusterInstance.
-type CINode struct {
-	HostName           string `json:"hostName"`
-	Role               string `json:"role"`
-	BmcAddress         string `json:"bmcAddress"`
-	BmcCredentialsName *struct {
-		Name string `json:"name"`
-	} `json:"bmcCredentialsName"`
-	BootMACAddress string `json:"bootMACAddress"`
-	NodeNetwork    *struct {
-		Interfaces []HostInterface `json:"interfaces"`
-		// Config is the NMState config as written.
-		Config any `json:"config"`
-	} `json:"nodeNetwork"`
-	TemplateRefs []TemplateRef `json:"templateRefs"`
+	Obj  *Object                      `json:"-"`
+	Spec upstream.ClusterInstanceSpec `json:"spec"`
 }
 
 // ClusterInstances reads every ClusterInstance among objs that decodes, in
@@ -62,13 +28,4 @@ func ClusterInstances(objs []*Object) []*ClusterInstance {
 		out = append(out, ci)
 	}
 	return out
-}
-
-// RoleOrDefault is the node's role, "master" when not written (the CRD
-// default).
-func (n CINode) RoleOrDefault() string {
-	if n.Role == "" {
-		return "master"
-	}
-	return n.Role
 }

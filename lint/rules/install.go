@@ -257,7 +257,7 @@ func clusterInstanceFacts(ci *manifests.ClusterInstance, minor platform.OCPMinor
 	for i, c := range spec.ServiceNetwork {
 		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "serviceNetwork", Value: insVal(c.CIDR, o, "spec", "serviceNetwork", strconv.Itoa(i), "cidr")})
 	}
-	for i, v := range spec.APIVIPs {
+	for i, v := range spec.ApiVIPs {
 		f.APIVIPs = append(f.APIVIPs, insVal(v, o, "spec", "apiVIPs", strconv.Itoa(i)))
 	}
 	for i, v := range spec.IngressVIPs {

@@ -1,13 +1,15 @@
-package hub
+package upstream
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-// The ClusterInstance as siteforge writes it: the fields it sets of
+// The ClusterInstance: the fields siteforge sets or reads of
 // stolostron/siteconfig api/v1alpha1 clusterinstance_types.go (ClusterInstance,
-// ClusterInstanceSpec, NodeSpec), json tags exactly as upstream. The Go module
-// is not a dependency here (it pulls in hive, metal3 and assisted-service), so
-// this is a minimal typed copy of the subset; tests decode every rendered
-// ClusterInstance strictly into it and validate it against the upstream CRD.
+// ClusterInstanceSpec, NodeSpec, Reference, MachineNetworkEntry,
+// ClusterNetworkEntry, ServiceNetworkEntry, BmcCredentialsName), json tags
+// exactly as upstream. The Go module is not a dependency here (it pulls in
+// hive, metal3 and assisted-service), so this is a minimal typed copy of the
+// subset; tests decode every rendered ClusterInstance strictly into it and
+// validate it against the upstream CRD (internal/_fidelity).
 
 // ClusterInstance is siteconfig.open-cluster-management.io/v1alpha1
 // ClusterInstance.
@@ -17,7 +19,8 @@ type ClusterInstance struct {
 	Spec              ClusterInstanceSpec `json:"spec"`
 }
 
-// ClusterInstanceSpec is the subset of ClusterInstanceSpec siteforge sets.
+// ClusterInstanceSpec is the subset of ClusterInstanceSpec siteforge sets or
+// reads.
 type ClusterInstanceSpec struct {
 	ClusterName            string                       `json:"clusterName"`
 	PullSecretRef          LocalObjectReference         `json:"pullSecretRef"`
@@ -39,7 +42,8 @@ type ClusterInstanceSpec struct {
 	Nodes                  []NodeSpec                   `json:"nodes"`
 }
 
-// LocalObjectReference is corev1.LocalObjectReference (name only).
+// LocalObjectReference is corev1.LocalObjectReference (name only); also
+// upstream BmcCredentialsName, which has the same one field.
 type LocalObjectReference struct {
 	Name string `json:"name"`
 }
@@ -65,22 +69,35 @@ type TemplateRef struct {
 	Namespace string `json:"namespace"`
 }
 
-// NodeSpec is the subset of NodeSpec siteforge sets.
+// NodeSpec is the subset of NodeSpec siteforge sets or reads.
 type NodeSpec struct {
-	BmcAddress         string               `json:"bmcAddress"`
-	BmcCredentialsName LocalObjectReference `json:"bmcCredentialsName"`
-	BootMACAddress     string               `json:"bootMACAddress"`
-	RootDeviceHints    *RootDeviceHints     `json:"rootDeviceHints,omitempty"`
-	NodeNetwork        *NMStateConfigSpec   `json:"nodeNetwork,omitempty"`
-	NodeLabels         map[string]string    `json:"nodeLabels,omitempty"`
-	HostName           string               `json:"hostName"`
-	BootMode           string               `json:"bootMode,omitempty"`
-	Role               string               `json:"role,omitempty"`
-	TemplateRefs       []TemplateRef        `json:"templateRefs"`
+	BmcAddress string `json:"bmcAddress"`
+	// BmcCredentialsName is a value upstream; a pointer here so a reader
+	// tells a node without it from one with an empty name (the JSON is the
+	// same).
+	BmcCredentialsName *LocalObjectReference `json:"bmcCredentialsName"`
+	BootMACAddress     string                `json:"bootMACAddress"`
+	RootDeviceHints    *RootDeviceHints      `json:"rootDeviceHints,omitempty"`
+	NodeNetwork        *NMStateConfigSpec    `json:"nodeNetwork,omitempty"`
+	NodeLabels         map[string]string     `json:"nodeLabels,omitempty"`
+	HostName           string                `json:"hostName"`
+	BootMode           string                `json:"bootMode,omitempty"`
+	Role               string                `json:"role,omitempty"`
+	TemplateRefs       []TemplateRef         `json:"templateRefs"`
+}
+
+// RoleOrDefault is the node's role, "master" when not written (NodeSpec
+// Role's +kubebuilder:default:=master).
+func (n NodeSpec) RoleOrDefault() string {
+	if n.Role == "" {
+		return "master"
+	}
+	return n.Role
 }
 
 // RootDeviceHints is metal3-io/baremetal-operator apis/metal3.io/v1alpha1
-// RootDeviceHints.
+// baremetalhost_types.go RootDeviceHints (NodeSpec rootDeviceHints,
+// agent-config hosts[].rootDeviceHints).
 type RootDeviceHints struct {
 	DeviceName         string `json:"deviceName,omitempty"`
 	HCTL               string `json:"hctl,omitempty"`
@@ -98,11 +115,15 @@ type RootDeviceHints struct {
 // nmstate_config_types.go NMStateConfigSpec: the host's NMState YAML and the
 // NICs it names.
 type NMStateConfigSpec struct {
-	Config     map[string]any `json:"config,omitempty"`
-	Interfaces []Interface    `json:"interfaces,omitempty"`
+	// Config is the NMState config as written: upstream NetConfig keeps
+	// the raw YAML, whatever its shape (a mapping when well formed).
+	Config     any         `json:"config,omitempty"`
+	Interfaces []Interface `json:"interfaces,omitempty"`
 }
 
-// Interface is assisted-service api/v1beta1 Interface.
+// Interface is assisted-service api/v1beta1 nmstate_config_types.go
+// Interface: a NIC name and its MAC (ClusterInstance
+// nodes[].nodeNetwork.interfaces, agent-config hosts[].interfaces).
 type Interface struct {
 	Name       string `json:"name"`
 	MacAddress string `json:"macAddress"`
