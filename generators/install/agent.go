@@ -9,6 +9,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // agent writes install-config.yaml, agent-config.yaml and
@@ -22,7 +23,7 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 			fmt.Sprintf("install OpenShift %s or later", platform.AgentInstallerSince)))
 		return diags
 	}
-	ic := &InstallConfig{}
+	ic := &upstream.InstallConfig{}
 	header := []string{fmt.Sprintf("install-config.yaml for the agent installer (OpenShift %s): `openshift-install agent create image --dir <copy of install/>` reads it with agent-config.yaml, mirror/registries.conf and the manifests in openshift/.", ctx.Minor), pullSecretNote()}
 	notes, err := f.common(ctx, s, ic)
 	if err != nil {
@@ -43,8 +44,8 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 			workers += n
 		}
 	}
-	ic.ControlPlane = &MachinePool{Name: platform.InstallPoolControlPlane, Replicas: int64p(masters), Architecture: platform.InstallerDefaultArchitecture}
-	ic.Compute = []MachinePool{{Name: platform.InstallPoolCompute, Replicas: int64p(workers), Architecture: platform.InstallerDefaultArchitecture}}
+	ic.ControlPlane = &upstream.MachinePool{Name: platform.InstallPoolControlPlane, Replicas: int64p(masters), Architecture: platform.InstallerDefaultArchitecture}
+	ic.Compute = []upstream.MachinePool{{Name: platform.InstallPoolCompute, Replicas: int64p(workers), Architecture: platform.InstallerDefaultArchitecture}}
 	header = append(header, fmt.Sprintf("controlPlane: %d replicas (the master pools); compute %s: %d replicas (every other pool: custom pools install as workers and join their pool once its MachineConfigPool and node labels are applied). architecture: %s (the site names none).",
 		masters, platform.InstallPoolCompute, workers, platform.InstallerDefaultArchitecture))
 
@@ -54,10 +55,10 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 			incomplete = append(incomplete, s.At("network", "an agent install on platform baremetal needs network.apiVIPs and network.ingressVIPs (keepalived holds them on the nodes)",
 				`add free addresses of the machine network as apiVIPs and ingressVIPs, or install a single node with cluster.platform: "none"`))
 		}
-		ic.Platform.BareMetal = &BareMetalPlatform{APIVIPs: s.Network.APIVIPs, IngressVIPs: s.Network.IngressVIPs}
+		ic.Platform.BareMetal = &upstream.BareMetalPlatform{APIVIPs: s.Network.APIVIPs, IngressVIPs: s.Network.IngressVIPs}
 		header = append(header, "platform baremetal: apiVIPs and ingressVIPs from network (no hosts and no BMC credentials here: agent-config carries the hosts, and the agent installer boots them from the ISO).")
 	case site.PlatformNone:
-		ic.Platform.None = &NonePlatform{}
+		ic.Platform.None = &upstream.NonePlatform{}
 		header = append(header, "platform none: no VIPs; DNS and load balancing for api and *.apps are yours (docs \"Installing an on-premise cluster with the Agent-based Installer\").")
 	default:
 		diags = append(diags, s.At("cluster.platform", fmt.Sprintf("siteforge writes agent install-configs for platforms baremetal and none, not %q", s.Cluster.Platform),
@@ -112,7 +113,7 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 // host per node of the site.
 // Problems are diags; what the site does not say yet is missing.
 func agentConfig(s *site.Site) (ac *AgentConfig, notes []string, diags, missing diag.List) {
-	ac = &AgentConfig{APIVersion: platform.AgentConfigAPIVersion, Kind: platform.AgentConfigKind, Metadata: ObjectMeta{Name: s.Cluster.Name}}
+	ac = &AgentConfig{APIVersion: platform.AgentConfigAPIVersion, Kind: platform.AgentConfigKind, Metadata: upstream.ObjectMeta{Name: s.Cluster.Name}}
 	if s.Install != nil {
 		ac.AdditionalNTPSources = append([]string(nil), s.Install.NTPSources...)
 		ac.RendezvousIP = s.Install.RendezvousIP

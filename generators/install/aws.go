@@ -10,6 +10,7 @@ import (
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // awsPool gathers the site pools behind one install-config machine pool.
@@ -49,10 +50,10 @@ func (p *awsPool) add(s *site.Site, name string, n int) diag.List {
 }
 
 // machinePool is the install-config pool.
-func (p *awsPool) machinePool() MachinePool {
-	mp := MachinePool{Name: p.name, Replicas: int64p(p.replicas), Architecture: platform.InstallerDefaultArchitecture}
+func (p *awsPool) machinePool() upstream.MachinePool {
+	mp := upstream.MachinePool{Name: p.name, Replicas: int64p(p.replicas), Architecture: platform.InstallerDefaultArchitecture}
 	if p.instanceType != "" || len(p.zones) > 0 {
-		mp.Platform.AWS = &AWSMachinePool{InstanceType: p.instanceType, Zones: p.zones}
+		mp.Platform.AWS = &upstream.AWSMachinePool{InstanceType: p.instanceType, Zones: p.zones}
 	}
 	return mp
 }
@@ -70,7 +71,7 @@ var edgePlacements = map[string]platform.OCPMinor{
 // Zones").
 func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 	var diags, incomplete diag.List
-	ic := &InstallConfig{}
+	ic := &upstream.InstallConfig{}
 	header := []string{fmt.Sprintf("install-config.yaml for `openshift-install create cluster` on AWS (OpenShift %s). The installer creates the VPC with networking.machineNetwork and carves its subnets itself: the pools' subnets are not install-config input (an existing VPC needs platform.aws.vpc and subnet IDs, which the site does not describe).", ctx.Minor), pullSecretNote()}
 	notes, err := f.common(ctx, s, ic)
 	if err != nil {
@@ -79,7 +80,7 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 	if s.Cluster.Region == "" {
 		incomplete = append(incomplete, s.At("cluster", "an AWS IPI install needs the region (install-config platform.aws.region)", `set cluster.region, for example "us-east-1"`))
 	}
-	ic.Platform.AWS = &AWSPlatform{Region: s.Cluster.Region}
+	ic.Platform.AWS = &upstream.AWSPlatform{Region: s.Cluster.Region}
 
 	master := &awsPool{name: platform.InstallPoolControlPlane}
 	worker := &awsPool{name: platform.InstallPoolCompute}
@@ -118,7 +119,7 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 	}
 	cp := master.machinePool()
 	ic.ControlPlane = &cp
-	ic.Compute = []MachinePool{worker.machinePool()}
+	ic.Compute = []upstream.MachinePool{worker.machinePool()}
 	header = append(header, fmt.Sprintf("controlPlane: pools %v; compute %s: pools %v (platform.aws.type from the pools' instanceType, zones from their zone; the installer's defaults where unset).", master.pools, platform.InstallPoolCompute, worker.pools))
 
 	if len(edge.pools) > 0 {
@@ -140,7 +141,7 @@ func (f *finish) awsIPI(ctx *generators.Context, s *site.Site) error {
 				d.Rule = ruleid.InstallConfigMTURefused
 				diags = append(diags, d)
 			}
-			ic.Networking.ClusterNetworkMTU = uint32(plan.Target)
+			ic.Networking.ClusterNetworkMTU = int(plan.Target)
 			header = append(header, fmt.Sprintf("networking.clusterNetworkMTU: %d, the site's cluster MTU; the installer writes it into manifests/%s itself (installer pkg/asset/manifests/network.go), instead of its edge-pool default.", plan.Target, platform.InstallerNetworkManifestName))
 		} else {
 			header = append(header, fmt.Sprintf("No networking.clusterNetworkMTU: with the %s pool the installer writes manifests/%s itself with cluster MTU %d for %s (installer pkg/asset/manifests/network.go), which is the site's cluster MTU (smallest link %d - %s overhead %d).",

@@ -17,6 +17,7 @@ import (
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // Name names the finisher in file headers.
@@ -108,13 +109,13 @@ func Day0Dir(s *site.Site) string {
 }
 
 // networking is install-config networking from the site's network.
-func networking(s *site.Site) *Networking {
-	n := &Networking{NetworkType: s.Network.Type, ServiceNetwork: append([]string(nil), s.Network.ServiceNetwork...)}
+func networking(s *site.Site) *upstream.Networking {
+	n := &upstream.Networking{NetworkType: s.Network.Type, ServiceNetwork: append([]string(nil), s.Network.ServiceNetwork...)}
 	for _, c := range s.Network.MachineNetwork {
-		n.MachineNetwork = append(n.MachineNetwork, MachineNetworkEntry{CIDR: c})
+		n.MachineNetwork = append(n.MachineNetwork, upstream.MachineNetworkEntry{CIDR: c})
 	}
 	for _, c := range s.Network.ClusterNetwork {
-		n.ClusterNetwork = append(n.ClusterNetwork, ClusterNetworkEntry{CIDR: c.CIDR, HostPrefix: int32(c.HostPrefix)})
+		n.ClusterNetwork = append(n.ClusterNetwork, upstream.ClusterNetworkEntry{CIDR: c.CIDR, HostPrefix: int32(c.HostPrefix)})
 	}
 	return n
 }
@@ -122,7 +123,7 @@ func networking(s *site.Site) *Networking {
 // common fills what every install-config siteforge writes shares: identity,
 // networks, SSH key, trust bundle and the install-time mirrors. It returns
 // the header sentences about them.
-func (f *finish) common(ctx *generators.Context, s *site.Site, ic *InstallConfig) ([]string, error) {
+func (f *finish) common(ctx *generators.Context, s *site.Site, ic *upstream.InstallConfig) ([]string, error) {
 	ic.APIVersion = platform.InstallConfigAPIVersion
 	ic.Metadata.Name = s.Cluster.Name
 	ic.BaseDomain = s.Cluster.BaseDomain

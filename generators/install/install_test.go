@@ -20,6 +20,7 @@ import (
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // renderExample renders examples/<name> (one site).
@@ -65,7 +66,7 @@ func TestAgentExamples(t *testing.T) {
 	for _, ex := range []string{"agent-sno", "disconnected-quay-cache"} {
 		t.Run(ex, func(t *testing.T) {
 			s, out := renderExample(t, ex)
-			var ic install.InstallConfig
+			var ic upstream.InstallConfig
 			decodeStrict(t, out, install.InstallConfigPath, &ic)
 			if strings.Contains(string(out.Files[install.InstallConfigPath]), "\npullSecret:") {
 				t.Errorf("install-config.yaml carries a pullSecret")
@@ -255,12 +256,12 @@ func TestNoSecretsInOutput(t *testing.T) {
 // is the site's plan).
 func TestAWSIPIExample(t *testing.T) {
 	s, out := renderExample(t, "aws-local-zones-ipi")
-	var ic install.InstallConfig
+	var ic upstream.InstallConfig
 	decodeStrict(t, out, install.InstallConfigPath, &ic)
 	if ic.Platform.AWS == nil || ic.Platform.AWS.Region != s.Cluster.Region {
 		t.Fatalf("platform %+v", ic.Platform)
 	}
-	pools := map[string]install.MachinePool{}
+	pools := map[string]upstream.MachinePool{}
 	for _, p := range ic.Compute {
 		pools[p.Name] = p
 	}
@@ -321,7 +322,7 @@ func TestAWSEdgeMTU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ic install.InstallConfig
+	var ic upstream.InstallConfig
 	decodeStrict(t, out, install.InstallConfigPath, &ic)
 	if ic.Networking.ClusterNetworkMTU != 1154 {
 		t.Errorf("clusterNetworkMTU %d, want 1300 - 146 = 1154", ic.Networking.ClusterNetworkMTU)

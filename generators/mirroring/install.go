@@ -17,6 +17,7 @@ import (
 	"github.com/siteforge/siteforge/internal/registries"
 	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // installTimeMirrors reports whether the site's installer is handed install-time mirrors, so
@@ -36,31 +37,22 @@ func installTimeMirrors(s *site.Site) bool {
 	return false
 }
 
-// InstallSource is one install-config imageDigestSources / imageContentSources entry
-// (installer pkg/types/installconfig.go ImageDigestSource, ImageContentSource: json tags as
-// there).
-type InstallSource struct {
-	Source       string   `json:"source"`
-	Mirrors      []string `json:"mirrors,omitempty"`
-	SourcePolicy string   `json:"sourcePolicy,omitempty"`
-}
-
 type installConfigMirrors struct {
-	ImageDigestSources  []InstallSource `json:"imageDigestSources,omitempty"`
-	ImageContentSources []InstallSource `json:"imageContentSources,omitempty"`
+	ImageDigestSources  []upstream.ImageDigestSource `json:"imageDigestSources,omitempty"`
+	ImageContentSources []upstream.ImageDigestSource `json:"imageContentSources,omitempty"`
 }
 
 // installSources lists the digest entries as the installer takes them: digest mirroring only
 // (the installer has no tag mirroring), the policy only where the installation writes it
 // (platform.InstallerWritesSourcePolicy: never for an assisted install).
-func installSources(s *site.Site, entries []entry, minor platform.OCPMinor) []InstallSource {
+func installSources(s *site.Site, entries []entry, minor platform.OCPMinor) []upstream.ImageDigestSource {
 	policy := installerPolicy(s, minor)
-	var out []InstallSource
+	var out []upstream.ImageDigestSource
 	for _, e := range entries {
 		if !e.digest {
 			continue
 		}
-		src := InstallSource{Source: e.source, Mirrors: append([]string(nil), e.mirrors...)}
+		src := upstream.ImageDigestSource{Source: e.source, Mirrors: append([]string(nil), e.mirrors...)}
 		if policy {
 			src.SourcePolicy = e.policy
 		}
@@ -76,7 +68,7 @@ func installSources(s *site.Site, entries []entry, minor platform.OCPMinor) []In
 // the release image's mirror only from a source equal to its repository
 // (platform.InstallerReleaseRepository). CRI-O resolves both entries to the
 // same mirror locations, so nothing else changes.
-func withReleaseRepository(sources []InstallSource, repo string) []InstallSource {
+func withReleaseRepository(sources []upstream.ImageDigestSource, repo string) []upstream.ImageDigestSource {
 	for _, src := range sources {
 		if src.Source == repo {
 			return sources
@@ -93,11 +85,11 @@ func withReleaseRepository(sources []InstallSource, repo string) []InstallSource
 	}
 	cover := sources[best]
 	rest := strings.TrimPrefix(repo, cover.Source)
-	exact := InstallSource{Source: repo, SourcePolicy: cover.SourcePolicy}
+	exact := upstream.ImageDigestSource{Source: repo, SourcePolicy: cover.SourcePolicy}
 	for _, m := range cover.Mirrors {
 		exact.Mirrors = append(exact.Mirrors, m+rest)
 	}
-	out := append([]InstallSource(nil), sources[:best+1]...)
+	out := append([]upstream.ImageDigestSource(nil), sources[:best+1]...)
 	out = append(out, exact)
 	return append(out, sources[best+1:]...)
 }
@@ -115,7 +107,7 @@ type Install struct {
 	// Field is the install-config field: "imageDigestSources", or "imageContentSources"
 	// before platform.InstallerImageDigestSourcesSince.
 	Field   string
-	Sources []InstallSource
+	Sources []upstream.ImageDigestSource
 	// RegistriesConf is the agent installer's registries.conf for these sources, without a
 	// header.
 	RegistriesConf []byte
@@ -178,7 +170,7 @@ func ForInstall(s *site.Site, minor platform.OCPMinor) (*Install, error) {
 		in.Notes = append(in.Notes, fmt.Sprintf("The installer turns %s into ImageContentSourcePolicies %q.", in.Field, fmt.Sprintf(platform.InstallerContentSourcePolicyFormat, 0)+"..."))
 	}
 	if repo := platform.InstallerReleaseRepository(s.Cluster.ReleaseImage); !slices.ContainsFunc(entries, func(e entry) bool { return e.digest && e.source == repo }) &&
-		slices.ContainsFunc(sources, func(src InstallSource) bool { return src.Source == repo }) {
+		slices.ContainsFunc(sources, func(src upstream.ImageDigestSource) bool { return src.Source == repo }) {
 		in.Notes = append(in.Notes, fmt.Sprintf("%s has an entry of its own, with the mirrors of the source that covers it: the installer takes the release image's mirror only from a source equal to the release repository (installer pkg/asset/agent/mirror registriesconf.go GetMirrorFromRelease).", repo))
 	}
 	in.Notes = append(in.Notes, "Install-time mirroring is digest-only (the installer forces mirror-by-digest-only = true): tag references, operator catalogs among them, reach the mirrors only once the day-2 objects in mirroring/ are applied.")
@@ -262,7 +254,7 @@ func hasNeverContactSource(entries []entry) bool {
 // = true, blocked = true for NeverContactSource where the installer knows the policy.
 // Mirrors installer pkg/asset/agent/mirror/registriesconf.go generateRegistriesConf and
 // pkg/asset/ignition/bootstrap/registries.go MergedMirrorSets (keyed by source and policy).
-func agentRegistriesConf(sources []InstallSource, minor platform.OCPMinor) ([]byte, error) {
+func agentRegistriesConf(sources []upstream.ImageDigestSource, minor platform.OCPMinor) ([]byte, error) {
 	type key struct{ source, policy string }
 	var order []key
 	merged := map[key][]string{}
@@ -306,7 +298,7 @@ func contains(list []string, v string) bool {
 }
 
 // installerObjects are the mirror objects the installer leaves on the cluster.
-func installerObjects(sources []InstallSource, minor platform.OCPMinor) (idms []configv1.ImageDigestMirrorSet, icsps []operatorv1alpha1.ImageContentSourcePolicy) {
+func installerObjects(sources []upstream.ImageDigestSource, minor platform.OCPMinor) (idms []configv1.ImageDigestMirrorSet, icsps []operatorv1alpha1.ImageContentSourcePolicy) {
 	if len(sources) == 0 {
 		return nil, nil
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/siteforge/siteforge/internal/registries"
 	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 const (
@@ -507,7 +508,7 @@ func TestInstallFiles(t *testing.T) {
 			if in == nil || in.Field != tt.wantField {
 				t.Fatalf("install-time mirrors %+v, want field %s", in, tt.wantField)
 			}
-			want := []InstallSource{
+			want := []upstream.ImageDigestSource{
 				{Source: "quay.io/openshift-release-dev", Mirrors: []string{quayHost + "/ocp4-mirror"}},
 				// the release repository, which the installer matches exactly
 				{Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{quayHost + "/ocp4-mirror/ocp-release"}},
@@ -520,7 +521,7 @@ func TestInstallFiles(t *testing.T) {
 				t.Errorf("%s = %+v, want %+v", tt.wantField, in.Sources, want)
 			}
 			if tt.wantFragment {
-				var ic map[string][]InstallSource
+				var ic map[string][]upstream.ImageDigestSource
 				if err := yaml.UnmarshalStrict(frag, &ic); err != nil {
 					t.Fatal(err)
 				}
@@ -892,23 +893,23 @@ func testContext(s *site.Site) *generators.Context {
 // the same mirrors under the same path; an exact source or none is left as
 // it is.
 func TestWithReleaseRepository(t *testing.T) {
-	ns := InstallSource{Source: "quay.io/openshift-release-dev", Mirrors: []string{"m.example.com/a", "n.example.com/b"}, SourcePolicy: "NeverContactSource"}
-	reg := InstallSource{Source: "quay.io", Mirrors: []string{"m.example.com/quay"}}
-	other := InstallSource{Source: "registry.redhat.io", Mirrors: []string{"m.example.com/rh"}}
-	exact := InstallSource{Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/x"}}
+	ns := upstream.ImageDigestSource{Source: "quay.io/openshift-release-dev", Mirrors: []string{"m.example.com/a", "n.example.com/b"}, SourcePolicy: "NeverContactSource"}
+	reg := upstream.ImageDigestSource{Source: "quay.io", Mirrors: []string{"m.example.com/quay"}}
+	other := upstream.ImageDigestSource{Source: "registry.redhat.io", Mirrors: []string{"m.example.com/rh"}}
+	exact := upstream.ImageDigestSource{Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/x"}}
 	for _, c := range []struct {
 		name    string
-		sources []InstallSource
+		sources []upstream.ImageDigestSource
 		pull    string
-		want    []InstallSource
+		want    []upstream.ImageDigestSource
 	}{
-		{"namespace source", []InstallSource{ns, other}, "",
-			[]InstallSource{ns, {Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/a/ocp-release", "n.example.com/b/ocp-release"}, SourcePolicy: "NeverContactSource"}, other}},
-		{"the longest covering source", []InstallSource{reg, ns}, "quay.io/openshift-release-dev/ocp-release@sha256:" + strings.Repeat("a", 64),
-			[]InstallSource{reg, ns, {Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/a/ocp-release", "n.example.com/b/ocp-release"}, SourcePolicy: "NeverContactSource"}}},
-		{"exact source", []InstallSource{ns, exact}, "", []InstallSource{ns, exact}},
-		{"not mirrored", []InstallSource{other}, "", []InstallSource{other}},
-		{"a pinned release elsewhere", []InstallSource{ns}, "registry.example.com:5000/ocp/release:4.16.3-x86_64", []InstallSource{ns}},
+		{"namespace source", []upstream.ImageDigestSource{ns, other}, "",
+			[]upstream.ImageDigestSource{ns, {Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/a/ocp-release", "n.example.com/b/ocp-release"}, SourcePolicy: "NeverContactSource"}, other}},
+		{"the longest covering source", []upstream.ImageDigestSource{reg, ns}, "quay.io/openshift-release-dev/ocp-release@sha256:" + strings.Repeat("a", 64),
+			[]upstream.ImageDigestSource{reg, ns, {Source: "quay.io/openshift-release-dev/ocp-release", Mirrors: []string{"m.example.com/a/ocp-release", "n.example.com/b/ocp-release"}, SourcePolicy: "NeverContactSource"}}},
+		{"exact source", []upstream.ImageDigestSource{ns, exact}, "", []upstream.ImageDigestSource{ns, exact}},
+		{"not mirrored", []upstream.ImageDigestSource{other}, "", []upstream.ImageDigestSource{other}},
+		{"a pinned release elsewhere", []upstream.ImageDigestSource{ns}, "registry.example.com:5000/ocp/release:4.16.3-x86_64", []upstream.ImageDigestSource{ns}},
 	} {
 		got := withReleaseRepository(c.sources, platform.InstallerReleaseRepository(c.pull))
 		if !reflect.DeepEqual(got, c.want) {

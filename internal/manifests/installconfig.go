@@ -5,53 +5,28 @@ import (
 	"strconv"
 	"strings"
 
-	configv1 "github.com/openshift/api/config/v1"
-
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
-// InstallConfig is the part of an install-config.yaml siteforge reads. The
+// InstallConfigFile is an install-config.yaml as the rules read it: the one
+// typed InstallConfig (internal/upstream, json tags as openshift/installer
+// pkg/types/installconfig.go) and what InstallConfigs derives from it. The
 // one reader of install-config: lint's network, MTU, egress, ingress and
 // mirroring rules all see the same platform, networks and VIPs.
-type InstallConfig struct {
-	Obj        *Object `json:"-"`
-	BaseDomain string  `json:"baseDomain"`
-	Metadata   struct {
-		Name string `json:"name"`
-	} `json:"metadata"`
+//
+// Networking is networking as the installer sees it after its conversion of
+// the deprecated fields (convertNetworking below), never nil: rules read
+// these, and Paths says where each was written.
+type InstallConfigFile struct {
+	Obj *Object `json:"-"`
+	upstream.InstallConfig
 	// Sections are the platform sections by key (aws, baremetal, none,
-	// ...); the installer accepts exactly one.
+	// ...); the installer accepts exactly one. They shadow the typed
+	// Platform, which names only the platforms siteforge writes.
 	Sections map[string]json.RawMessage `json:"platform"`
-	// Networking is networking as the installer sees it after its
-	// conversion of the deprecated fields (ConvertNetworking below): rules
-	// read these, and InstallNetworkPaths says where each was written.
-	Networking struct {
-		NetworkType       string      `json:"networkType"`
-		ClusterNetworkMTU int         `json:"clusterNetworkMTU"`
-		ClusterNetwork    []CIDREntry `json:"clusterNetwork"`
-		ServiceNetwork    []string    `json:"serviceNetwork"`
-		MachineNetwork    []CIDREntry `json:"machineNetwork"`
-
-		// The deprecated spellings the installer still reads
-		// (openshift/installer pkg/types/installconfig.go Networking:
-		// DeprecatedType "type", DeprecatedClusterNetworks
-		// "clusterNetworks", DeprecatedMachineCIDR "machineCIDR",
-		// DeprecatedServiceCIDR "serviceCIDR").
-		DeprecatedType            string      `json:"type"`
-		DeprecatedClusterNetworks []CIDREntry `json:"clusterNetworks"`
-		DeprecatedMachineCIDR     string      `json:"machineCIDR"`
-		DeprecatedServiceCIDR     string      `json:"serviceCIDR"`
-	} `json:"networking"`
-	// Capabilities is the optional-capability selection (baseline set and
-	// additional capabilities), as ClusterVersion spec.capabilities.
-	Capabilities *configv1.ClusterVersionCapabilitiesSpec `json:"capabilities"`
 	// Paths says which field each converted networking value was read from.
-	Paths        InstallNetworkPaths `json:"-"`
-	Compute      []InstallPool       `json:"compute"`
-	ControlPlane *InstallPool        `json:"controlPlane"`
-	// Arbiter is the arbiter pool of a two-node cluster with an arbiter
-	// (openshift/installer pkg/types/installconfig.go Arbiter).
-	Arbiter *InstallPool `json:"arbiter"`
+	Paths InstallNetworkPaths `json:"-"`
 
 	// Platform is the platform key in lower case (the site schema's
 	// spelling); "" unless the file names exactly one.
@@ -69,30 +44,20 @@ type InstallConfig struct {
 	LoadBalancerType string `json:"-"`
 }
 
-// CIDREntry is a {cidr: ...} list element of install-config and Network.
+// CIDREntry is a {cidr: ...} list element of the Network objects.
 type CIDREntry struct {
 	CIDR string `json:"cidr"`
 }
 
-// InstallPool is a compute or control plane pool of install-config.
-type InstallPool struct {
-	Name     string `json:"name"`
-	Replicas *int   `json:"replicas"`
-	// Fencing is the control plane's fencing section of a two-node cluster
-	// with fencing (openshift/installer pkg/types MachinePool Fencing);
-	// only its presence is read, never its credentials.
-	Fencing json.RawMessage `json:"fencing"`
-}
-
 // InstallConfigs reads every install-config among objs that decodes, in
 // order.
-func InstallConfigs(objs []*Object) []*InstallConfig {
-	var out []*InstallConfig
+func InstallConfigs(objs []*Object) []*InstallConfigFile {
+	var out []*InstallConfigFile
 	for _, o := range objs {
 		if o.Kind != KindInstallConfig {
 			continue
 		}
-		ic := &InstallConfig{Obj: o}
+		ic := &InstallConfigFile{Obj: o}
 		if o.DecodeLoose(ic) != nil {
 			continue
 		}
@@ -140,14 +105,17 @@ type InstallNetworkPaths struct {
 // networking"): a deprecated field is used only when its replacement is
 // empty, so the new field wins when both are written; and networkType is
 // recognised regardless of case for OpenShiftSDN and OVNKubernetes.
-func (ic *InstallConfig) convertNetworking() {
-	n := &ic.Networking
+func (ic *InstallConfigFile) convertNetworking() {
+	if ic.Networking == nil {
+		ic.Networking = &upstream.Networking{}
+	}
+	n := ic.Networking
 	ic.Paths = InstallNetworkPaths{NetworkType: "networkType", ClusterNetwork: "clusterNetwork", ServiceNetwork: "serviceNetwork", MachineNetwork: "machineNetwork"}
 	if len(n.ClusterNetwork) == 0 && len(n.DeprecatedClusterNetworks) > 0 {
 		n.ClusterNetwork, ic.Paths.ClusterNetwork = n.DeprecatedClusterNetworks, "clusterNetworks"
 	}
 	if len(n.MachineNetwork) == 0 && n.DeprecatedMachineCIDR != "" {
-		n.MachineNetwork, ic.Paths.MachineNetwork = []CIDREntry{{CIDR: n.DeprecatedMachineCIDR}}, "machineCIDR"
+		n.MachineNetwork, ic.Paths.MachineNetwork = []upstream.MachineNetworkEntry{{CIDR: n.DeprecatedMachineCIDR}}, "machineCIDR"
 	}
 	if len(n.ServiceNetwork) == 0 && n.DeprecatedServiceCIDR != "" {
 		n.ServiceNetwork, ic.Paths.ServiceNetwork = []string{n.DeprecatedServiceCIDR}, "serviceCIDR"
@@ -159,19 +127,19 @@ func (ic *InstallConfig) convertNetworking() {
 }
 
 // NetworkTypePath is the field path of the network type as written.
-func (ic *InstallConfig) NetworkTypePath() []string {
+func (ic *InstallConfigFile) NetworkTypePath() []string {
 	return []string{"networking", ic.Paths.NetworkType}
 }
 
 // ClusterNetworkPath is the field path of clusterNetwork entry i's cidr as
 // written.
-func (ic *InstallConfig) ClusterNetworkPath(i int) []string {
+func (ic *InstallConfigFile) ClusterNetworkPath(i int) []string {
 	return []string{"networking", ic.Paths.ClusterNetwork, strconv.Itoa(i), "cidr"}
 }
 
 // ServiceNetworkPath is the field path of serviceNetwork entry i as written
 // (serviceCIDR is a single value).
-func (ic *InstallConfig) ServiceNetworkPath(i int) []string {
+func (ic *InstallConfigFile) ServiceNetworkPath(i int) []string {
 	if ic.Paths.ServiceNetwork == "serviceCIDR" {
 		return []string{"networking", "serviceCIDR"}
 	}
@@ -180,7 +148,7 @@ func (ic *InstallConfig) ServiceNetworkPath(i int) []string {
 
 // MachineNetworkPath is the field path of machineNetwork entry i's cidr as
 // written (machineCIDR is a single value).
-func (ic *InstallConfig) MachineNetworkPath(i int) []string {
+func (ic *InstallConfigFile) MachineNetworkPath(i int) []string {
 	if ic.Paths.MachineNetwork == "machineCIDR" {
 		return []string{"networking", "machineCIDR"}
 	}
@@ -195,7 +163,7 @@ func nonEmpty(s string) []string {
 }
 
 // NetworkType is networking.networkType, or the installer's default.
-func (ic *InstallConfig) NetworkType() string {
+func (ic *InstallConfigFile) NetworkType() string {
 	if ic.Networking.NetworkType != "" {
 		return ic.Networking.NetworkType
 	}
@@ -203,7 +171,7 @@ func (ic *InstallConfig) NetworkType() string {
 }
 
 // EdgePool returns the index of the AWS edge compute pool, or -1.
-func (ic *InstallConfig) EdgePool() int {
+func (ic *InstallConfigFile) EdgePool() int {
 	if ic.Platform != "aws" {
 		return -1
 	}
@@ -216,7 +184,7 @@ func (ic *InstallConfig) EdgePool() int {
 }
 
 // Pool returns the compute pool named name, or nil.
-func (ic *InstallConfig) Pool(name string) *InstallPool {
+func (ic *InstallConfigFile) Pool(name string) *upstream.MachinePool {
 	for i := range ic.Compute {
 		if ic.Compute[i].Name == name {
 			return &ic.Compute[i]

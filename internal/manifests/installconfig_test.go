@@ -47,7 +47,7 @@ compute: [{name: worker, replicas: 2}]
 // convertNetworking that a deprecated field is used only when its
 // replacement is empty.
 func TestInstallConfigDeprecatedNetworking(t *testing.T) {
-	read := func(t *testing.T, networking string) *InstallConfig {
+	read := func(t *testing.T, networking string) *InstallConfigFile {
 		t.Helper()
 		objs, d := ReadBytes("install-config.yaml", []byte("apiVersion: v1\nbaseDomain: x\nplatform: {none: {}}\nnetworking:\n"+networking))
 		if len(d) > 0 {
@@ -64,7 +64,7 @@ func TestInstallConfigDeprecatedNetworking(t *testing.T) {
 		Cluster, Service, Machine        []string
 		TypePath, C0Path, S0Path, M0Path string
 	}
-	viewOf := func(ic *InstallConfig) view {
+	viewOf := func(ic *InstallConfigFile) view {
 		v := view{NetworkType: ic.Networking.NetworkType, Service: ic.Networking.ServiceNetwork,
 			TypePath: strings.Join(ic.NetworkTypePath(), "."), C0Path: strings.Join(ic.ClusterNetworkPath(0), "."),
 			S0Path: strings.Join(ic.ServiceNetworkPath(0), "."), M0Path: strings.Join(ic.MachineNetworkPath(0), ".")}

@@ -49,7 +49,10 @@ type LocalObjectReference struct {
 }
 
 // MachineNetworkEntry, ClusterNetworkEntry and ServiceNetworkEntry are the
-// network blocks of ClusterInstanceSpec.
+// network blocks of ClusterInstanceSpec. MachineNetworkEntry and
+// ClusterNetworkEntry are also install-config's (openshift/installer
+// pkg/types/installconfig.go, the same json tags; siteforge never writes the
+// deprecated hostSubnetLength).
 type MachineNetworkEntry struct {
 	CIDR string `json:"cidr"`
 }

@@ -209,10 +209,10 @@ func plainClusterOf(set lint.Set) plainCluster {
 		}
 		c.serviceNetworks = ic.Networking.ServiceNetwork
 		if p := ic.Pool(platform.MachineConfigRoleWorker); p != nil {
-			c.computeReplicas = p.Replicas
+			c.computeReplicas = intOf(p.Replicas)
 		}
 		if ic.ControlPlane != nil {
-			c.controlPlaneReplicas = ic.ControlPlane.Replicas
+			c.controlPlaneReplicas = intOf(ic.ControlPlane.Replicas)
 		}
 	}
 	if len(c.clusterNetworks)+len(c.serviceNetworks) == 0 {
@@ -366,4 +366,14 @@ func (c plainCluster) nodesMatching(sel map[string]string) []plainNode {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
+}
+
+// intOf is *p as an int, or nil (a pool's replicas, an int64 in the
+// installer's MachinePool).
+func intOf(p *int64) *int {
+	if p == nil {
+		return nil
+	}
+	v := int(*p)
+	return &v
 }

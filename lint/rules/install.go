@@ -155,7 +155,7 @@ func installFacts(set lint.Set) []*installcheck.Facts {
 	return out
 }
 
-func installConfigFacts(ic *manifests.InstallConfig, minor platform.OCPMinor) *installcheck.Facts {
+func installConfigFacts(ic *manifests.InstallConfigFile, minor platform.OCPMinor) *installcheck.Facts {
 	o := ic.Obj
 	f := &installcheck.Facts{
 		Platform: ic.Platform, PlatformKey: &insKey{o, []string{"platform"}},
@@ -167,7 +167,7 @@ func installConfigFacts(ic *manifests.InstallConfig, minor platform.OCPMinor) *i
 	if ic.PlatformKey != "" {
 		f.PlatformKey = &insKey{o, []string{"platform", ic.PlatformKey}}
 	}
-	n := &ic.Networking
+	n := ic.Networking
 	for i, c := range n.MachineNetwork {
 		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "machineNetwork", Value: insVal(c.CIDR, o, ic.MachineNetworkPath(i)...)})
 	}
@@ -190,7 +190,7 @@ func installConfigFacts(ic *manifests.InstallConfig, minor platform.OCPMinor) *i
 		f.IngressVIPs = append(f.IngressVIPs, insVal(v, o, vipPath(ic.IngressVIPKey, i)...))
 	}
 	if cp := ic.ControlPlane; cp != nil && cp.Replicas != nil {
-		f.ControlPlane, f.ControlPlaneKey = *cp.Replicas, &insKey{o, []string{"controlPlane", "replicas"}}
+		f.ControlPlane, f.ControlPlaneKey = int(*cp.Replicas), &insKey{o, []string{"controlPlane", "replicas"}}
 	}
 	workers := 0
 	for _, c := range ic.Compute {
@@ -198,7 +198,7 @@ func installConfigFacts(ic *manifests.InstallConfig, minor platform.OCPMinor) *i
 			workers = -1
 			break
 		}
-		workers += *c.Replicas
+		workers += int(*c.Replicas)
 	}
 	if len(ic.Compute) > 0 {
 		f.Workers, f.WorkersKey = workers, &insKey{o, []string{"compute"}}

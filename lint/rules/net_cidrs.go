@@ -130,7 +130,7 @@ func objectCIDRs(o *manifests.Object, cluster []manifests.CIDREntry, service []s
 // installCIDRs lists the address blocks of an install-config as the
 // installer reads them (the reader converts the deprecated clusterNetworks,
 // serviceCIDR and machineCIDR), each at the field it was written in.
-func installCIDRs(ic *manifests.InstallConfig, machine bool) []namedCIDR {
+func installCIDRs(ic *manifests.InstallConfigFile, machine bool) []namedCIDR {
 	var out []namedCIDR
 	add := func(kind, cidr string, path []string) {
 		if p, err := netip.ParsePrefix(cidr); err == nil {

@@ -22,7 +22,7 @@ import (
 // NetworkManager MTU keyfiles of its MachineConfigs, and the platform.
 type netSet struct {
 	set       lint.Set
-	installs  []*manifests.InstallConfig
+	installs  []*manifests.InstallConfigFile
 	configs   []*networkConfigDoc
 	operators []*operatorNetworkDoc
 	keyfiles  []mtuKeyfile
@@ -340,7 +340,9 @@ func (ns *netSet) networkType() string {
 func (ns *netSet) anyIPv6() bool {
 	var cidrs []manifests.CIDREntry
 	for _, ic := range ns.installs {
-		cidrs = append(cidrs, ic.Networking.ClusterNetwork...)
+		for _, c := range ic.Networking.ClusterNetwork {
+			cidrs = append(cidrs, manifests.CIDREntry{CIDR: c.CIDR})
+		}
 	}
 	for _, c := range ns.configs {
 		cidrs = append(cidrs, c.Spec.ClusterNetwork...)
