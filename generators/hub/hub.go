@@ -321,15 +321,7 @@ func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string,
 		NodeLabels:   nodes.DeliveredLabels(s, pname),
 		TemplateRefs: []upstream.TemplateRef{tpl},
 	}
-	if h := n.RootDeviceHints; h != nil {
-		ns.RootDeviceHints = &upstream.RootDeviceHints{
-			DeviceName: h.DeviceName, HCTL: h.HCTL, Model: h.Model, Vendor: h.Vendor, SerialNumber: h.SerialNumber,
-			WWN: h.WWN, WWNWithExtension: h.WWNWithExtension, WWNVendorExtension: h.WWNVendorExtension, Rotational: h.Rotational,
-		}
-		if h.MinSizeGigabytes != nil {
-			ns.RootDeviceHints.MinSizeGigabytes = *h.MinSizeGigabytes
-		}
-	}
+	ns.RootDeviceHints = n.RootDeviceHints.Upstream()
 	if len(n.NetworkConfig) > 0 {
 		// The NICs the NMState YAML names, by MAC (at least one: the host is
 		// identified by it); without interfaces, the pool's uplink with the

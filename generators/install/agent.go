@@ -112,8 +112,8 @@ func (f *finish) agent(ctx *generators.Context, s *site.Site) error {
 // agentConfig builds agent-config.yaml: rendezvousIP, NTP sources and one
 // host per node of the site.
 // Problems are diags; what the site does not say yet is missing.
-func agentConfig(s *site.Site) (ac *AgentConfig, notes []string, diags, missing diag.List) {
-	ac = &AgentConfig{APIVersion: platform.AgentConfigAPIVersion, Kind: platform.AgentConfigKind, Metadata: upstream.ObjectMeta{Name: s.Cluster.Name}}
+func agentConfig(s *site.Site) (ac *upstream.AgentConfig, notes []string, diags, missing diag.List) {
+	ac = &upstream.AgentConfig{APIVersion: platform.AgentConfigAPIVersion, Kind: platform.AgentConfigKind, Metadata: upstream.ObjectMeta{Name: s.Cluster.Name}}
 	if s.Install != nil {
 		ac.AdditionalNTPSources = append([]string(nil), s.Install.NTPSources...)
 		ac.RendezvousIP = s.Install.RendezvousIP
@@ -152,15 +152,18 @@ func agentConfig(s *site.Site) (ac *AgentConfig, notes []string, diags, missing 
 		p := s.Pools[name]
 		for i, n := range p.Nodes {
 			path := site.FieldPath("pools", name, "nodes", i)
-			h := AgentHost{Hostname: n.Name, Role: platform.AgentHostRoleWorker, RootDeviceHints: n.RootDeviceHints, NetworkConfig: n.NetworkConfig}
+			h := upstream.AgentHost{Hostname: n.Name, Role: platform.AgentHostRoleWorker, RootDeviceHints: n.RootDeviceHints.Upstream()}
+			if len(n.NetworkConfig) > 0 {
+				h.NetworkConfig = n.NetworkConfig
+			}
 			if p.Role == site.RoleMaster {
 				h.Role = platform.AgentHostRoleMaster
 			}
 			for _, in := range n.Interfaces {
-				h.Interfaces = append(h.Interfaces, AgentInterface{Name: in.Name, MacAddress: in.MACAddress})
+				h.Interfaces = append(h.Interfaces, upstream.Interface{Name: in.Name, MacAddress: in.MACAddress})
 			}
 			if len(h.Interfaces) == 0 && n.BootMAC != "" {
-				h.Interfaces = []AgentInterface{{Name: p.UplinkInterface, MacAddress: n.BootMAC}}
+				h.Interfaces = []upstream.Interface{{Name: p.UplinkInterface, MacAddress: n.BootMAC}}
 			}
 			if len(h.Interfaces) == 0 {
 				if anyMAC || n.NetworkConfig != nil || n.RootDeviceHints != nil {

@@ -153,7 +153,7 @@ func TestAgentExamples(t *testing.T) {
 				}
 			}
 
-			var ac install.AgentConfig
+			var ac upstream.AgentConfig
 			decodeStrict(t, out, install.AgentConfigPath, &ac)
 			if ac.APIVersion != platform.AgentConfigAPIVersion || ac.Kind != "AgentConfig" || ac.Metadata.Name != s.Cluster.Name {
 				t.Errorf("agent-config identity %s %s %s", ac.APIVersion, ac.Kind, ac.Metadata.Name)
@@ -164,7 +164,7 @@ func TestAgentExamples(t *testing.T) {
 			if !reflect.DeepEqual(ac.AdditionalNTPSources, s.Install.NTPSources) {
 				t.Errorf("additionalNTPSources %v, want %v", ac.AdditionalNTPSources, s.Install.NTPSources)
 			}
-			hosts := map[string]install.AgentHost{}
+			hosts := map[string]upstream.AgentHost{}
 			for _, h := range ac.Hosts {
 				hosts[h.Hostname] = h
 			}
@@ -193,7 +193,7 @@ func TestAgentExamples(t *testing.T) {
 							wantMACs = append(wantMACs, in.MACAddress)
 						}
 					}
-					if h.Role != role || !reflect.DeepEqual(macs, wantMACs) || !reflect.DeepEqual(h.RootDeviceHints, node.RootDeviceHints) || !sameJSON(t, h.NetworkConfig, node.NetworkConfig) {
+					if h.Role != role || !reflect.DeepEqual(macs, wantMACs) || !reflect.DeepEqual(h.RootDeviceHints, node.RootDeviceHints.Upstream()) || !sameJSON(t, h.NetworkConfig, node.NetworkConfig) {
 						t.Errorf("host %s = %+v, want role %s, MACs %v and the node's disk and NMState", node.Name, h, role, wantMACs)
 					}
 					// A static address in NMState is the node's ip.

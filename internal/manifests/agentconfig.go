@@ -5,44 +5,26 @@ import (
 	"strconv"
 
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
-// AgentConfig is the part of an agent-config.yaml (the agent-based
-// installer's hosts) siteforge reads; json tags as openshift/installer
-// pkg/types/agent Config and Host.
-type AgentConfig struct {
-	Obj                  *Object     `json:"-"`
-	RendezvousIP         string      `json:"rendezvousIP"`
-	AdditionalNTPSources []string    `json:"additionalNTPSources"`
-	Hosts                []AgentHost `json:"hosts"`
-}
-
-// AgentHost is one host of agent-config.
-type AgentHost struct {
-	Hostname   string          `json:"hostname"`
-	Role       string          `json:"role"`
-	Interfaces []HostInterface `json:"interfaces"`
-	// NetworkConfig is the host's NMState config as written (a mapping
-	// when well formed).
-	NetworkConfig any `json:"networkConfig"`
-}
-
-// HostInterface maps a NIC name to its MAC (agent-config
-// hosts[].interfaces, ClusterInstance nodes[].nodeNetwork.interfaces:
-// assisted-service api/v1beta1 Interface).
-type HostInterface struct {
-	Name       string `json:"name"`
-	MacAddress string `json:"macAddress"`
+// AgentConfigFile is an agent-config.yaml (the agent-based installer's
+// hosts) as the rules read it: the one typed AgentConfig (internal/upstream,
+// json tags as openshift/installer pkg/types/agent agent_config_type.go
+// Config and Host).
+type AgentConfigFile struct {
+	Obj *Object `json:"-"`
+	upstream.AgentConfig
 }
 
 // AgentConfigs reads every agent-config among objs that decodes, in order.
-func AgentConfigs(objs []*Object) []*AgentConfig {
-	var out []*AgentConfig
+func AgentConfigs(objs []*Object) []*AgentConfigFile {
+	var out []*AgentConfigFile
 	for _, o := range objs {
 		if !IsAgentConfig(o) {
 			continue
 		}
-		ac := &AgentConfig{Obj: o}
+		ac := &AgentConfigFile{Obj: o}
 		if o.DecodeLoose(ac) != nil {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 func TestAgentConfigs(t *testing.T) {
@@ -31,7 +33,7 @@ hosts:
 		t.Fatalf("%+v", acs)
 	}
 	h := acs[0].Hosts[0]
-	if h.Hostname != "m0" || h.Role != "master" || !reflect.DeepEqual(h.Interfaces, []HostInterface{{Name: "eno1", MacAddress: "52:54:00:00:00:10"}}) {
+	if h.Hostname != "m0" || h.Role != "master" || !reflect.DeepEqual(h.Interfaces, []upstream.Interface{{Name: "eno1", MacAddress: "52:54:00:00:00:10"}}) {
 		t.Errorf("%+v", h)
 	}
 	got := NMStateAddresses(h.NetworkConfig)

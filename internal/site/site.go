@@ -11,6 +11,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // Site is one cluster.
@@ -190,6 +191,23 @@ type RootDeviceHints struct {
 	WWNWithExtension   string `json:"wwnWithExtension,omitempty"`
 	WWNVendorExtension string `json:"wwnVendorExtension,omitempty"`
 	Rotational         *bool  `json:"rotational,omitempty"`
+}
+
+// Upstream is h as the installers take it (metal3 RootDeviceHints, written by
+// the ClusterInstance and agent-config generators): a minSizeGigabytes of 0
+// is left out, as metal3's omitempty int leaves it.
+func (h *RootDeviceHints) Upstream() *upstream.RootDeviceHints {
+	if h == nil {
+		return nil
+	}
+	u := &upstream.RootDeviceHints{
+		DeviceName: h.DeviceName, HCTL: h.HCTL, Model: h.Model, Vendor: h.Vendor, SerialNumber: h.SerialNumber,
+		WWN: h.WWN, WWNWithExtension: h.WWNWithExtension, WWNVendorExtension: h.WWNVendorExtension, Rotational: h.Rotational,
+	}
+	if h.MinSizeGigabytes != nil {
+		u.MinSizeGigabytes = *h.MinSizeGigabytes
+	}
+	return u
 }
 
 // Install holds the install-time inputs of a site (#Install).

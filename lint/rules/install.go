@@ -207,7 +207,7 @@ func installConfigFacts(ic *manifests.InstallConfigFile, minor platform.OCPMinor
 }
 
 // agentConfigFacts adds an agent-config's hosts and rendezvousIP.
-func agentConfigFacts(f *installcheck.Facts, ac *manifests.AgentConfig) {
+func agentConfigFacts(f *installcheck.Facts, ac *manifests.AgentConfigFile) {
 	o := ac.Obj
 	if ac.RendezvousIP != "" {
 		f.RendezvousIP = insVal(ac.RendezvousIP, o, "rendezvousIP")
