@@ -321,7 +321,7 @@ func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string,
 		NodeLabels:   nodes.DeliveredLabels(s, pname),
 		TemplateRefs: []upstream.TemplateRef{tpl},
 	}
-	ns.RootDeviceHints = n.RootDeviceHints.Upstream()
+	ns.RootDeviceHints = n.RootDeviceHints
 	if len(n.NetworkConfig) > 0 {
 		// The NICs the NMState YAML names, by MAC (at least one: the host is
 		// identified by it); without interfaces, the pool's uplink with the

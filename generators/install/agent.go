@@ -152,7 +152,7 @@ func agentConfig(s *site.Site) (ac *upstream.AgentConfig, notes []string, diags,
 		p := s.Pools[name]
 		for i, n := range p.Nodes {
 			path := site.FieldPath("pools", name, "nodes", i)
-			h := upstream.AgentHost{Hostname: n.Name, Role: platform.AgentHostRoleWorker, RootDeviceHints: n.RootDeviceHints.Upstream()}
+			h := upstream.AgentHost{Hostname: n.Name, Role: platform.AgentHostRoleWorker, RootDeviceHints: n.RootDeviceHints}
 			if len(n.NetworkConfig) > 0 {
 				h.NetworkConfig = n.NetworkConfig
 			}

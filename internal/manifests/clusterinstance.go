@@ -5,23 +5,24 @@ import (
 	"github.com/siteforge/siteforge/internal/upstream"
 )
 
-// ClusterInstance is a siteconfig ClusterInstance as the install checks read
-// it: its spec, the one typed ClusterInstanceSpec (internal/upstream, json
-// tags as stolostron/siteconfig api/v1alpha1 clusterinstance_types.go).
-type ClusterInstance struct {
+// ClusterInstanceObject is a siteconfig ClusterInstance as the install
+// checks read it: its spec, the one typed ClusterInstanceSpec
+// (internal/upstream, json tags as stolostron/siteconfig api/v1alpha1
+// clusterinstance_types.go).
+type ClusterInstanceObject struct {
 	Obj  *Object                      `json:"-"`
 	Spec upstream.ClusterInstanceSpec `json:"spec"`
 }
 
 // ClusterInstances reads every ClusterInstance among objs that decodes, in
 // order.
-func ClusterInstances(objs []*Object) []*ClusterInstance {
-	var out []*ClusterInstance
+func ClusterInstances(objs []*Object) []*ClusterInstanceObject {
+	var out []*ClusterInstanceObject
 	for _, o := range objs {
 		if o.Kind != platform.ClusterInstanceKind || o.APIVersion != platform.ClusterInstanceAPIVersion {
 			continue
 		}
-		ci := &ClusterInstance{Obj: o}
+		ci := &ClusterInstanceObject{Obj: o}
 		if o.DecodeLoose(ci) != nil {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // Install-time mirrors: install-config imageDigestSources (4.14+) and the
@@ -24,14 +25,6 @@ const (
 	FieldImageDigestSources  = "imageDigestSources"
 	FieldImageContentSources = "imageContentSources"
 )
-
-// installSource is one imageDigestSources / imageContentSources entry
-// (installer pkg/types/installconfig.go ImageDigestSource, ImageContentSource).
-type installSource struct {
-	Source       string   `json:"source"`
-	Mirrors      []string `json:"mirrors"`
-	SourcePolicy string   `json:"sourcePolicy"`
-}
 
 // InstallerOrigin tells which install-config field a mirror object the
 // installer creates comes from.
@@ -131,13 +124,13 @@ func installerHost(v string) error {
 // instead of objects.
 func installerMirrors(o *Object) (objs []*Object, origins map[*Object]InstallerOrigin, rejected []InstallerRejection) {
 	var ic struct {
-		Digest  []installSource `json:"imageDigestSources"`
-		Content []installSource `json:"imageContentSources"`
+		Digest  []upstream.ImageDigestSource `json:"imageDigestSources"`
+		Content []upstream.ImageDigestSource `json:"imageContentSources"`
 	}
 	if o.DecodeLoose(&ic) != nil || (len(ic.Digest) == 0 && len(ic.Content) == 0) {
 		return nil, nil, nil
 	}
-	check := func(field string, list []installSource) {
+	check := func(field string, list []upstream.ImageDigestSource) {
 		for i, s := range list {
 			if err := ValidateInstallerRepository(s.Source); err != nil {
 				rejected = append(rejected, InstallerRejection{Config: o, Path: []string{field, strconv.Itoa(i), "source"}, Value: s.Source, Source: true, Err: err})

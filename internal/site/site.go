@@ -156,11 +156,14 @@ type Node struct {
 	IPv6 string `json:"ipv6,omitempty"`
 
 	// Install-time facts of a bare-metal host (#Node).
-	BootMAC         string           `json:"bootMAC,omitempty"`
-	Interfaces      []NodeInterface  `json:"interfaces,omitempty"`
-	BMC             *BMC             `json:"bmc,omitempty"`
-	RootDeviceHints *RootDeviceHints `json:"rootDeviceHints,omitempty"`
-	BootMode        string           `json:"bootMode,omitempty"`
+	BootMAC    string          `json:"bootMAC,omitempty"`
+	Interfaces []NodeInterface `json:"interfaces,omitempty"`
+	BMC        *BMC            `json:"bmc,omitempty"`
+	// RootDeviceHints pick the installation disk: metal3's, as the
+	// ClusterInstance and agent-config take them (a minSizeGigabytes of 0
+	// is no hint, as there).
+	RootDeviceHints *upstream.RootDeviceHints `json:"rootDeviceHints,omitempty"`
+	BootMode        string                    `json:"bootMode,omitempty"`
 	// NetworkConfig is the host's NMState configuration, as written.
 	NetworkConfig map[string]any `json:"networkConfig,omitempty"`
 }
@@ -176,38 +179,6 @@ type NodeInterface struct {
 type BMC struct {
 	Address           string `json:"address"`
 	CredentialsSecret string `json:"credentialsSecret"`
-}
-
-// RootDeviceHints pick the installation disk (metal3 RootDeviceHints; field
-// names as the installer and the ClusterInstance CRD spell them).
-type RootDeviceHints struct {
-	DeviceName         string `json:"deviceName,omitempty"`
-	HCTL               string `json:"hctl,omitempty"`
-	Model              string `json:"model,omitempty"`
-	Vendor             string `json:"vendor,omitempty"`
-	SerialNumber       string `json:"serialNumber,omitempty"`
-	MinSizeGigabytes   *int   `json:"minSizeGigabytes,omitempty"`
-	WWN                string `json:"wwn,omitempty"`
-	WWNWithExtension   string `json:"wwnWithExtension,omitempty"`
-	WWNVendorExtension string `json:"wwnVendorExtension,omitempty"`
-	Rotational         *bool  `json:"rotational,omitempty"`
-}
-
-// Upstream is h as the installers take it (metal3 RootDeviceHints, written by
-// the ClusterInstance and agent-config generators): a minSizeGigabytes of 0
-// is left out, as metal3's omitempty int leaves it.
-func (h *RootDeviceHints) Upstream() *upstream.RootDeviceHints {
-	if h == nil {
-		return nil
-	}
-	u := &upstream.RootDeviceHints{
-		DeviceName: h.DeviceName, HCTL: h.HCTL, Model: h.Model, Vendor: h.Vendor, SerialNumber: h.SerialNumber,
-		WWN: h.WWN, WWNWithExtension: h.WWNWithExtension, WWNVendorExtension: h.WWNVendorExtension, Rotational: h.Rotational,
-	}
-	if h.MinSizeGigabytes != nil {
-		u.MinSizeGigabytes = *h.MinSizeGigabytes
-	}
-	return u
 }
 
 // Install holds the install-time inputs of a site (#Install).

@@ -7,7 +7,7 @@
 // (internal/manifests) and rules read, named and tagged exactly as the
 // upstream type it mirrors, which each file cites. The generators write these
 // types, internal/manifests decodes into them, the rules check them: a second
-// struct with the same json tags elsewhere is a bug.
+// struct with the same json tags elsewhere is a bug (TestOneTypePerObject).
 //
 // The package imports nothing of siteforge; it sits beside internal/site,
 // below the generators and internal/manifests.

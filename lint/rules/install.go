@@ -234,7 +234,7 @@ func agentConfigFacts(f *installcheck.Facts, ac *manifests.AgentConfigFile) {
 	}
 }
 
-func clusterInstanceFacts(ci *manifests.ClusterInstance, minor platform.OCPMinor) *installcheck.Facts {
+func clusterInstanceFacts(ci *manifests.ClusterInstanceObject, minor platform.OCPMinor) *installcheck.Facts {
 	o, spec := ci.Obj, &ci.Spec
 	f := &installcheck.Facts{
 		Platform: strings.ToLower(spec.PlatformType), PlatformKey: &insKey{o, []string{"spec", "platformType"}},
