@@ -46,10 +46,12 @@ func init() {
 				"(pkg/staticnetworkconfig/generator.go validateMacInterfaceName) and holds hosts whose addresses collide (internal/host/validator.go noIPCollisionsInNetwork). A host is recognised by its MACs: a copied MAC gives one host another's config." + insPlain,
 			Fix: "Copy each host's MACs from its own NICs, and give each host its own address."},
 		{ID: "INS003", Name: "install-cidr-host-bits", Severity: lint.Error,
-			Summary: "a machine, cluster or service network written with host bits set (10.0.0.5/24 for 10.0.0.0/24)",
+			Summary: "a machine, cluster or service network written with host bits set (10.0.0.5/24 for 10.0.0.0/24); service networks overlapping each other, more than one on IPv4, or other than one per family on dual stack",
 			Rationale: "The installer refuses a network whose address has host bits: \"invalid network address. got 10.0.0.5/24, expecting 10.0.0.0/24\" (openshift/installer pkg/validate/validate.go SubnetCIDR, from pkg/types/validation/installconfig.go validateNetworking); " +
-				"the assisted service likewise (\"is not a valid network CIDR\": internal/network/cidr_validations.go verifySubnetCIDR)." + insPlain,
-			Fix: "Write the network address the message gives."},
+				"the assisted service likewise (\"is not a valid network CIDR\": internal/network/cidr_validations.go verifySubnetCIDR). " +
+				"It refuses a service network overlapping another (\"service network must not overlap with service network 0\": validateNetworking), a second service network on an IPv4 cluster (\"only one service network can be specified\") " +
+				"and a dual-stack cluster without exactly one IPv4 and one IPv6 service network (validateNetworkingIPVersion; test \"overlapping service network validation\" in installconfig_test.go)." + insPlain,
+			Fix: "Write the network address the message gives; give the services one network, or one IPv4 and one IPv6 on a dual-stack cluster."},
 		{ID: "INS004", Name: "install-single-node-platform", Severity: lint.Error,
 			Summary: "VIPs with platform none, a single-node cluster on a platform other than none or external, or a single control-plane node with workers",
 			Rationale: "Platform none has no VIPs: its install-config section has no VIP fields (openshift/installer pkg/types/none/platform.go), and the assisted service refuses VIPs with user-managed networking " +

@@ -297,5 +297,13 @@ func init() {
 		ruleCase{rule: "INS009", name: "assisted templates: not image-based", files: insHub("platformType: None", "platformType: None\n  apiVIPs: [10.1.0.5]"),
 			want: nil},
 		ruleCase{rule: "INS009", name: "image-based single node", files: insIBI("", "")},
+		// INS003: openshift/installer pkg/types/validation/installconfig.go
+		// validateNetworking, validateNetworkingIPVersion; test "overlapping
+		// service network validation" in installconfig_test.go
+		ruleCase{rule: "INS003", name: "installer: overlapping service networks", files: insAgent("  machineNetwork:", "  serviceNetwork:\n  - 13.0.0.0/16\n  - 13.0.2.0/24\n  machineNetwork:", "", ""),
+			want: []string{
+				"install-config.yaml:15:5: error: 2 IPv4 service networks: the installer refuses them (only one service network can be specified)",
+				"install-config.yaml:15:5: error: serviceNetwork 13.0.2.0/24 overlaps serviceNetwork 13.0.0.0/16: the installer refuses it (service network must not overlap with service network 0)"}},
+		ruleCase{rule: "INS003", name: "installer: one service network per family", files: insAgent("  machineNetwork:", "  serviceNetwork:\n  - 13.0.0.0/16\n  - fd02::/112\n  machineNetwork:\n  - cidr: fd00::/64", "", "")},
 	)
 }

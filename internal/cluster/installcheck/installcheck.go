@@ -175,6 +175,7 @@ type Finding struct {
 func Run(f *Facts) []Finding {
 	c := &checker{f: f}
 	c.cidrs()
+	c.serviceNetworks()
 	c.vips()
 	c.vipFamilies()
 	c.duplicates()
