@@ -48,6 +48,7 @@ func installFacts(s *site.Site) *installcheck.Facts {
 		Platform:    s.Cluster.Platform,
 		PlatformKey: "cluster.platform",
 		Method:      installcheck.MethodOther,
+		NetworkType: s.Network.Type,
 	}
 	install := s.Cluster.Lifecycle == site.LifecycleInstall
 	if install {
@@ -72,7 +73,8 @@ func installFacts(s *site.Site) *installcheck.Facts {
 		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "machineNetwork", Value: val(c, "network", "machineNetwork", i)})
 	}
 	for i, c := range n.ClusterNetwork {
-		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "clusterNetwork", Value: val(c.CIDR, "network", "clusterNetwork", i, "cidr")})
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "clusterNetwork", Value: val(c.CIDR, "network", "clusterNetwork", i, "cidr"),
+			HostPrefix: val(hostPrefix(c.HostPrefix), "network", "clusterNetwork", i, "hostPrefix")})
 	}
 	for i, c := range n.ServiceNetwork {
 		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "serviceNetwork", Value: val(c, "network", "serviceNetwork", i)})
@@ -159,4 +161,13 @@ func installFacts(s *site.Site) *installcheck.Facts {
 		f.ControlPlane, f.ControlPlaneKey = -1, "pools"
 	}
 	return f
+}
+
+// hostPrefix is a cluster network's hostPrefix as installcheck takes it: ""
+// for 0, which the installer cannot tell from unset.
+func hostPrefix(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }

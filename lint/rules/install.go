@@ -46,12 +46,14 @@ func init() {
 				"(pkg/staticnetworkconfig/generator.go validateMacInterfaceName) and holds hosts whose addresses collide (internal/host/validator.go noIPCollisionsInNetwork). A host is recognised by its MACs: a copied MAC gives one host another's config." + insPlain,
 			Fix: "Copy each host's MACs from its own NICs, and give each host its own address."},
 		{ID: "INS003", Name: "install-cidr-host-bits", Severity: lint.Error,
-			Summary: "a machine, cluster or service network written with host bits set (10.0.0.5/24 for 10.0.0.0/24); service networks overlapping each other, more than one on IPv4, or other than one per family on dual stack",
+			Summary: "a machine, cluster or service network written with host bits set (10.0.0.5/24 for 10.0.0.0/24); service networks overlapping each other, more than one on IPv4, or other than one per family on dual stack; a cluster network hostPrefix shorter than its CIDR, negative, not 64 on IPv6, or different across IPv4 cluster networks",
 			Rationale: "The installer refuses a network whose address has host bits: \"invalid network address. got 10.0.0.5/24, expecting 10.0.0.0/24\" (openshift/installer pkg/validate/validate.go SubnetCIDR, from pkg/types/validation/installconfig.go validateNetworking); " +
 				"the assisted service likewise (\"is not a valid network CIDR\": internal/network/cidr_validations.go verifySubnetCIDR). " +
 				"It refuses a service network overlapping another (\"service network must not overlap with service network 0\": validateNetworking), a second service network on an IPv4 cluster (\"only one service network can be specified\") " +
-				"and a dual-stack cluster without exactly one IPv4 and one IPv6 service network (validateNetworkingIPVersion; test \"overlapping service network validation\" in installconfig_test.go)." + insPlain,
-			Fix: "Write the network address the message gives; give the services one network, or one IPv4 and one IPv6 on a dual-stack cluster."},
+				"and a dual-stack cluster without exactly one IPv4 and one IPv6 service network (validateNetworkingIPVersion; test \"overlapping service network validation\" in installconfig_test.go). " +
+				"With OVN-Kubernetes (whose nodes each get a hostPrefix-sized subnet of the cluster network) or a hostPrefix written, it refuses a hostPrefix shorter than the cluster network's prefix or unset (\"cluster network host subnetwork prefix must not be larger size than CIDR\"), a negative one, one other than 64 on IPv6, " +
+				"and IPv4 cluster networks with different hostPrefixes (\"must be the same value for IPv4 networks\"): validateClusterNetwork, tests \"cluster network host prefix too large\", \"cluster network host prefix unset\", \"multiple cluster network host prefix different\"." + insPlain,
+			Fix: "Write the network address the message gives; give the services one network, or one IPv4 and one IPv6 on a dual-stack cluster; give every IPv4 cluster network one hostPrefix (23 by default) at least its own prefix length, and IPv6 ones 64."},
 		{ID: "INS004", Name: "install-single-node-platform", Severity: lint.Error,
 			Summary: "VIPs with platform none, a single-node cluster on a platform other than none or external, or a single control-plane node with workers",
 			Rationale: "Platform none has no VIPs: its install-config section has no VIP fields (openshift/installer pkg/types/none/platform.go), and the assisted service refuses VIPs with user-managed networking " +
@@ -161,7 +163,7 @@ func installConfigFacts(ic *manifests.InstallConfigFile, minor platform.OCPMinor
 	o := ic.Obj
 	f := &installcheck.Facts{
 		Platform: ic.Platform, PlatformKey: &insKey{o, []string{"platform"}},
-		Method: installcheck.MethodOther, Minor: minor,
+		Method: installcheck.MethodOther, Minor: minor, NetworkType: ic.NetworkType(),
 		UserManagedLB: ic.LoadBalancerType == "UserManaged",
 		ControlPlane:  -1, Workers: -1,
 		TwoNode: ic.Arbiter != nil || ic.ControlPlane != nil && len(ic.ControlPlane.Fencing) > 0,
@@ -174,7 +176,11 @@ func installConfigFacts(ic *manifests.InstallConfigFile, minor platform.OCPMinor
 		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "machineNetwork", Value: insVal(c.CIDR, o, ic.MachineNetworkPath(i)...)})
 	}
 	for i, c := range n.ClusterNetwork {
-		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "clusterNetwork", Value: insVal(c.CIDR, o, ic.ClusterNetworkPath(i)...)})
+		hp := insVal("", o, ic.ClusterNetworkPath(i)...)
+		if c.HostPrefix != 0 {
+			hp = insVal(strconv.Itoa(int(c.HostPrefix)), o, "networking", ic.Paths.ClusterNetwork, strconv.Itoa(i), "hostPrefix")
+		}
+		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "clusterNetwork", Value: insVal(c.CIDR, o, ic.ClusterNetworkPath(i)...), HostPrefix: hp})
 	}
 	for i, c := range n.ServiceNetwork {
 		f.CIDRs = append(f.CIDRs, installcheck.CIDR{Kind: "serviceNetwork", Value: insVal(c, o, ic.ServiceNetworkPath(i)...)})

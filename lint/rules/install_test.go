@@ -305,5 +305,16 @@ func init() {
 				"install-config.yaml:15:5: error: 2 IPv4 service networks: the installer refuses them (only one service network can be specified)",
 				"install-config.yaml:15:5: error: serviceNetwork 13.0.2.0/24 overlaps serviceNetwork 13.0.0.0/16: the installer refuses it (service network must not overlap with service network 0)"}},
 		ruleCase{rule: "INS003", name: "installer: one service network per family", files: insAgent("  machineNetwork:", "  serviceNetwork:\n  - 13.0.0.0/16\n  - fd02::/112\n  machineNetwork:\n  - cidr: fd00::/64", "", "")},
+		// INS003: openshift/installer pkg/types/validation/installconfig.go
+		// validateClusterNetwork; tests "cluster network host prefix too
+		// large", "cluster network host prefix unset", "multiple cluster
+		// network host prefix different" in installconfig_test.go
+		ruleCase{rule: "INS003", name: "installer: hostPrefix larger than the cluster network", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 192.168.1.0/24\n    hostPrefix: 23\n  machineNetwork:", "", ""),
+			want: []string{"install-config.yaml:15:17: error: hostPrefix 23 of clusterNetwork 192.168.1.0/24 is shorter than its /24: the installer refuses it (cluster network host subnetwork prefix must not be larger size than CIDR 192.168.1.0/24)"}},
+		ruleCase{rule: "INS003", name: "installer: hostPrefix unset with OVNKubernetes", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 192.168.1.0/24\n  machineNetwork:", "", ""),
+			want: []string{"install-config.yaml:14:11: error: hostPrefix 0 of clusterNetwork 192.168.1.0/24 is shorter than its /24"}},
+		ruleCase{rule: "INS003", name: "installer: IPv4 hostPrefixes differ", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  - cidr: fd01::/48\n    hostPrefix: 64\n  - cidr: 192.168.2.0/24\n    hostPrefix: 30\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n  machineNetwork:\n  - cidr: fd00::/64", "", ""),
+			want: []string{"install-config.yaml:19:17: error: hostPrefix 30 of clusterNetwork 192.168.2.0/24 differs from 23 of clusterNetwork 10.128.0.0/14: the installer refuses it (cluster network host subnetwork prefix must be the same value for IPv4 networks)"}},
+		ruleCase{rule: "INS003", name: "installer: one hostPrefix per family", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  - cidr: fd01::/48\n    hostPrefix: 64\n  - cidr: 10.132.0.0/14\n    hostPrefix: 23\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n  machineNetwork:\n  - cidr: fd00::/64", "", "")},
 	)
 }

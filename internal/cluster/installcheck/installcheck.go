@@ -33,6 +33,10 @@ type Value struct {
 type CIDR struct {
 	Kind string
 	Value
+	// HostPrefix of a cluster network (V "" when 0 or not written); the
+	// hostPrefix checks skip a CIDR whose HostPrefix.Key is nil (the
+	// caller does not describe it).
+	HostPrefix Value
 }
 
 // Install methods, as far as the checks tell them apart.
@@ -102,6 +106,9 @@ type Facts struct {
 	Platform    string
 	PlatformKey Key
 	Method      string
+	// NetworkType is the cluster network plugin (OVNKubernetes,
+	// OpenShiftSDN; "" when not known).
+	NetworkType string
 	// Minor is the release (0: not known; the latest release's rules apply).
 	Minor platform.OCPMinor
 	// UserManagedLB: the platform's loadBalancer.type is UserManaged, so
@@ -176,6 +183,7 @@ func Run(f *Facts) []Finding {
 	c := &checker{f: f}
 	c.cidrs()
 	c.serviceNetworks()
+	c.hostPrefixes()
 	c.vips()
 	c.vipFamilies()
 	c.duplicates()
