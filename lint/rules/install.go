@@ -33,9 +33,10 @@ func init() {
 	}
 	lint.RegisterFamily("v1alpha1", checks, []*lint.Rule{
 		{ID: "INS001", Name: "install-vip-address", Severity: lint.Error,
-			Summary: "an API or ingress VIP outside the machine networks, on a network or broadcast address, on a node's IP, or shared by API and ingress; more than two of either in a ClusterInstance",
+			Summary: "an API or ingress VIP outside the machine networks, on a network or broadcast address, on a node's IP, or shared by API and ingress; a single VIP not of a dual-stack cluster's primary IP family; more than two of either in a ClusterInstance",
 			Rationale: "The installer requires the VIPs inside a machine network on baremetal, OpenStack and oVirt (vSphere: with the agent-based installer) and refuses an API VIP that is also an ingress VIP, unless the load balancer is user-managed " +
-				"(openshift/installer pkg/types/validation/installconfig.go validateVIPsForPlatform, validateAPIAndIngressVIPs: \"IP expected to be in one of the machine networks\", \"VIP for API must not be one of the Ingress VIPs\"). " +
+				"(openshift/installer pkg/types/validation/installconfig.go validateVIPsForPlatform, validateAPIAndIngressVIPs: \"IP expected to be in one of the machine networks\", \"VIP for API must not be one of the Ingress VIPs\"); on a dual-stack cluster a single VIP must be of the first machine network's family " +
+				"(\"VIP for the API must be of the same IP family with machine network's primary IP Family for dual-stack IPv4/IPv6\": validateAPIAndIngressVIPs, tests \"baremetal API VIP set to an incorrect IP Family\" in installconfig_test.go). " +
 				"The assisted service requires every VIP inside a machine network and refuses its broadcast address and an address a host uses " +
 				"(openshift/assisted-service internal/network/machine_network_cidr.go VerifyVipWithSingleMachineNetwork). The network address of an IPv4 machine network and the subnet-router anycast address of an IPv6 one (RFC 4291 2.6.1) belong to no host either: keepalived cannot hold them. " +
 				"A ClusterInstance holds at most two API and two ingress VIPs (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go ApiVIPs, IngressVIPs: +kubebuilder:validation:MaxItems=2), so the hub refuses one with more; a site installed from a hub is refused at vet and render." + insPlain,

@@ -316,5 +316,12 @@ func init() {
 		ruleCase{rule: "INS003", name: "installer: IPv4 hostPrefixes differ", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  - cidr: fd01::/48\n    hostPrefix: 64\n  - cidr: 192.168.2.0/24\n    hostPrefix: 30\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n  machineNetwork:\n  - cidr: fd00::/64", "", ""),
 			want: []string{"install-config.yaml:19:17: error: hostPrefix 30 of clusterNetwork 192.168.2.0/24 differs from 23 of clusterNetwork 10.128.0.0/14: the installer refuses it (cluster network host subnetwork prefix must be the same value for IPv4 networks)"}},
 		ruleCase{rule: "INS003", name: "installer: one hostPrefix per family", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  - cidr: fd01::/48\n    hostPrefix: 64\n  - cidr: 10.132.0.0/14\n    hostPrefix: 23\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n  machineNetwork:\n  - cidr: fd00::/64", "", "")},
+		// INS001: openshift/installer pkg/types/validation/installconfig.go
+		// validateAPIAndIngressVIPs; tests "baremetal API VIP set to an
+		// incorrect IP Family", "baremetal Ingress VIP set to an incorrect IP
+		// Family" in installconfig_test.go (ffd0:: on IPv4-primary dual stack)
+		ruleCase{rule: "INS001", name: "installer: API VIP not of the primary family", files: insAgent("  - cidr: 192.168.10.0/24\nplatform:\n  baremetal:\n    apiVIPs: [192.168.10.5]", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\nplatform:\n  baremetal:\n    apiVIPs: [fd00::5]", "", ""),
+			want: []string{"install-config.yaml:19:15: error: api VIP fd00::5 is IPv6 but the first machine network 192.168.10.0/24, the dual-stack cluster's primary family, is IPv4: the installer refuses it (VIP for the API must be of the same IP family with machine network's primary IP Family for dual-stack IPv4/IPv6)"}},
+		ruleCase{rule: "INS001", name: "installer: VIPs of the primary family on dual stack", files: insAgent("  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n", "", "")},
 	)
 }

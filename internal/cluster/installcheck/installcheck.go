@@ -186,6 +186,7 @@ func Run(f *Facts) []Finding {
 	c.hostPrefixes()
 	c.vips()
 	c.vipFamilies()
+	c.vipPrimaryFamily()
 	c.duplicates()
 	c.singleNode()
 	c.controlPlane()
