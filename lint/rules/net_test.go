@@ -246,6 +246,22 @@ func init() {
 		ruleCase{rule: "NET005", name: "join subnet large enough", files: map[string]string{
 			"install-config.yaml": installConfigBareMetal + installJoinSubnetYAML("100.64.0.0/22"),
 		}},
+
+		// install-config proxy addresses, from openshift/installer
+		// pkg/types/validation/installconfig.go validateIPProxy and
+		// installconfig_test.go TestValidateInstallConfig
+		ruleCase{rule: "NET006", name: "proxy in the install-config join subnet (installer test: HTTPProxy overlapping with user-provided IPv4 Internal Join Subnet)", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + installJoinSubnetYAML("100.64.0.0/16") + "proxy:\n  httpProxy: http://100.64.1.2:3030\n",
+		}, want: []string{"install-config.yaml:20:14: error: proxy http://100.64.1.2:3030 is inside the OVN-Kubernetes join subnet 100.64.0.0/16 set in networking.ovnKubernetesConfig"}},
+		ruleCase{rule: "NET006", name: "https proxy in the cluster and service networks", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + "proxy:\n  httpProxy: http://10.128.0.1:3128\n  httpsProxy: https://172.30.0.9:3128\n",
+		}, want: []string{
+			"install-config.yaml:17:14: error: proxy http://10.128.0.1:3128 is inside clusterNetwork 10.128.0.0/14",
+			"install-config.yaml:18:15: error: proxy https://172.30.0.9:3128 is inside serviceNetwork 172.30.0.0/16",
+		}},
+		ruleCase{rule: "NET006", name: "proxy in the default join subnet, which the installer does not check", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + "proxy:\n  httpProxy: http://100.64.1.2:3030\n  httpsProxy: http://proxy.example.com:3128\n",
+		}},
 	)
 
 	siteCases = append(siteCases,
