@@ -297,5 +297,21 @@ func init() {
 		ruleCase{rule: "INS009", name: "assisted templates: not image-based", files: insHub("platformType: None", "platformType: None\n  apiVIPs: [10.1.0.5]"),
 			want: nil},
 		ruleCase{rule: "INS009", name: "image-based single node", files: insIBI("", "")},
+
+		// INS022, from stolostron/siteconfig api/v1alpha1
+		// clusterinstance_validation_test.go validateClusterInstanceJSONFields
+		ruleCase{rule: "INS022", name: "invalid installConfigOverrides JSON (siteconfig test: should fail for invalid InstallConfigOverrides JSON)", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{invalid_json}'\n  ignitionConfigOverride: '[1, 2,]'\n", 1),
+		}, want: []string{
+			"ci.yaml:8:27: error: installConfigOverrides is not a valid JSON document",
+			"ci.yaml:9:27: error: ignitionConfigOverride is not a valid JSON document",
+		}},
+		ruleCase{rule: "INS022", name: "node installerArgs in YAML flow syntax (siteconfig test: should return false for non-JSON characters)", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '{key: value}'\n", 1),
+		}, want: []string{"ci.yaml:20:20: error: installerArgs of node sno1 is not a valid JSON document"}},
+		ruleCase{rule: "INS022", name: "valid JSON strings (siteconfig test: should pass for valid JSON strings)", files: map[string]string{
+			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{}'\n  ignitionConfigOverride: '{}'\n", 1),
+				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '[\"--append-karg\", \"nameserver=198.51.100.0\", \"-n\"]'\n    ignitionConfigOverride: '{}'\n", 1),
+		}},
 	)
 }
