@@ -36,6 +36,16 @@ type InstallConfig struct {
 	// Capabilities is installer Capabilities, the same fields as
 	// ClusterVersion spec.capabilities.
 	Capabilities *configv1.ClusterVersionCapabilitiesSpec `json:"capabilities,omitempty"`
+	// Proxy is the cluster-wide proxy (installer Proxy).
+	Proxy *Proxy `json:"proxy,omitempty"`
+}
+
+// Proxy is install-config proxy (installer pkg/types/installconfig.go
+// Proxy): the proxy URLs and the comma-separated noProxy list.
+type Proxy struct {
+	HTTPProxy  string `json:"httpProxy,omitempty"`
+	HTTPSProxy string `json:"httpsProxy,omitempty"`
+	NoProxy    string `json:"noProxy,omitempty"`
 }
 
 // ObjectMeta is the metadata the installer reads: the name (also
@@ -56,11 +66,25 @@ type Networking struct {
 	// a negative value (which the installer's validation reports) instead
 	// of failing to decode the file.
 	ClusterNetworkMTU int `json:"clusterNetworkMTU,omitempty"`
+	// OVNKubernetesConfig is installer OVNKubernetesConfig: only
+	// ipv4.internalJoinSubnet (the installer passes it to the operator
+	// Network config, pkg/asset/manifests/network.go).
+	OVNKubernetesConfig *OVNKubernetesConfig `json:"ovnKubernetesConfig,omitempty"`
 
 	DeprecatedMachineCIDR     string                `json:"machineCIDR,omitempty"`
 	DeprecatedType            string                `json:"type,omitempty"`
 	DeprecatedServiceCIDR     string                `json:"serviceCIDR,omitempty"`
 	DeprecatedClusterNetworks []ClusterNetworkEntry `json:"clusterNetworks,omitempty"`
+}
+
+// OVNKubernetesConfig is install-config networking.ovnKubernetesConfig
+// (installer OVNKubernetesConfig and IPv4OVNKubernetesConfig; the
+// internalJoinSubnet is an ipnet.IPNet upstream, a string here so a reader
+// sees a malformed value instead of failing to decode the file).
+type OVNKubernetesConfig struct {
+	IPv4 *struct {
+		InternalJoinSubnet string `json:"internalJoinSubnet,omitempty"`
+	} `json:"ipv4,omitempty"`
 }
 
 // MachinePool is a controlPlane, arbiter or compute pool.

@@ -40,6 +40,10 @@ type ClusterInstanceSpec struct {
 	ClusterType            string                       `json:"clusterType,omitempty"`
 	TemplateRefs           []TemplateRef                `json:"templateRefs"`
 	Nodes                  []NodeSpec                   `json:"nodes"`
+	// InstallConfigOverrides and IgnitionConfigOverride are JSON documents
+	// in strings (siteconfig validateClusterInstanceJSONFields).
+	InstallConfigOverrides string `json:"installConfigOverrides,omitempty"`
+	IgnitionConfigOverride string `json:"ignitionConfigOverride,omitempty"`
 }
 
 // LocalObjectReference is corev1.LocalObjectReference (name only); also
@@ -87,6 +91,10 @@ type NodeSpec struct {
 	BootMode           string                `json:"bootMode,omitempty"`
 	Role               string                `json:"role,omitempty"`
 	TemplateRefs       []TemplateRef         `json:"templateRefs"`
+	// InstallerArgs and IgnitionConfigOverride are JSON documents in
+	// strings (siteconfig validateClusterInstanceJSONFields).
+	InstallerArgs          string `json:"installerArgs,omitempty"`
+	IgnitionConfigOverride string `json:"ignitionConfigOverride,omitempty"`
 }
 
 // RoleOrDefault is the node's role, "master" when not written (NodeSpec

@@ -323,5 +323,21 @@ func init() {
 		ruleCase{rule: "INS001", name: "installer: API VIP not of the primary family", files: insAgent("  - cidr: 192.168.10.0/24\nplatform:\n  baremetal:\n    apiVIPs: [192.168.10.5]", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\nplatform:\n  baremetal:\n    apiVIPs: [fd00::5]", "", ""),
 			want: []string{"install-config.yaml:19:15: error: api VIP fd00::5 is IPv6 but the first machine network 192.168.10.0/24, the dual-stack cluster's primary family, is IPv4: the installer refuses it (VIP for the API must be of the same IP family with machine network's primary IP Family for dual-stack IPv4/IPv6)"}},
 		ruleCase{rule: "INS001", name: "installer: VIPs of the primary family on dual stack", files: insAgent("  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n", "", "")},
+
+		// INS022, from stolostron/siteconfig api/v1alpha1
+		// clusterinstance_validation_test.go validateClusterInstanceJSONFields
+		ruleCase{rule: "INS022", name: "invalid installConfigOverrides JSON (siteconfig test: should fail for invalid InstallConfigOverrides JSON)", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{invalid_json}'\n  ignitionConfigOverride: '[1, 2,]'\n", 1),
+		}, want: []string{
+			"ci.yaml:8:27: error: installConfigOverrides is not a valid JSON document",
+			"ci.yaml:9:27: error: ignitionConfigOverride is not a valid JSON document",
+		}},
+		ruleCase{rule: "INS022", name: "node installerArgs in YAML flow syntax (siteconfig test: should return false for non-JSON characters)", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '{key: value}'\n", 1),
+		}, want: []string{"ci.yaml:20:20: error: installerArgs of node sno1 is not a valid JSON document"}},
+		ruleCase{rule: "INS022", name: "valid JSON strings (siteconfig test: should pass for valid JSON strings)", files: map[string]string{
+			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{}'\n  ignitionConfigOverride: '{}'\n", 1),
+				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '[\"--append-karg\", \"nameserver=198.51.100.0\", \"-n\"]'\n    ignitionConfigOverride: '{}'\n", 1),
+		}},
 	)
 }

@@ -19,7 +19,9 @@ func init() {
 				"(100.88.0.0/16) and the masquerade subnet (169.254.0.0/17 on new installs) by default (api operator/v1 " +
 				"OVNKubernetesConfig ipv4/ipv6 internalJoinSubnet and internalTransitSwitchSubnet, gatewayConfig internalMasqueradeSubnet; " +
 				"CNO defaultV4MasqueradeSubnet). Overlapping traffic is misrouted: the cluster installs but pods " +
-				"cannot reach the nodes or services behind the overlapping range.",
+				"cannot reach the nodes or services behind the overlapping range. A join subnet set in install-config " +
+				"(networking.ovnKubernetesConfig.ipv4.internalJoinSubnet) replaces the default one, and the installer refuses networks that overlap it " +
+				"(openshift/installer pkg/types/validation/installconfig.go validateOVNIPv4InternalJoinSubnet, validateNetworkNotOverlapDefaultOVNSubnets).",
 			Fix: "Renumber the network (install-config networking, Network.config spec, or the site's network block). When the overlap is with an " +
 				"OVN-Kubernetes internal subnet on an existing cluster, move the internal subnet instead (ovnKubernetesConfig.ipv4.internalJoinSubnet, " +
 				".internalTransitSwitchSubnet, gatewayConfig.ipv4.internalMasqueradeSubnet).",

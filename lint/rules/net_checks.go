@@ -32,7 +32,7 @@ func checkNetworkOverlaps(set lint.Set, r *lint.Reporter) {
 		cidrs := installCIDRs(ic, true)
 		crossOverlaps(cidrs, r, nil)
 		if ic.NetworkType() == platform.OVNKubernetes {
-			ovnOverlaps(cidrs, subnets, why, r, nil)
+			ovnOverlaps(cidrs, installOVNSubnets(subnets, ic), why, r, nil)
 		}
 	}
 	for _, c := range ns.configs {

@@ -36,6 +36,9 @@ type ovnSubnet struct {
 	pfx  netip.Prefix
 	// custom: set in the operator config rather than the default.
 	custom bool
+	// where the custom subnet is set, when not in the operator config
+	// ("install-config", for its networking.ovnKubernetesConfig).
+	where string
 }
 
 // ovnSubnets returns OVN-Kubernetes' internal subnets for the set on release
@@ -99,6 +102,9 @@ func ovnSubnets(operators []*operatorNetworkDoc, minor platform.OCPMinor, liveMi
 }
 
 func (s ovnSubnet) String() string {
+	if s.where != "" {
+		return fmt.Sprintf("OVN-Kubernetes' internal %s %s (set in %s)", s.name, s.pfx, s.where)
+	}
 	if s.custom {
 		return fmt.Sprintf("OVN-Kubernetes' internal %s %s (set in the operator config)", s.name, s.pfx)
 	}

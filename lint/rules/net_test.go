@@ -225,6 +225,43 @@ func init() {
 		ruleCase{rule: "NET004", name: "genevePort 6081", files: map[string]string{
 			"network.yaml": operatorNetwork + "  defaultNetwork:\n    ovnKubernetesConfig:\n      genevePort: 6081\n",
 		}},
+
+		// install-config networking.ovnKubernetesConfig, from openshift/installer
+		// pkg/types/validation/installconfig_test.go TestValidateInstallConfig
+		ruleCase{rule: "NET001", name: "machine network overlapping the install-config join subnet (installer test: overlapping machine network and user-provided IPv4 InternalJoinSubnet)", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + installJoinSubnetYAML("192.168.0.0/16"),
+		}, want: []string{"install-config.yaml:15:11: error: machineNetwork 192.168.10.0/24 overlaps OVN-Kubernetes' internal join subnet 192.168.0.0/16 (set in install-config)"}},
+		ruleCase{rule: "NET001", name: "install-config moves the join subnet off the machine network", files: map[string]string{
+			"install-config.yaml": strings.Replace(installConfigBareMetal, "192.168.10.0/24", "100.64.10.0/24", 1) + installJoinSubnetYAML("100.66.0.0/16"),
+		}},
+		ruleCase{rule: "NET005", name: "join subnet too small (installer test: user-provided IPv4 InternalJoinSubnet too small)", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + installJoinSubnetYAML("100.64.0.0/24"),
+		}, want: []string{"install-config.yaml:18:27: error: internalJoinSubnet 100.64.0.0/24 has room for 253 nodes, but the IPv4 cluster networks can have 512"}},
+		ruleCase{rule: "NET005", name: "join subnet with host bits (installer test: invalid user-provided IPv4 InternalJoinSubnet)", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + installJoinSubnetYAML("100.66.2.0/16"),
+		}, want: []string{"install-config.yaml:18:27: error: internalJoinSubnet 100.66.2.0/16 is not a network address: the installer expects 100.66.0.0/16"}},
+		ruleCase{rule: "NET005", name: "ovnKubernetesConfig without OVN-Kubernetes", files: map[string]string{
+			"install-config.yaml": strings.Replace(installConfigBareMetal, "OVNKubernetes", "OpenShiftSDN", 1) + installJoinSubnetYAML("100.66.0.0/16"),
+		}, want: []string{"install-config.yaml:8:16: error: networking.ovnKubernetesConfig is set with networkType OpenShiftSDN"}},
+		ruleCase{rule: "NET005", name: "join subnet large enough", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + installJoinSubnetYAML("100.64.0.0/22"),
+		}},
+
+		// install-config proxy addresses, from openshift/installer
+		// pkg/types/validation/installconfig.go validateIPProxy and
+		// installconfig_test.go TestValidateInstallConfig
+		ruleCase{rule: "NET006", name: "proxy in the install-config join subnet (installer test: HTTPProxy overlapping with user-provided IPv4 Internal Join Subnet)", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + installJoinSubnetYAML("100.64.0.0/16") + "proxy:\n  httpProxy: http://100.64.1.2:3030\n",
+		}, want: []string{"install-config.yaml:20:14: error: proxy http://100.64.1.2:3030 is inside the OVN-Kubernetes join subnet 100.64.0.0/16 set in networking.ovnKubernetesConfig"}},
+		ruleCase{rule: "NET006", name: "https proxy in the cluster and service networks", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + "proxy:\n  httpProxy: http://10.128.0.1:3128\n  httpsProxy: https://172.30.0.9:3128\n",
+		}, want: []string{
+			"install-config.yaml:17:14: error: proxy http://10.128.0.1:3128 is inside clusterNetwork 10.128.0.0/14",
+			"install-config.yaml:18:15: error: proxy https://172.30.0.9:3128 is inside serviceNetwork 172.30.0.0/16",
+		}},
+		ruleCase{rule: "NET006", name: "proxy in the default join subnet, which the installer does not check", files: map[string]string{
+			"install-config.yaml": installConfigBareMetal + "proxy:\n  httpProxy: http://100.64.1.2:3030\n  httpsProxy: http://proxy.example.com:3128\n",
+		}},
 	)
 
 	siteCases = append(siteCases,
@@ -433,4 +470,10 @@ func checkFindingsAt(t *testing.T, fs []lint.Finding, want []string) {
 			t.Errorf("finding %d:\n  %s\nwant prefix\n  %s", i, got, want[i])
 		}
 	}
+}
+
+// installJoinSubnetYAML is networking.ovnKubernetesConfig.ipv4.internalJoinSubnet,
+// to append to an install-config ending in its networking section.
+func installJoinSubnetYAML(cidr string) string {
+	return "  ovnKubernetesConfig:\n    ipv4:\n      internalJoinSubnet: " + cidr + "\n"
 }
