@@ -68,6 +68,13 @@ func (r *Reporter) ObjectKey(o *manifests.Object, msg string, path ...string) {
 	r.findings[len(r.findings)-1].Pos = o.KeyPosOf(path...)
 }
 
+// ObjectAt reports a finding about a plain or rendered object at a position
+// in its file that no field path names (the second of two equal keys).
+func (r *Reporter) ObjectAt(o *manifests.Object, msg string, pos diag.Position) {
+	r.Object(o, msg)
+	r.findings[len(r.findings)-1].Pos = pos
+}
+
 // At reports a finding at a position (a site field: s.Positions.Of(path)).
 func (r *Reporter) At(site string, pos diag.Position, msg string) {
 	r.findings = append(r.findings, Finding{Message: msg, Pos: pos, Site: site})

@@ -7,7 +7,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/suggest"
+	"github.com/siteforge/siteforge/internal/yamlkeys"
 )
 
 // How the installer decodes its inputs. Both files go through
@@ -29,6 +31,14 @@ import (
 //     DisallowUnknownFields) and returns any error: an unknown field and a
 //     value of the wrong type both refuse the file.
 //
+// sigs.k8s.io/yaml's UnmarshalStrict converts YAML to JSON with go-yaml
+// v2's UnmarshalStrict (yaml.go UnmarshalStrict -> unmarshal ->
+// yamlToJSONTarget), whose decoder refuses a mapping key set twice
+// (go.yaml.in/yaml/v2 decode.go decoder.setMapIndex: "key ... already set
+// in map"; sigs.k8s.io/yaml yaml_test.go TestUnmarshalStrictFails). That
+// error is not an "unknown field" one, so both files are refused, whatever
+// the two values are.
+//
 // DecodeProblem is what the installer says about one field.
 type DecodeProblem struct {
 	// Path is the field's path in the object (the key, for an unknown
@@ -42,18 +52,23 @@ type DecodeProblem struct {
 	// Message says what the field is and what the installer expects;
 	// Hint is a "did you mean" for an unknown field, or "".
 	Message, Hint string
+	// Duplicate is set for a key set a second time in its mapping; Pos is
+	// then the second key's position.
+	Duplicate bool
+	Pos       diag.Position
 }
 
 // InstallConfigDecodeProblems are the fields of an install-config the
-// installer refuses (a value of the wrong type) or ignores (an unknown
-// field), in document order.
+// installer refuses (a key set twice, a value of the wrong type) or ignores
+// (an unknown field): the keys set twice first, then the rest in document
+// order.
 func InstallConfigDecodeProblems(o *Object) []DecodeProblem {
 	return decodeProblems(o, installConfigShape, false)
 }
 
 // AgentConfigDecodeProblems are the fields of an agent-config the agent-based
-// installer refuses (an unknown field, a value of the wrong type), in
-// document order.
+// installer refuses (a key set twice, an unknown field, a value of the wrong
+// type): the keys set twice first, then the rest in document order.
 func AgentConfigDecodeProblems(o *Object) []DecodeProblem {
 	return decodeProblems(o, agentConfigShape, true)
 }
@@ -63,6 +78,12 @@ func decodeProblems(o *Object, s *shape, strict bool) []DecodeProblem {
 		return nil
 	}
 	var out []DecodeProblem
+	for _, d := range yamlkeys.Find(o.Node) {
+		out = append(out, DecodeProblem{Path: append(d.Path, d.Key.Value), Refused: true, Duplicate: true,
+			Pos:     nodePos(o.File, d.Key),
+			Message: "is already set at line " + strconv.Itoa(d.First.Line) + " (a mapping key set twice)",
+			Hint:    "keep one of the two"})
+	}
 	s.check(o.Node, nil, strict, &out)
 	return out
 }

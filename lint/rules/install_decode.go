@@ -19,13 +19,14 @@ func init() {
 		"INS021": func(set lint.Set, r *lint.Reporter) { reportDecode(set, r, false) },
 	}, []*lint.Rule{
 		{ID: "INS020", Name: "install-input-refused", Severity: lint.Error,
-			Summary: "a field of install-config.yaml or agent-config.yaml the installer cannot decode: a value of the wrong type, or a field agent-config does not have",
+			Summary: "a field of install-config.yaml or agent-config.yaml the installer cannot decode: a key set twice in one mapping, a value of the wrong type, or a field agent-config does not have",
 			Rationale: "The installer decodes install-config.yaml with sigs.k8s.io/yaml into its types and stops on a value of the wrong type, such as a single address where a list is expected (`apiVIPs: 10.0.0.5`): \"failed to unmarshal install-config.yaml\" " +
 				"(openshift/installer pkg/asset/installconfig/installconfigbase.go AssetBase.LoadFromFile, used by the agent-based installer through pkg/asset/agent/installconfig.go OptionalInstallConfig.Load). " +
 				"It decodes agent-config.yaml strictly (yaml.UnmarshalStrict: pkg/asset/agent/agentconfig/agent_config.go AgentConfig.Load), so a field its types do not have refuses the file too. " +
+				"Both decodes convert YAML to JSON with go-yaml v2's strict decoder (sigs.k8s.io/yaml yaml.go UnmarshalStrict), which refuses a key set twice in one mapping (go.yaml.in/yaml/v2 decode.go decoder.setMapIndex: \"key ... already set in map\"), equal values included. " +
 				"A key differing from a field only in case is that field (encoding/json matches names regardless of case), and any scalar is read as a string where a string is expected. " +
 				"Fields are checked where siteforge models the installer's types: the top level, networking, machine pools, the platform VIPs, mirrors, proxy and capabilities of install-config; all of agent-config except the hosts' rootDeviceHints, BMC and networkConfig.",
-			Fix: "Write the value as the message says (a list: `apiVIPs: [10.0.0.5]`), or rename or remove the field (the hint gives the field meant)."},
+			Fix: "Keep one of two keys set in one mapping; write the value as the message says (a list: `apiVIPs: [10.0.0.5]`), or rename or remove the field (the hint gives the field meant)."},
 		{ID: "INS021", Name: "install-field-ignored", Severity: lint.Warning,
 			Summary: "a field of install-config.yaml the installer does not have: it warns and ignores it",
 			Rationale: "When install-config.yaml has a field its types do not have, the installer logs \"failed to parse first occurrence of unknown field\" and decodes the file again ignoring unknown keys " +
@@ -66,9 +67,12 @@ func reportDecode(set lint.Set, r *lint.Reporter, refused bool) {
 			if p.Hint != "" {
 				msg += " (" + p.Hint + ")"
 			}
-			if p.Unknown {
+			switch {
+			case p.Duplicate:
+				r.ObjectAt(o, msg, p.Pos)
+			case p.Unknown:
 				r.ObjectKey(o, msg, p.Path...)
-			} else {
+			default:
 				r.Object(o, msg, p.Path...)
 			}
 		}

@@ -18,6 +18,22 @@ func init() {
 			"install-config.yaml": insInstallConfig,
 			"agent-config.yaml":   strings.Replace(insAgentConfig, "rendezvousIP: 192.168.10.10\n", "rendezvousIP: 192.168.10.10\nadditionalNtpSources: [ntp.example.com]\n", 1)}},
 		ruleCase{rule: "INS020", name: "well-typed inputs", files: insAgent("", "", "", "")},
+		// A key set twice in one mapping: sigs.k8s.io/yaml UnmarshalStrict
+		// converts YAML to JSON with go-yaml v2's strict decoder, which
+		// refuses it (go.yaml.in/yaml/v2 decode.go decoder.setMapIndex).
+		// The cases follow sigs.k8s.io/yaml yaml_test.go
+		// TestUnmarshalStrictFails: a list-valued key set twice ("decode
+		// duplicate into nested slice"), a key set twice in a list's
+		// element ("decode into slice with duplicate string-boolean
+		// value"), a top-level key set twice with equal values; and, as the
+		// decoder's check is per mapping, the same key in two mappings.
+		ruleCase{rule: "INS020", name: "install-config apiVIPs set twice", files: insAgent("    ingressVIPs: [192.168.10.6]\n", "    ingressVIPs: [192.168.10.6]\n    apiVIPs: [192.168.10.7]\n", "", ""),
+			want: []string{"install-config.yaml:19:5: error: platform.baremetal.apiVIPs is already set at line 17 (a mapping key set twice): the installer refuses install-config.yaml (keep one of the two)"}},
+		ruleCase{rule: "INS020", name: "agent-config host role set twice", files: insAgent("", "", "  role: master\n", "  role: master\n  role: master\n"),
+			want: []string{"agent-config.yaml:9:3: error: hosts.0.role is already set at line 8 (a mapping key set twice): the installer refuses agent-config.yaml (keep one of the two)"}},
+		ruleCase{rule: "INS020", name: "agent-config rendezvousIP set twice", files: insAgent("", "", "rendezvousIP: 192.168.10.10\n", "rendezvousIP: 192.168.10.10\nrendezvousIP: 192.168.10.10\n"),
+			want: []string{"agent-config.yaml:6:1: error: rendezvousIP is already set at line 5 (a mapping key set twice): the installer refuses agent-config.yaml (keep one of the two)"}},
+		ruleCase{rule: "INS020", name: "the same key in two mappings", files: insAgent("  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n", "", "")},
 		ruleCase{rule: "INS021", name: "ICSP mirrors in install-config", files: map[string]string{
 			"install-config.yaml": insInstallConfig + "repositoryDigestMirrors:\n- source: quay.io/openshift-release-dev/ocp-release\n  mirrors: [mirror.example.com/ocp]\n",
 			"agent-config.yaml":   insAgentConfig},
