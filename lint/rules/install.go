@@ -42,10 +42,12 @@ func init() {
 				"A ClusterInstance holds at most two API and two ingress VIPs (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go ApiVIPs, IngressVIPs: +kubebuilder:validation:MaxItems=2), so the hub refuses one with more; a site installed from a hub is refused at vet and render." + insPlain,
 			Fix: "Use a free host address of a machine network for each VIP, a different one for the API and the ingress, and none a node has; at most one VIP of each IP family."},
 		{ID: "INS002", Name: "install-duplicate-address", Severity: lint.Error,
-			Summary: "two hosts with one IP or MAC, or a host listing a MAC or interface name twice",
+			Summary: "two hosts with one IP or MAC, a host listing a MAC or interface name twice, or an agent host MAC that is not a unicast EUI-48 address",
 			Rationale: "The agent-based installer refuses a MAC used by two hosts (\"duplicate MAC address found\": openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateHostInterfaces); the assisted service requires a host's MACs and interface names to be unique " +
-				"(pkg/staticnetworkconfig/generator.go validateMacInterfaceName) and holds hosts whose addresses collide (internal/host/validator.go noIPCollisionsInNetwork). A host is recognised by its MACs: a copied MAC gives one host another's config." + insPlain,
-			Fix: "Copy each host's MACs from its own NICs, and give each host its own address."},
+				"(pkg/staticnetworkconfig/generator.go validateMacInterfaceName) and holds hosts whose addresses collide (internal/host/validator.go noIPCollisionsInNetwork). A host is recognised by its MACs: a copied MAC gives one host another's config. " +
+				"The agent-based installer also refuses a host interface MAC (and the bootMACAddress of an install-config platform.baremetal.hosts entry, which becomes the host's interface when agent-config lists no hosts) that is not six octets with the multicast bit clear " +
+				"(validateHostInterfaces and getInstallConfigDefaults, through pkg/validate/validate.go MAC: \"expected unicast mac address, found multicast\"; test \"invalid_multicast_mac\" in pkg/types/baremetal/validation/platform_test.go)." + insPlain,
+			Fix: "Copy each host's MACs from its own NICs (six octets such as 52:54:00:12:34:56), and give each host its own address."},
 		{ID: "INS003", Name: "install-cidr-host-bits", Severity: lint.Error,
 			Summary: "a machine, cluster or service network written with host bits set (10.0.0.5/24 for 10.0.0.0/24); service networks overlapping each other, more than one on IPv4, or other than one per family on dual stack; a cluster network hostPrefix shorter than its CIDR, negative, not 64 on IPv6, or different across IPv4 cluster networks",
 			Rationale: "The installer refuses a network whose address has host bits: \"invalid network address. got 10.0.0.5/24, expecting 10.0.0.0/24\" (openshift/installer pkg/validate/validate.go SubnetCIDR, from pkg/types/validation/installconfig.go validateNetworking); " +

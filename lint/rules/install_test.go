@@ -339,5 +339,15 @@ func init() {
 			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{}'\n  ignitionConfigOverride: '{}'\n", 1),
 				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '[\"--append-karg\", \"nameserver=198.51.100.0\", \"-n\"]'\n    ignitionConfigOverride: '{}'\n", 1),
 		}},
+
+		// INS002: openshift/installer pkg/asset/agent/agentconfig/agenthosts.go
+		// validateHostInterfaces through pkg/validate/validate.go MAC; MACs
+		// from tests "invalid_multicast_mac" and "valid_both_macs_specified"
+		// in pkg/types/baremetal/validation/platform_test.go
+		ruleCase{rule: "INS002", name: "installer: multicast host MAC", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: 7D:CE:E3:29:35:6F"),
+			want: []string{`agent-config.yaml:11:17: error: MAC "7D:CE:E3:29:35:6F" of node m0 is not a unicast EUI-48 address (expected unicast mac address, found multicast): the agent-based installer refuses it`}},
+		ruleCase{rule: "INS002", name: "installer: host MAC of eight octets", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: 52:54:00:00:00:10:00:01"),
+			want: []string{`agent-config.yaml:11:17: error: MAC "52:54:00:00:00:10:00:01" of node m0 is not a unicast EUI-48 address (invalid MAC address): the agent-based installer refuses it`}},
+		ruleCase{rule: "INS002", name: "installer: unicast host MAC", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: CA:FE:CA:FE:CA:FE")},
 	)
 }

@@ -188,6 +188,7 @@ func Run(f *Facts) []Finding {
 	c.vipFamilies()
 	c.vipPrimaryFamily()
 	c.duplicates()
+	c.macs()
 	c.singleNode()
 	c.controlPlane()
 	c.hubControlPlane()
