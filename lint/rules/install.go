@@ -96,6 +96,11 @@ func init() {
 				"no image-based template reads apiVIPs or ingressVIPs; the ClusterDeployment is written with platform none and the host is a BareMetalHost driven by its BMC " +
 				"(stolostron/siteconfig internal/templates/image-based-installer/template.go ImageClusterInstall, ClusterDeployment, BareMetalHost). The image-based install operator installs single-node OpenShift from a seed image (docs \"Image-based installation for single-node OpenShift\")." + insPlain,
 			Fix: "Install one control-plane node without workers and without VIPs (the node's IP answers for the API and ingress), on bare metal; use the assisted templates (ai-cluster-templates-v1) for a multi-node cluster."},
+		{ID: "INS010", Name: "install-agent-host", Severity: lint.Error,
+			Summary: "an agent-config host whose role is neither master nor worker",
+			Rationale: "The agent-based installer assigns each host listed in agent-config the role written, and accepts only master and worker (or none, for the assisted service to assign): " +
+				"\"host role has incorrect value. Role must either be 'master' or 'worker'\" (openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateRoles; test \"host-roles-have-incorrect-values\" in agent_config_test.go)." + insPlain,
+			Fix: "Write role: master or role: worker, or leave the role out."},
 	})
 }
 
@@ -226,6 +231,9 @@ func agentConfigFacts(f *installcheck.Facts, ac *manifests.AgentConfigFile) {
 	for i, h := range ac.Hosts {
 		at := func(p ...string) []string { return append([]string{"hosts", strconv.Itoa(i)}, p...) }
 		host := installcheck.Host{Name: h.Hostname, Role: h.Role, Key: &insKey{o, at()}}
+		if h.Role != "" {
+			host.RoleKey = &insKey{o, at("role")}
+		}
 		if host.Name == "" {
 			host.Name = "hosts[" + strconv.Itoa(i) + "]"
 		}

@@ -349,5 +349,11 @@ func init() {
 		ruleCase{rule: "INS002", name: "installer: host MAC of eight octets", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: 52:54:00:00:00:10:00:01"),
 			want: []string{`agent-config.yaml:11:17: error: MAC "52:54:00:00:00:10:00:01" of node m0 is not a unicast EUI-48 address (invalid MAC address): the agent-based installer refuses it`}},
 		ruleCase{rule: "INS002", name: "installer: unicast host MAC", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: CA:FE:CA:FE:CA:FE")},
+		// INS010: openshift/installer pkg/asset/agent/agentconfig/agenthosts.go
+		// validateRoles; test "host-roles-have-incorrect-values" in
+		// agent_config_test.go
+		ruleCase{rule: "INS010", name: "installer: host-roles-have-incorrect-values", files: insAgent("", "", "- hostname: m0\n  role: master", "- hostname: m0\n  role: invalid-role"),
+			want: []string{`agent-config.yaml:8:9: error: role "invalid-role" of host m0 is neither master nor worker: the agent-based installer refuses it (host role has incorrect value. Role must either be 'master' or 'worker')`}},
+		ruleCase{rule: "INS010", name: "installer: master and worker roles", files: insAgent("", "", "", "")},
 	)
 }
