@@ -97,10 +97,12 @@ func init() {
 				"(stolostron/siteconfig internal/templates/image-based-installer/template.go ImageClusterInstall, ClusterDeployment, BareMetalHost). The image-based install operator installs single-node OpenShift from a seed image (docs \"Image-based installation for single-node OpenShift\")." + insPlain,
 			Fix: "Install one control-plane node without workers and without VIPs (the node's IP answers for the API and ingress), on bare metal; use the assisted templates (ai-cluster-templates-v1) for a multi-node cluster."},
 		{ID: "INS010", Name: "install-agent-host", Severity: lint.Error,
-			Summary: "an agent-config host whose role is neither master nor worker",
+			Summary: "an agent-config host whose role is neither master nor worker, or whose rootDeviceHints deviceName is not a device in /dev or /dev/disk/by-path",
 			Rationale: "The agent-based installer assigns each host listed in agent-config the role written, and accepts only master and worker (or none, for the assisted service to assign): " +
-				"\"host role has incorrect value. Role must either be 'master' or 'worker'\" (openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateRoles; test \"host-roles-have-incorrect-values\" in agent_config_test.go)." + insPlain,
-			Fix: "Write role: master or role: worker, or leave the role out."},
+				"\"host role has incorrect value. Role must either be 'master' or 'worker'\" (openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateRoles; test \"host-roles-have-incorrect-values\" in agent_config_test.go). " +
+				"It takes a root device hint deviceName only as a /dev path of a device directly in /dev or in /dev/disk/by-path: \"Device Name of root device hint must be a /dev/ path\", \"... must be path in /dev/ or /dev/disk/by-path/\" " +
+				"(validateHostRootDeviceHints through pkg/types/baremetal/validation/platform.go ValidateHostRootDeviceHints; the same rule as metal3's BareMetalHost validation, tests \"invalidRootDeviceHintByUUID\" and \"invalidRootDeviceHintNoPath\" in metal3-io/baremetal-operator), so /dev/disk/by-id names are refused." + insPlain,
+			Fix: "Write role: master or role: worker, or leave the role out; name the disk /dev/sda or /dev/disk/by-path/..., or pick it by wwn or serialNumber."},
 	})
 }
 
@@ -233,6 +235,9 @@ func agentConfigFacts(f *installcheck.Facts, ac *manifests.AgentConfigFile) {
 		host := installcheck.Host{Name: h.Hostname, Role: h.Role, Key: &insKey{o, at()}}
 		if h.Role != "" {
 			host.RoleKey = &insKey{o, at("role")}
+		}
+		if h.RootDeviceHints != nil {
+			host.RootDeviceName = insVal(h.RootDeviceHints.DeviceName, o, at("rootDeviceHints", "deviceName")...)
 		}
 		if host.Name == "" {
 			host.Name = "hosts[" + strconv.Itoa(i) + "]"

@@ -355,5 +355,14 @@ func init() {
 		ruleCase{rule: "INS010", name: "installer: host-roles-have-incorrect-values", files: insAgent("", "", "- hostname: m0\n  role: master", "- hostname: m0\n  role: invalid-role"),
 			want: []string{`agent-config.yaml:8:9: error: role "invalid-role" of host m0 is neither master nor worker: the agent-based installer refuses it (host role has incorrect value. Role must either be 'master' or 'worker')`}},
 		ruleCase{rule: "INS010", name: "installer: master and worker roles", files: insAgent("", "", "", "")},
+		// INS010: openshift/installer pkg/asset/agent/agentconfig/agenthosts.go
+		// validateHostRootDeviceHints, pkg/types/baremetal/validation
+		// ValidateHostRootDeviceHints; device names from metal3's tests
+		// "invalidRootDeviceHintByUUID", "invalidRootDeviceHintNoPath"
+		ruleCase{rule: "INS010", name: "installer: root device hint by UUID", files: insAgent("", "", "- hostname: m0\n", "- hostname: m0\n  rootDeviceHints:\n    deviceName: /dev/disk/by-uuid/cdaacd50-3a4c-421c-91c0-fe9ba7b8b2f1\n"),
+			want: []string{`agent-config.yaml:9:17: error: rootDeviceHints.deviceName "/dev/disk/by-uuid/cdaacd50-3a4c-421c-91c0-fe9ba7b8b2f1" of host m0: the agent-based installer refuses it (Device Name of root device hint must be path in /dev/ or /dev/disk/by-path/)`}},
+		ruleCase{rule: "INS010", name: "installer: root device hint without /dev", files: insAgent("", "", "- hostname: m0\n", "- hostname: m0\n  rootDeviceHints:\n    deviceName: sda\n"),
+			want: []string{`agent-config.yaml:9:17: error: rootDeviceHints.deviceName "sda" of host m0: the agent-based installer refuses it (Device Name of root device hint must be a /dev/ path)`}},
+		ruleCase{rule: "INS010", name: "installer: root device hints in /dev and /dev/disk/by-path", files: insAgent("", "", "- hostname: m0\n", "- hostname: m0\n  rootDeviceHints:\n    deviceName: /dev/disk/by-path/pci-0000:01:00.0-nvme-1\n- hostname: m9\n  rootDeviceHints:\n    deviceName: /dev/sda\n  interfaces:\n  - name: eno1\n    macAddress: 52:54:00:00:00:19\n")},
 	)
 }
