@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	configv1 "github.com/openshift/api/config/v1"
+
 	"github.com/siteforge/siteforge/internal/cluster/installcheck"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -71,13 +73,15 @@ func init() {
 				"docs \"Preparing to install with the Agent-based Installer\"). An address no host has leaves the hosts waiting for a service nobody runs; it is reported when every control-plane host has a static address of the rendezvousIP's family, so that a host on DHCP is not taken for a missing one." + insPlain,
 			Fix: "Set rendezvousIP to the static address of a control-plane host."},
 		{ID: "INS006", Name: "install-control-plane-size", Severity: lint.Error,
-			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release, or a ClusterInstance arbiter outside clusterType HighlyAvailableArbiter (or that type without an arbiter and 2 control-plane nodes)",
+			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release, or a ClusterInstance arbiter outside clusterType HighlyAvailableArbiter (or that type without an arbiter and 2 control-plane nodes), or fewer install-config platform.baremetal.hosts than an installer-provisioned bare-metal cluster's replicas",
 			Rationale: "1 or 3 control-plane nodes before 4.18; 1, 3, 4 or 5 from 4.18 (openshift/installer docs/user/agent/control-plane-replicas.md; openshift/assisted-service internal/common/common.go MinimumVersionForNonStandardHAOCPControlPlane, " +
 				"internal/bminventory/inventory.go validateHighAvailabilityWithControlPlaneCount). Two only as a two-node cluster with an arbiter (4.19) or with fencing (4.20) (MinimumVersionForArbiterClusters, MinimumVersionForTwoNodesWithFencing). " +
 				"Plain manifests without a known release are judged by the latest release. " +
 				"The siteconfig operator takes arbiter nodes only in a ClusterInstance of clusterType HighlyAvailableArbiter, and that type only with at least 1 arbiter and 2 control-plane nodes " +
 				"(stolostron/siteconfig api/v1alpha1 clusterinstance_validation.go validateControlPlaneAgentCount: \"arbiter agents can only be used with HighlyAvailableArbiter cluster-type\", " +
-				"\"highly available arbiter cluster-type must have at least 1 arbiter agent and 2 control-plane agents\"); sites have no arbiter." + insPlain,
+				"\"highly available arbiter cluster-type must have at least 1 arbiter agent and 2 control-plane agents\"); sites have no arbiter. " +
+				"An installer-provisioned bare-metal install (not agent-based, MachineAPI capability on) needs a platform.baremetal.hosts entry for every control-plane and compute replica, hosts without a role filling the control plane first: " +
+				"\"not enough hosts found (%v) to support all the configured ControlPlane replicas (%v)\" (openshift/installer pkg/types/baremetal/validation/platform.go validateHostsCount, from ValidateHosts); the hosts are read as pkg/types/baremetal/platform.go Host." + insPlain,
 			Fix: "Use a supported number of control-plane nodes, declare the arbiter (install-config arbiter, ClusterInstance clusterType HighlyAvailableArbiter) or fencing of a two-node cluster, or install a release that accepts the size."},
 		{ID: "INS007", Name: "install-bmc-credentials", Severity: lint.Error,
 			Summary: "a ClusterInstance node without a BMC, a BMC credentials Secret name or a boot MAC",
@@ -152,6 +156,12 @@ func installFacts(set lint.Set) []*installcheck.Facts {
 		f := installConfigFacts(ics[0], set.Minor)
 		f.Method = installcheck.MethodAgent
 		agentConfigFacts(f, acs[0])
+		if len(f.Hosts) == 0 {
+			// the agent installer takes install-config's hosts when
+			// agent-config lists none (installer pkg/asset/agent/agentconfig
+			// agenthosts.go getInstallConfigDefaults)
+			f.Hosts = f.InstallHosts
+		}
 		out = append(out, f)
 	} else {
 		for _, ic := range ics {
@@ -206,6 +216,23 @@ func installConfigFacts(ic *manifests.InstallConfigFile, minor platform.OCPMinor
 	}
 	for i, v := range ic.IngressVIPs {
 		f.IngressVIPs = append(f.IngressVIPs, insVal(v, o, vipPath(ic.IngressVIPKey, i)...))
+	}
+	f.MachineAPI = manifests.CapabilityOff([]*manifests.Object{o}, configv1.ClusterVersionCapabilityMachineAPI) == ""
+	if bm := ic.InstallConfig.Platform.BareMetal; bm != nil && len(bm.Hosts) > 0 {
+		f.InstallHostsKey = &insKey{o, []string{"platform", ic.PlatformKey, "hosts"}}
+		for i, h := range bm.Hosts {
+			at := func(p ...string) []string {
+				return append([]string{"platform", ic.PlatformKey, "hosts", strconv.Itoa(i)}, p...)
+			}
+			host := installcheck.Host{Name: h.Name, Role: h.Role, Key: &insKey{o, at()}, BootMAC: insVal(h.BootMACAddress, o, at("bootMACAddress")...)}
+			if host.Name == "" {
+				host.Name = "hosts[" + strconv.Itoa(i) + "]"
+			}
+			if h.Role != "" {
+				host.RoleKey = &insKey{o, at("role")}
+			}
+			f.InstallHosts = append(f.InstallHosts, host)
+		}
 	}
 	if cp := ic.ControlPlane; cp != nil && cp.Replicas != nil {
 		f.ControlPlane, f.ControlPlaneKey = int(*cp.Replicas), &insKey{o, []string{"controlPlane", "replicas"}}

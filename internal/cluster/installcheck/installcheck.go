@@ -132,6 +132,15 @@ type Facts struct {
 	// topologies with two control-plane nodes.
 	TwoNode bool
 	Hosts   []Host
+	// InstallHosts are install-config platform.baremetal.hosts (at
+	// InstallHostsKey): the hosts the installer provisions on bare metal.
+	// An agent install takes them as its Hosts when agent-config lists
+	// none; the caller says so by listing them in Hosts too.
+	InstallHosts    []Host
+	InstallHostsKey Key
+	// MachineAPI: the cluster keeps the MachineAPI capability (the
+	// installer checks platform.baremetal.hosts only then).
+	MachineAPI bool
 	// RendezvousIP of the agent-based installer (V "" when not written).
 	RendezvousIP Value
 	// Installed from a hub (ClusterInstance): every host needs a BMC with
@@ -199,6 +208,7 @@ func Run(f *Facts) []Finding {
 	c.singleNode()
 	c.controlPlane()
 	c.hubControlPlane()
+	c.installHostsCount()
 	c.rendezvous()
 	c.bmc()
 	c.imageBased()
