@@ -143,6 +143,9 @@ func installFacts(s *site.Site) *installcheck.Facts {
 			if node.BootMAC == "" {
 				h.BootMAC.Key = at()
 			}
+			if node.RootDeviceHints != nil && node.RootDeviceHints.DeviceName != "" {
+				h.RootDeviceName = installcheck.Value{V: node.RootDeviceHints.DeviceName, Key: at("rootDeviceHints", "deviceName")}
+			}
 			if node.BMC != nil {
 				h.BMC = &installcheck.BMC{Key: at("bmc"), CredentialsName: installcheck.Value{V: node.BMC.CredentialsSecret, Key: at("bmc", "credentialsSecret")}}
 			}

@@ -85,6 +85,14 @@ func InstallConfigs(objs []*Object) []*InstallConfigFile {
 					ic.IngressVIPKey = "ingressVIP"
 				}
 				ic.LoadBalancerType = vips.LB.Type
+				if ic.Platform == "baremetal" {
+					// the section shadows the typed Platform: read the
+					// hosts from it
+					var bm upstream.BareMetalPlatform
+					if json.Unmarshal(raw, &bm) == nil {
+						ic.InstallConfig.Platform.BareMetal = &bm
+					}
+				}
 			}
 		}
 		out = append(out, ic)

@@ -122,11 +122,23 @@ type AWSPlatform struct {
 	Region string `json:"region"`
 }
 
-// BareMetalPlatform is platform.baremetal as the agent installer takes it:
-// the VIPs (no hosts, no BMC credentials: agent-config carries the hosts).
+// BareMetalPlatform is platform.baremetal: the VIPs siteforge writes, and
+// the hosts it reads (siteforge writes no hosts: agent-config carries them).
 type BareMetalPlatform struct {
 	APIVIPs     []string `json:"apiVIPs,omitempty"`
 	IngressVIPs []string `json:"ingressVIPs,omitempty"`
+	// Hosts is `json:"hosts"` upstream; omitempty here so that the
+	// install-configs siteforge writes stay without it.
+	Hosts []BareMetalHost `json:"hosts,omitempty"`
+}
+
+// BareMetalHost is one platform.baremetal.hosts entry (installer
+// pkg/types/baremetal/platform.go Host): the fields the install checks
+// read; the BMC and its credentials are never read.
+type BareMetalHost struct {
+	Name           string `json:"name,omitempty"`
+	Role           string `json:"role"`
+	BootMACAddress string `json:"bootMACAddress"`
 }
 
 // NonePlatform is platform.none: {}.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	configv1 "github.com/openshift/api/config/v1"
+
 	"github.com/siteforge/siteforge/internal/cluster/installcheck"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -42,10 +44,12 @@ func init() {
 				"A ClusterInstance holds at most two API and two ingress VIPs (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go ApiVIPs, IngressVIPs: +kubebuilder:validation:MaxItems=2), so the hub refuses one with more; a site installed from a hub is refused at vet and render." + insPlain,
 			Fix: "Use a free host address of a machine network for each VIP, a different one for the API and the ingress, and none a node has; at most one VIP of each IP family."},
 		{ID: "INS002", Name: "install-duplicate-address", Severity: lint.Error,
-			Summary: "two hosts with one IP or MAC, or a host listing a MAC or interface name twice",
+			Summary: "two hosts with one IP or MAC, a host listing a MAC or interface name twice, or an agent host MAC that is not a unicast EUI-48 address",
 			Rationale: "The agent-based installer refuses a MAC used by two hosts (\"duplicate MAC address found\": openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateHostInterfaces); the assisted service requires a host's MACs and interface names to be unique " +
-				"(pkg/staticnetworkconfig/generator.go validateMacInterfaceName) and holds hosts whose addresses collide (internal/host/validator.go noIPCollisionsInNetwork). A host is recognised by its MACs: a copied MAC gives one host another's config." + insPlain,
-			Fix: "Copy each host's MACs from its own NICs, and give each host its own address."},
+				"(pkg/staticnetworkconfig/generator.go validateMacInterfaceName) and holds hosts whose addresses collide (internal/host/validator.go noIPCollisionsInNetwork). A host is recognised by its MACs: a copied MAC gives one host another's config. " +
+				"The agent-based installer also refuses a host interface MAC (and the bootMACAddress of an install-config platform.baremetal.hosts entry, which becomes the host's interface when agent-config lists no hosts) that is not six octets with the multicast bit clear " +
+				"(validateHostInterfaces and getInstallConfigDefaults, through pkg/validate/validate.go MAC: \"expected unicast mac address, found multicast\"; test \"invalid_multicast_mac\" in pkg/types/baremetal/validation/platform_test.go)." + insPlain,
+			Fix: "Copy each host's MACs from its own NICs (six octets such as 52:54:00:12:34:56), and give each host its own address."},
 		{ID: "INS003", Name: "install-cidr-host-bits", Severity: lint.Error,
 			Summary: "a machine, cluster or service network written with host bits set (10.0.0.5/24 for 10.0.0.0/24); service networks overlapping each other, more than one on IPv4, or other than one per family on dual stack; a cluster network hostPrefix shorter than its CIDR, negative, not 64 on IPv6, or different across IPv4 cluster networks",
 			Rationale: "The installer refuses a network whose address has host bits: \"invalid network address. got 10.0.0.5/24, expecting 10.0.0.0/24\" (openshift/installer pkg/validate/validate.go SubnetCIDR, from pkg/types/validation/installconfig.go validateNetworking); " +
@@ -69,13 +73,15 @@ func init() {
 				"docs \"Preparing to install with the Agent-based Installer\"). An address no host has leaves the hosts waiting for a service nobody runs; it is reported when every control-plane host has a static address of the rendezvousIP's family, so that a host on DHCP is not taken for a missing one." + insPlain,
 			Fix: "Set rendezvousIP to the static address of a control-plane host."},
 		{ID: "INS006", Name: "install-control-plane-size", Severity: lint.Error,
-			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release, or a ClusterInstance arbiter outside clusterType HighlyAvailableArbiter (or that type without an arbiter and 2 control-plane nodes)",
+			Summary: "a control-plane size the agent-based installer or the assisted service does not install on the release, or a ClusterInstance arbiter outside clusterType HighlyAvailableArbiter (or that type without an arbiter and 2 control-plane nodes), or fewer install-config platform.baremetal.hosts than an installer-provisioned bare-metal cluster's replicas",
 			Rationale: "1 or 3 control-plane nodes before 4.18; 1, 3, 4 or 5 from 4.18 (openshift/installer docs/user/agent/control-plane-replicas.md; openshift/assisted-service internal/common/common.go MinimumVersionForNonStandardHAOCPControlPlane, " +
 				"internal/bminventory/inventory.go validateHighAvailabilityWithControlPlaneCount). Two only as a two-node cluster with an arbiter (4.19) or with fencing (4.20) (MinimumVersionForArbiterClusters, MinimumVersionForTwoNodesWithFencing). " +
 				"Plain manifests without a known release are judged by the latest release. " +
 				"The siteconfig operator takes arbiter nodes only in a ClusterInstance of clusterType HighlyAvailableArbiter, and that type only with at least 1 arbiter and 2 control-plane nodes " +
 				"(stolostron/siteconfig api/v1alpha1 clusterinstance_validation.go validateControlPlaneAgentCount: \"arbiter agents can only be used with HighlyAvailableArbiter cluster-type\", " +
-				"\"highly available arbiter cluster-type must have at least 1 arbiter agent and 2 control-plane agents\"); sites have no arbiter." + insPlain,
+				"\"highly available arbiter cluster-type must have at least 1 arbiter agent and 2 control-plane agents\"); sites have no arbiter. " +
+				"An installer-provisioned bare-metal install (not agent-based, MachineAPI capability on) needs a platform.baremetal.hosts entry for every control-plane and compute replica, hosts without a role filling the control plane first: " +
+				"\"not enough hosts found (%v) to support all the configured ControlPlane replicas (%v)\" (openshift/installer pkg/types/baremetal/validation/platform.go validateHostsCount, from ValidateHosts); the hosts are read as pkg/types/baremetal/platform.go Host." + insPlain,
 			Fix: "Use a supported number of control-plane nodes, declare the arbiter (install-config arbiter, ClusterInstance clusterType HighlyAvailableArbiter) or fencing of a two-node cluster, or install a release that accepts the size."},
 		{ID: "INS007", Name: "install-bmc-credentials", Severity: lint.Error,
 			Summary: "a ClusterInstance node without a BMC, a BMC credentials Secret name or a boot MAC",
@@ -94,6 +100,13 @@ func init() {
 				"no image-based template reads apiVIPs or ingressVIPs; the ClusterDeployment is written with platform none and the host is a BareMetalHost driven by its BMC " +
 				"(stolostron/siteconfig internal/templates/image-based-installer/template.go ImageClusterInstall, ClusterDeployment, BareMetalHost). The image-based install operator installs single-node OpenShift from a seed image (docs \"Image-based installation for single-node OpenShift\")." + insPlain,
 			Fix: "Install one control-plane node without workers and without VIPs (the node's IP answers for the API and ingress), on bare metal; use the assisted templates (ai-cluster-templates-v1) for a multi-node cluster."},
+		{ID: "INS010", Name: "install-agent-host", Severity: lint.Error,
+			Summary: "an agent-config host whose role is neither master nor worker, or whose rootDeviceHints deviceName is not a device in /dev or /dev/disk/by-path",
+			Rationale: "The agent-based installer assigns each host listed in agent-config the role written, and accepts only master and worker (or none, for the assisted service to assign): " +
+				"\"host role has incorrect value. Role must either be 'master' or 'worker'\" (openshift/installer pkg/asset/agent/agentconfig/agenthosts.go validateRoles; test \"host-roles-have-incorrect-values\" in agent_config_test.go). " +
+				"It takes a root device hint deviceName only as a /dev path of a device directly in /dev or in /dev/disk/by-path: \"Device Name of root device hint must be a /dev/ path\", \"... must be path in /dev/ or /dev/disk/by-path/\" " +
+				"(validateHostRootDeviceHints through pkg/types/baremetal/validation/platform.go ValidateHostRootDeviceHints; the same rule as metal3's BareMetalHost validation, tests \"invalidRootDeviceHintByUUID\" and \"invalidRootDeviceHintNoPath\" in metal3-io/baremetal-operator), so /dev/disk/by-id names are refused." + insPlain,
+			Fix: "Write role: master or role: worker, or leave the role out; name the disk /dev/sda or /dev/disk/by-path/..., or pick it by wwn or serialNumber."},
 	})
 }
 
@@ -143,6 +156,12 @@ func installFacts(set lint.Set) []*installcheck.Facts {
 		f := installConfigFacts(ics[0], set.Minor)
 		f.Method = installcheck.MethodAgent
 		agentConfigFacts(f, acs[0])
+		if len(f.Hosts) == 0 {
+			// the agent installer takes install-config's hosts when
+			// agent-config lists none (installer pkg/asset/agent/agentconfig
+			// agenthosts.go getInstallConfigDefaults)
+			f.Hosts = f.InstallHosts
+		}
 		out = append(out, f)
 	} else {
 		for _, ic := range ics {
@@ -198,6 +217,23 @@ func installConfigFacts(ic *manifests.InstallConfigFile, minor platform.OCPMinor
 	for i, v := range ic.IngressVIPs {
 		f.IngressVIPs = append(f.IngressVIPs, insVal(v, o, vipPath(ic.IngressVIPKey, i)...))
 	}
+	f.MachineAPI = manifests.CapabilityOff([]*manifests.Object{o}, configv1.ClusterVersionCapabilityMachineAPI) == ""
+	if bm := ic.InstallConfig.Platform.BareMetal; bm != nil && len(bm.Hosts) > 0 {
+		f.InstallHostsKey = &insKey{o, []string{"platform", ic.PlatformKey, "hosts"}}
+		for i, h := range bm.Hosts {
+			at := func(p ...string) []string {
+				return append([]string{"platform", ic.PlatformKey, "hosts", strconv.Itoa(i)}, p...)
+			}
+			host := installcheck.Host{Name: h.Name, Role: h.Role, Key: &insKey{o, at()}, BootMAC: insVal(h.BootMACAddress, o, at("bootMACAddress")...)}
+			if host.Name == "" {
+				host.Name = "hosts[" + strconv.Itoa(i) + "]"
+			}
+			if h.Role != "" {
+				host.RoleKey = &insKey{o, at("role")}
+			}
+			f.InstallHosts = append(f.InstallHosts, host)
+		}
+	}
 	if cp := ic.ControlPlane; cp != nil && cp.Replicas != nil {
 		f.ControlPlane, f.ControlPlaneKey = int(*cp.Replicas), &insKey{o, []string{"controlPlane", "replicas"}}
 	}
@@ -224,6 +260,12 @@ func agentConfigFacts(f *installcheck.Facts, ac *manifests.AgentConfigFile) {
 	for i, h := range ac.Hosts {
 		at := func(p ...string) []string { return append([]string{"hosts", strconv.Itoa(i)}, p...) }
 		host := installcheck.Host{Name: h.Hostname, Role: h.Role, Key: &insKey{o, at()}}
+		if h.Role != "" {
+			host.RoleKey = &insKey{o, at("role")}
+		}
+		if h.RootDeviceHints != nil {
+			host.RootDeviceName = insVal(h.RootDeviceHints.DeviceName, o, at("rootDeviceHints", "deviceName")...)
+		}
 		if host.Name == "" {
 			host.Name = "hosts[" + strconv.Itoa(i) + "]"
 		}

@@ -339,5 +339,52 @@ func init() {
 			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{}'\n  ignitionConfigOverride: '{}'\n", 1),
 				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '[\"--append-karg\", \"nameserver=198.51.100.0\", \"-n\"]'\n    ignitionConfigOverride: '{}'\n", 1),
 		}},
+
+		// INS002: openshift/installer pkg/asset/agent/agentconfig/agenthosts.go
+		// validateHostInterfaces through pkg/validate/validate.go MAC; MACs
+		// from tests "invalid_multicast_mac" and "valid_both_macs_specified"
+		// in pkg/types/baremetal/validation/platform_test.go
+		ruleCase{rule: "INS002", name: "installer: multicast host MAC", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: 7D:CE:E3:29:35:6F"),
+			want: []string{`agent-config.yaml:11:17: error: MAC "7D:CE:E3:29:35:6F" of node m0 is not a unicast EUI-48 address (expected unicast mac address, found multicast): the agent-based installer refuses it`}},
+		ruleCase{rule: "INS002", name: "installer: host MAC of eight octets", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: 52:54:00:00:00:10:00:01"),
+			want: []string{`agent-config.yaml:11:17: error: MAC "52:54:00:00:00:10:00:01" of node m0 is not a unicast EUI-48 address (invalid MAC address): the agent-based installer refuses it`}},
+		ruleCase{rule: "INS002", name: "installer: unicast host MAC", files: insAgent("", "", "macAddress: 52:54:00:00:00:10", "macAddress: CA:FE:CA:FE:CA:FE")},
+		// INS010: openshift/installer pkg/asset/agent/agentconfig/agenthosts.go
+		// validateRoles; test "host-roles-have-incorrect-values" in
+		// agent_config_test.go
+		ruleCase{rule: "INS010", name: "installer: host-roles-have-incorrect-values", files: insAgent("", "", "- hostname: m0\n  role: master", "- hostname: m0\n  role: invalid-role"),
+			want: []string{`agent-config.yaml:8:9: error: role "invalid-role" of host m0 is neither master nor worker: the agent-based installer refuses it (host role has incorrect value. Role must either be 'master' or 'worker')`}},
+		ruleCase{rule: "INS010", name: "installer: master and worker roles", files: insAgent("", "", "", "")},
+		// INS010: openshift/installer pkg/asset/agent/agentconfig/agenthosts.go
+		// validateHostRootDeviceHints, pkg/types/baremetal/validation
+		// ValidateHostRootDeviceHints; device names from metal3's tests
+		// "invalidRootDeviceHintByUUID", "invalidRootDeviceHintNoPath"
+		ruleCase{rule: "INS010", name: "installer: root device hint by UUID", files: insAgent("", "", "- hostname: m0\n", "- hostname: m0\n  rootDeviceHints:\n    deviceName: /dev/disk/by-uuid/cdaacd50-3a4c-421c-91c0-fe9ba7b8b2f1\n"),
+			want: []string{`agent-config.yaml:9:17: error: rootDeviceHints.deviceName "/dev/disk/by-uuid/cdaacd50-3a4c-421c-91c0-fe9ba7b8b2f1" of host m0: the agent-based installer refuses it (Device Name of root device hint must be path in /dev/ or /dev/disk/by-path/)`}},
+		ruleCase{rule: "INS010", name: "installer: root device hint without /dev", files: insAgent("", "", "- hostname: m0\n", "- hostname: m0\n  rootDeviceHints:\n    deviceName: sda\n"),
+			want: []string{`agent-config.yaml:9:17: error: rootDeviceHints.deviceName "sda" of host m0: the agent-based installer refuses it (Device Name of root device hint must be a /dev/ path)`}},
+		ruleCase{rule: "INS010", name: "installer: root device hints in /dev and /dev/disk/by-path", files: insAgent("", "", "- hostname: m0\n", "- hostname: m0\n  rootDeviceHints:\n    deviceName: /dev/disk/by-path/pci-0000:01:00.0-nvme-1\n- hostname: m9\n  rootDeviceHints:\n    deviceName: /dev/sda\n  interfaces:\n  - name: eno1\n    macAddress: 52:54:00:00:00:19\n")},
+		// INS006: openshift/installer pkg/types/baremetal/validation/platform.go
+		// validateHostsCount (hosts without a role fill the control plane
+		// first), run by ValidateHosts on installer-provisioned bare metal
+		ruleCase{rule: "INS006", name: "installer: one baremetal host for three control-plane replicas", files: map[string]string{
+			"install-config.yaml": strings.Replace(insInstallConfig, "    ingressVIPs: [192.168.10.6]\n", "    ingressVIPs: [192.168.10.6]\n    hosts:\n    - name: m0\n      role: master\n      bootMACAddress: 52:54:00:00:00:10\n", 1),
+		}, want: []string{"install-config.yaml:20:5: error: 3 control-plane replicas but platform.baremetal.hosts has 1 host(s) for them: the installer refuses it (not enough hosts found (1) to support all the configured ControlPlane replicas (3))"}},
+		ruleCase{rule: "INS006", name: "installer: a host without a role fills the control plane", files: map[string]string{
+			"install-config.yaml": strings.Replace(insInstallConfig, "    ingressVIPs: [192.168.10.6]\n", "    ingressVIPs: [192.168.10.6]\n    hosts:\n    - name: m0\n      role: master\n      bootMACAddress: 52:54:00:00:00:10\n    - name: m1\n      role: master\n      bootMACAddress: 52:54:00:00:00:11\n    - name: m2\n      bootMACAddress: 52:54:00:00:00:12\n", 1),
+		}},
+		// INS002 on install-config hosts an agent install takes
+		// (pkg/asset/agent/agentconfig/agenthosts.go getInstallConfigDefaults,
+		// then validateHostInterfaces); MAC from "invalid_multicast_mac"
+		ruleCase{rule: "INS002", name: "installer: multicast bootMACAddress of an agent install's install-config host", files: map[string]string{
+			"install-config.yaml": strings.Replace(insInstallConfig, "    ingressVIPs: [192.168.10.6]\n", "    ingressVIPs: [192.168.10.6]\n    hosts:\n    - name: m0\n      role: master\n      bootMACAddress: 7D:CE:E3:29:35:6F\n", 1),
+			"agent-config.yaml":   "apiVersion: v1beta1\nkind: AgentConfig\nmetadata:\n  name: lab\nrendezvousIP: 192.168.10.10\n",
+		}, want: []string{`install-config.yaml:22:23: error: MAC "7D:CE:E3:29:35:6F" of node m0 is not a unicast EUI-48 address (expected unicast mac address, found multicast): the agent-based installer refuses it`}},
+		// an agent install does not check platform.baremetal.hosts against
+		// the replicas (ValidatePlatform: agentBasedInstallation)
+		ruleCase{rule: "INS006", name: "installer: agent install with fewer install-config hosts", files: map[string]string{
+			"install-config.yaml": strings.Replace(insInstallConfig, "    ingressVIPs: [192.168.10.6]\n", "    ingressVIPs: [192.168.10.6]\n    hosts:\n    - name: m0\n      role: master\n      bootMACAddress: 52:54:00:00:00:10\n", 1),
+			"agent-config.yaml":   insAgentConfig,
+		}},
 	)
 }

@@ -66,9 +66,12 @@ type Interface struct {
 // Host is a node known before the install.
 type Host struct {
 	Name string
-	// Role is RoleMaster, RoleWorker, RoleArbiter or "" (unknown).
-	Role string
-	Key  Key
+	// Role is RoleMaster, RoleWorker, RoleArbiter or "" (unknown); an
+	// agent-config host's role as written, at RoleKey (nil when the role
+	// is not written but derived, as a site pool's).
+	Role    string
+	RoleKey Key
+	Key     Key
 	// IPs are the host's addresses (a site's node ip and ipv6; the static
 	// addresses of an agent-config host's NMState config).
 	IPs []Value
@@ -84,6 +87,9 @@ type Host struct {
 	// installer maps that name to the boot MAC, so the name must be a
 	// NIC's, never a bond, VLAN or bridge the networkConfig builds.
 	BootNIC Value
+	// RootDeviceName is the host's rootDeviceHints.deviceName (V "" when
+	// not written).
+	RootDeviceName Value
 	// BMC is nil when the host has none; CredentialsName is the Secret
 	// name (V "" when not written).
 	BMC *BMC
@@ -126,6 +132,15 @@ type Facts struct {
 	// topologies with two control-plane nodes.
 	TwoNode bool
 	Hosts   []Host
+	// InstallHosts are install-config platform.baremetal.hosts (at
+	// InstallHostsKey): the hosts the installer provisions on bare metal.
+	// An agent install takes them as its Hosts when agent-config lists
+	// none; the caller says so by listing them in Hosts too.
+	InstallHosts    []Host
+	InstallHostsKey Key
+	// MachineAPI: the cluster keeps the MachineAPI capability (the
+	// installer checks platform.baremetal.hosts only then).
+	MachineAPI bool
 	// RendezvousIP of the agent-based installer (V "" when not written).
 	RendezvousIP Value
 	// Installed from a hub (ClusterInstance): every host needs a BMC with
@@ -151,10 +166,11 @@ const (
 	CheckBMC          Check = "bmc"           // hub hosts: BMC credentials, boot MAC
 	CheckNMState      Check = "nmstate"       // NMState structure and NIC names
 	CheckImageBased   Check = "image-based"   // image-based hub installs: one node, no VIPs, bare metal
+	CheckAgentHost    Check = "agent-host"    // agent hosts: role, root device hints
 )
 
 // Checks lists every check, in the order of their rule IDs.
-var Checks = []Check{CheckVIP, CheckDuplicate, CheckCIDR, CheckSingleNode, CheckRendezvous, CheckControlPlane, CheckBMC, CheckNMState, CheckImageBased}
+var Checks = []Check{CheckVIP, CheckDuplicate, CheckCIDR, CheckSingleNode, CheckRendezvous, CheckControlPlane, CheckBMC, CheckNMState, CheckImageBased, CheckAgentHost}
 
 // Rule is the ID of the lint rule that reports the check (lint/rules
 // install.go registers it): a site's install problems at vet and render and
@@ -188,12 +204,15 @@ func Run(f *Facts) []Finding {
 	c.vipFamilies()
 	c.vipPrimaryFamily()
 	c.duplicates()
+	c.macs()
 	c.singleNode()
 	c.controlPlane()
 	c.hubControlPlane()
+	c.installHostsCount()
 	c.rendezvous()
 	c.bmc()
 	c.imageBased()
+	c.agentHosts()
 	for i := range f.Hosts {
 		c.nmstate(&f.Hosts[i])
 	}
