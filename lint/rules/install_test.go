@@ -306,6 +306,16 @@ func init() {
 				"install-config.yaml:15:5: error: serviceNetwork 13.0.2.0/24 overlaps serviceNetwork 13.0.0.0/16: the installer refuses it (service network must not overlap with service network 0)"}},
 		ruleCase{rule: "INS003", name: "installer: one service network per family", files: insAgent("  machineNetwork:", "  serviceNetwork:\n  - 13.0.0.0/16\n  - fd02::/112\n  machineNetwork:\n  - cidr: fd00::/64", "", "")},
 		// INS003: openshift/installer pkg/types/validation/installconfig.go
+		// validateNetworking / validateMachineNetwork, validateClusterNetwork;
+		// tests "overlapping machine network and machine network" (13.0.0.0/16,
+		// 13.0.2.0/24) and "overlapping cluster network and cluster network"
+		// (12.0.0.0/16, 12.0.3.0/24) in installconfig_test.go
+		ruleCase{rule: "INS003", name: "installer: machine networks overlapping each other", files: insAgent("  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  - cidr: 192.168.10.128/25\n", "", ""),
+			want: []string{"error: machineNetwork 192.168.10.128/25 overlaps machineNetwork 192.168.10.0/24: the installer refuses it (machine network must not overlap with machine network 0)"}},
+		ruleCase{rule: "INS003", name: "installer: cluster networks overlapping each other", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 12.0.0.0/16\n    hostPrefix: 25\n  - cidr: 12.0.3.0/24\n    hostPrefix: 25\n  machineNetwork:", "", ""),
+			want: []string{"error: clusterNetwork 12.0.3.0/24 overlaps clusterNetwork 12.0.0.0/16: the installer refuses it (cluster network must not overlap with cluster network 0)"}},
+		ruleCase{rule: "INS003", name: "installer: disjoint machine and cluster networks", files: insAgent("  machineNetwork:", "  clusterNetwork:\n  - cidr: 12.0.0.0/16\n    hostPrefix: 25\n  - cidr: 12.1.0.0/16\n    hostPrefix: 25\n  machineNetwork:", "", "")},
+		// INS003: openshift/installer pkg/types/validation/installconfig.go
 		// validateClusterNetwork; tests "cluster network host prefix too
 		// large", "cluster network host prefix unset", "multiple cluster
 		// network host prefix different" in installconfig_test.go

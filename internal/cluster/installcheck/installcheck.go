@@ -199,6 +199,7 @@ func Run(f *Facts) []Finding {
 	c := &checker{f: f}
 	c.cidrs()
 	c.serviceNetworks()
+	c.ownOverlaps()
 	c.hostPrefixes()
 	c.vips()
 	c.vipFamilies()
