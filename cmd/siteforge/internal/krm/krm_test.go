@@ -662,3 +662,29 @@ func TestPathsInsideRepository(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteLintBaseInsideRepository: a base outside the kustomization folder
+// but inside its git work tree (clusters/<name> using ../../base) is read
+// for positions; without git it is not, and the finding names the object.
+func TestSiteLintBaseInsideRepository(t *testing.T) {
+	t.Setenv("GIT_DIR", "")
+	t.Setenv("GIT_WORK_TREE", "")
+	repo := writeFiles(t, map[string]string{
+		"clusters/lab/kustomization.yaml": "namePrefix: p-\nresources:\n- ../../base\n",
+		"base/kustomization.yaml":         "resources:\n- catalog.yaml\n- idms.yaml\n",
+		"base/catalog.yaml":               catalogSource,
+		"base/idms.yaml":                  idms,
+	})
+	kdir := filepath.Join(repo, "clusters", "lab")
+	rl := lintList("  spec:\n    disable: [MIR002]\n")
+	if _, stderr, code := run(t, kdir, rl); code != exitFindings || !strings.Contains(stderr, "CatalogSource openshift-marketplace/p-redhat-operators (kustomize output): error:") {
+		t.Errorf("outside a git work tree: exit %d, want 1 and the finding named by its object:\n%s", code, stderr)
+	}
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, kdir, rl)
+	if want := "../../base/catalog.yaml:8:10: error: "; code != exitFindings || !strings.Contains(stderr, want) {
+		t.Errorf("in a git work tree: exit %d, want 1 and %q:\n%s", code, want, stderr)
+	}
+}
