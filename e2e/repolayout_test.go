@@ -15,7 +15,7 @@ import (
 func repoLayout(t *testing.T, extra map[string]string) (repo, kdir string) {
 	t.Helper()
 	ex := filepath.Join(root, "examples", "kustomize")
-	toSite := strings.NewReplacer("  - site                  # ./site: inside this kustomization folder, as kustomize requires\n",
+	toSite := strings.NewReplacer("  - site                  # ./site; or any folder of the same git repository (../../sites/<name>)\n",
 		"  - ../../sites/lab-kustomize\n")
 	files := map[string]string{
 		"sites/lab-kustomize/site.yaml":             readFile(t, filepath.Join(ex, "site", "site.yaml")),
