@@ -180,3 +180,17 @@ bench: build ## Go benchmarks, then issue 18's table with targets (make bench SI
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...
+
+# Release files (internal/release): a static, -trimpath, reproducible binary
+# per platform with the version the go command stamps from git (the tag at
+# HEAD, else a pseudo-version; build from a clone: a linked git worktree gets
+# no stamp, golang/go#58218), a CycloneDX SBOM of each from the module graph
+# recorded in it, SHA256SUMS (`cd dist && sha256sum -c SHA256SUMS`), and the
+# image from ./Containerfile with podman or buildah (SKIPPED, loudly, without
+# them). RELEASE_ARGS=-n lists the files without building.
+RELEASE_DIR ?= $(CURDIR)/dist
+RELEASE_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+RELEASE_ARGS ?=
+.PHONY: release
+release: ## binaries for linux and darwin (amd64, arm64), their SBOMs, SHA256SUMS and the image into RELEASE_DIR (dist/)
+	$(GO) run -tags release ./internal/release -o $(RELEASE_DIR) $(RELEASE_ARGS) $(RELEASE_PLATFORMS)
