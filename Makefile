@@ -181,8 +181,8 @@ bench: build ## Go benchmarks, then issue 18's table with targets (make bench SI
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...
 
-# Release files (internal/release): a static, -trimpath, reproducible binary
-# per platform with the version the go command stamps from git (the tag at
+# Release files (internal/release): a -trimpath, reproducible binary
+# (CGO_ENABLED=0: static on linux) per platform with the version the go command stamps from git (the tag at
 # HEAD, else a pseudo-version; build from a clone: a linked git worktree gets
 # no stamp, golang/go#58218), a CycloneDX SBOM of each from the module graph
 # recorded in it, SHA256SUMS (`cd dist && sha256sum -c SHA256SUMS`), and the

@@ -3,7 +3,7 @@
 // Command release builds siteforge's release files (`make release`), from
 // the checkout it runs in:
 //
-//   - a static binary per platform (CGO_ENABLED=0, -trimpath, the
+//   - a binary per platform (CGO_ENABLED=0: static on linux; -trimpath; the
 //     microarchitecture levels pinned, GOFLAGS of the environment left out),
 //     siteforge-<os>-<arch>: reproducible, the same bytes from the same
 //     commit and Go toolchain on any machine;
