@@ -132,6 +132,10 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		return true
 	})
 	defer unregister()
+	// Should the process crash, its supervisor recovers the stage and
+	// removes the folders made for it (guard.Supervise).
+	guard.AnnounceCreated(output.MissingFolders(dir))
+	guard.Announce(dir, output.StagePrefix)
 	setupMu.Lock()
 	err := output.ErrInterrupted
 	if !aborted {
