@@ -8,7 +8,7 @@ package platform
 // managed clusters (open-cluster-management-io/api policy/v1 and
 // cluster/v1beta1; the CRDs in ../shared/upstream/acm/crds).
 const (
-	PolicyAPIGroup           = "policy.open-cluster-management.io"   // Policy, ConfigurationPolicy, PlacementBinding, PolicyGenerator
+	PolicyAPIGroup           = "policy.open-cluster-management.io"  // Policy, ConfigurationPolicy, PlacementBinding, PolicyGenerator
 	PlacementAPIGroup        = "cluster.open-cluster-management.io" // Placement (v1beta1), ManagedCluster (v1)
 	PlacementRuleAPIGroup    = "apps.open-cluster-management.io"    // PlacementRule (v1, deprecated)
 	PolicyGenTemplateVersion = "ran.openshift.io/v1"                // ZTP PolicyGenTemplate, SiteConfig (cnf-features-deploy ztp/ran-crd)
