@@ -168,7 +168,7 @@ func init() {
 			"common-ranGen.yaml": pgtOneSource},
 			want: []string{"common-ranGen.yaml:10:15: info: PolicyGenTemplate ztp-common/common: the source CR ReduceMonitoringFootprint.yaml is not in the repository"}},
 		ruleCase{rule: "INP008", name: "source CR in source-crs", files: map[string]string{
-			"common-ranGen.yaml": pgtOneSource,
+			"common-ranGen.yaml":                        pgtOneSource,
 			"source-crs/ReduceMonitoringFootprint.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-monitoring-config\n  namespace: openshift-monitoring\ndata:\n  config.yaml: |\n    alertmanagerMain:\n      enabled: false\n"}},
 		ruleCase{rule: "INP003", name: "hub template inside a policy", files: map[string]string{
 			"policy.yaml": strings.Replace(policyOf, "%s", objectTemplate("musthave", strings.Replace(catalogByTag,
