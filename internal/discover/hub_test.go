@@ -59,11 +59,14 @@ subjects:
 func TestHubClusters(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{
-		"hub/kustomization.yaml":   "resources: []\n",
-		"hub/hub-cm.yaml":          cmNamed("hub-own"),
-		"hub/common.yaml":          policyHolding("ztp-common", "common", "common-cm") + "---\n" + bound("ztp-common", "common", "common", "true"),
-		"hub/site-a.yaml":          policyHolding("ztp-site", "site-a", "a-cm") + "---\n" + bound("ztp-site", "site-a", "sites", "a"),
-		"hub/unplaced.yaml":        policyHolding("ztp-site", "elsewhere", "elsewhere-cm"),
+		"hub/kustomization.yaml": "resources: []\n",
+		"hub/hub-cm.yaml":        cmNamed("hub-own"),
+		"hub/common.yaml":        policyHolding("ztp-common", "common", "common-cm") + "---\n" + bound("ztp-common", "common", "common", "true"),
+		"hub/site-a.yaml":        policyHolding("ztp-site", "site-a", "a-cm") + "---\n" + bound("ztp-site", "site-a", "sites", "a"),
+		"hub/unplaced.yaml":      policyHolding("ztp-site", "elsewhere", "elsewhere-cm"),
+		"hub/set.yaml": policyHolding("ztp-site", "in-set", "set-cm") + "---\n" +
+			"apiVersion: policy.open-cluster-management.io/v1beta1\nkind: PolicySet\nmetadata:\n  name: site-set\n  namespace: ztp-site\nspec:\n  policies: [in-set]\n---\n" +
+			strings.Replace(bound("ztp-site", "site-set", "sites", "a"), "- kind: Policy\n", "- kind: PolicySet\n", 1),
 		"hub/mustnothave.yaml":     strings.Replace(policyHolding("ztp-site", "gone", "gone-cm"), "musthave", "mustnothave", 1),
 		"clusters/siteconfig.yaml": "apiVersion: ran.openshift.io/v1\nkind: SiteConfig\nmetadata:\n  name: s\n  namespace: s\nspec:\n  clusters:\n  - clusterName: a\n    clusterLabels:\n      common: true\n      sites: a\n",
 		"clusters/mc.yaml":         "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata:\n  name: b\n  labels:\n    common: \"true\"\n",
@@ -84,8 +87,9 @@ func TestHubClusters(t *testing.T) {
 	}
 	want := map[string][]string{
 		"kustomization hub": {"Policy common", "Placement common", "PlacementBinding common", "ConfigMap hub-own",
-			"Policy gone", "Policy site-a", "Placement site-a", "PlacementBinding site-a", "Policy elsewhere"},
-		"managed cluster a":         {"ConfigMap common-cm", "ConfigMap a-cm"},
+			"Policy gone", "Policy in-set", "PolicySet site-set", "Placement site-set", "PlacementBinding site-set",
+			"Policy site-a", "Placement site-a", "PlacementBinding site-a", "Policy elsewhere"},
+		"managed cluster a":         {"ConfigMap common-cm", "ConfigMap set-cm", "ConfigMap a-cm"},
 		"managed cluster b":         {"ConfigMap common-cm"},
 		"policy ztp-site/elsewhere": {"ConfigMap elsewhere-cm"},
 	}
@@ -95,7 +99,7 @@ func TestHubClusters(t *testing.T) {
 	// the delivered objects are at their lines in the policy file
 	for _, c := range res.Clusters {
 		if c.Managed == "a" {
-			if p := c.Objects[1].Pos(); filepath.Base(p.File) != "site-a.yaml" || p.Line != 17 {
+			if p := c.Objects[2].Pos(); filepath.Base(p.File) != "site-a.yaml" || p.Line != 17 {
 				t.Errorf("a-cm at %s, want site-a.yaml:17", p)
 			}
 		}

@@ -27,6 +27,7 @@ const (
 	KindPolicy              = "Policy"
 	KindConfigurationPolicy = "ConfigurationPolicy"
 	KindPlacementBinding    = "PlacementBinding"
+	KindPolicySet           = "PolicySet"
 	KindPlacement           = "Placement"
 	KindPlacementRule       = "PlacementRule"
 	KindPolicyGenerator     = "PolicyGenerator"
@@ -300,9 +301,11 @@ func markFrom(n *yaml.Node, file string, from map[*yaml.Node]string) {
 }
 
 // bindings are the label selectors of the policies the PlacementBindings
-// among objs bind (namespace/name of the Policy -> selector). A policy
-// bound through a PolicySet, or to a placement that is not among objs or
-// does not select by label alone, has none.
+// among objs bind, directly or through a PolicySet (namespace/name of the
+// Policy -> selectors, any of which places it). A binding to a placement
+// that is not among objs or does not select by label alone places
+// nothing, and neither does a PolicySet for a policy it excludes from some
+// clusters.
 func bindings(objs []*Object) map[string][]labels.Selector {
 	placements := map[string][]labels.Selector{} // kind/namespace/name
 	for _, o := range objs {
@@ -318,6 +321,22 @@ func bindings(objs []*Object) map[string][]labels.Selector {
 			}
 		}
 	}
+	sets := map[string][]string{} // namespace/name of a PolicySet -> its policies
+	for _, o := range objs {
+		if !isHubKind(o, platform.PolicyAPIGroup, KindPolicySet) {
+			continue
+		}
+		spec := child(o.Node, "spec")
+		excluded := map[string]bool{}
+		for _, e := range seq(child(spec, "exclusions")) {
+			excluded[scalar(e, "policyName")] = true // placed on some of the clusters only
+		}
+		for _, p := range seq(child(spec, "policies")) {
+			if !excluded[p.Value] {
+				sets[o.Namespace+"/"+o.Name] = append(sets[o.Namespace+"/"+o.Name], p.Value)
+			}
+		}
+	}
 	out := map[string][]labels.Selector{}
 	for _, o := range objs {
 		if !isHubKind(o, platform.PolicyAPIGroup, KindPlacementBinding) {
@@ -329,8 +348,13 @@ func bindings(objs []*Object) map[string][]labels.Selector {
 			continue
 		}
 		for _, sub := range seq(child(o.Node, "subjects")) {
-			if scalar(sub, "kind") == KindPolicy {
-				out[o.Namespace+"/"+scalar(sub, "name")] = s
+			switch scalar(sub, "kind") {
+			case KindPolicy:
+				out[o.Namespace+"/"+scalar(sub, "name")] = append(out[o.Namespace+"/"+scalar(sub, "name")], s...)
+			case KindPolicySet:
+				for _, p := range sets[o.Namespace+"/"+scalar(sub, "name")] {
+					out[o.Namespace+"/"+p] = append(out[o.Namespace+"/"+p], s...)
+				}
 			}
 		}
 	}
