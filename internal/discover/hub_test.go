@@ -69,6 +69,7 @@ func TestHubClusters(t *testing.T) {
 			strings.Replace(bound("ztp-site", "site-set", "sites", "a"), "- kind: Policy\n", "- kind: PolicySet\n", 1),
 		"hub/mustnothave.yaml":     strings.Replace(policyHolding("ztp-site", "gone", "gone-cm"), "musthave", "mustnothave", 1),
 		"clusters/siteconfig.yaml": "apiVersion: ran.openshift.io/v1\nkind: SiteConfig\nmetadata:\n  name: s\n  namespace: s\nspec:\n  clusters:\n  - clusterName: a\n    clusterLabels:\n      common: true\n      sites: a\n",
+		"clusters/ci.yaml":         "apiVersion: siteconfig.open-cluster-management.io/v1alpha1\nkind: ClusterInstance\nmetadata:\n  name: c\n  namespace: c\nspec:\n  clusterName: c\n  extraLabels:\n    ManagedCluster:\n      common: \"true\"\n",
 		"clusters/mc.yaml":         "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata:\n  name: b\n  labels:\n    common: \"true\"\n",
 	})
 	res := Paths([]string{dir}, Options{})
@@ -90,6 +91,7 @@ func TestHubClusters(t *testing.T) {
 			"Policy gone", "Policy in-set", "PolicySet site-set", "Placement site-set", "PlacementBinding site-set",
 			"Policy site-a", "Placement site-a", "PlacementBinding site-a", "Policy elsewhere"},
 		"managed cluster a":         {"ConfigMap common-cm", "ConfigMap set-cm", "ConfigMap a-cm"},
+		"managed cluster c":         {"ConfigMap common-cm"},
 		"managed cluster b":         {"ConfigMap common-cm"},
 		"policy ztp-site/elsewhere": {"ConfigMap elsewhere-cm"},
 	}

@@ -128,7 +128,8 @@ spec:
 
 // TestPolicyGeneratorPatches: a PolicyGenerator's patches merge into the
 // manifest (mappings merged, null deletes, lists replaced), relative to
-// the kustomization's folder; a manifest path that is not there is
+// the kustomization's folder; a manifest of object-templates-raw alone is
+// read; a manifest path that is not there is
 // ProblemSourceMissing at the path; a mustnothave manifest is not read.
 func TestPolicyGeneratorPatches(t *testing.T) {
 	dir := t.TempDir()
@@ -155,9 +156,11 @@ policies:
         nested:
           b: 2
   - path: crs/missing.yaml
+  - path: crs/raw.yaml
   - path: crs/absent.yaml
     complianceType: mustnothave
 `,
+		"crs/raw.yaml":   "object-templates-raw: |\n  - complianceType: musthave\n    objectDefinition:\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: raw\n",
 		"crs/thing.yaml": "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  drop: x\n  list: [a, b]\n  nested:\n    a: 1\n",
 	})
 	gen := scanFile(t, filepath.Join(dir, "gen", "pg.yaml"))
@@ -165,8 +168,12 @@ policies:
 	if len(g.Problems) != 1 || g.Problems[0].Kind != ProblemSourceMissing || g.Problems[0].Pos.Line != 22 || g.Problems[0].Pos.Col != 11 {
 		t.Fatalf("problems %v", g.Problems)
 	}
-	if len(g.Deliveries) != 1 || len(g.Deliveries[0].Objects) != 1 || len(g.Deliveries[0].Selector) != 1 {
+	if len(g.Deliveries) != 1 || len(g.Deliveries[0].Objects) != 2 || len(g.Deliveries[0].Selector) != 1 {
 		t.Fatalf("deliveries %+v", g.Deliveries)
+	}
+	// a manifest of object-templates-raw alone: its objects, at their lines
+	if raw := g.Deliveries[0].Objects[1]; raw.Name != "raw" || raw.PosOf("metadata", "name").Line != 7 || filepath.Base(raw.File) != "raw.yaml" {
+		t.Errorf("raw object %s at %s", raw.ID(), raw.PosOf("metadata", "name"))
 	}
 	o := g.Deliveries[0].Objects[0]
 	want := `{"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"t"},"spec":{"list":["c"],"nested":{"a":1,"b":2}}}`

@@ -191,7 +191,34 @@ func (g *Generated) source(o *Object, file string, at *yaml.Node) ([]*Object, bo
 	g.Sources[file] = true
 	objs, probs := Scan(file, data)
 	g.Problems = append(g.Problems, probs...)
+	if len(objs) == 0 && len(probs) == 0 {
+		objs = rawOnly(file, data)
+	}
 	return objs, len(probs) == 0 || len(objs) > 0
+}
+
+// rawOnly reads a manifest that holds only object-templates-raw (a
+// PolicyGenerator takes it as the object templates of a ConfigurationPolicy
+// it generates: policy-generator-plugin internal/utils.go
+// isPolicyTypeManifest) as that ConfigurationPolicy, so deliver reads its
+// templates.
+func rawOnly(file string, data []byte) []*Object {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || depth(doc.Content[0], 0) > MaxDepth {
+		return nil
+	}
+	root := doc.Content[0]
+	raw := child(root, "object-templates-raw")
+	if raw == nil || raw.Kind != yaml.ScalarNode {
+		return nil
+	}
+	// the ConfigurationPolicy the generator wraps it in: its spec is
+	// the manifest
+	policy := &yaml.Node{Kind: yaml.MappingNode, Line: root.Line, Column: root.Column, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "apiVersion"}, {Kind: yaml.ScalarNode, Value: platform.PolicyAPIGroup + "/v1"},
+		{Kind: yaml.ScalarNode, Value: "kind"}, {Kind: yaml.ScalarNode, Value: KindConfigurationPolicy},
+		{Kind: yaml.ScalarNode, Value: "spec"}, root}}
+	return []*Object{{File: file, APIVersion: platform.PolicyAPIGroup + "/v1", Kind: KindConfigurationPolicy, Node: policy}}
 }
 
 // patched applies a manifest's patches to its objects (a copy: the source
