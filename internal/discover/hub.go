@@ -33,6 +33,9 @@ const (
 // folder) are not objects of the folder's cluster: the generator reads
 // them, nothing applies them.
 func (r *Result) hub() {
+	if !r.hasHubObjects() {
+		return
+	}
 	var all []*manifests.Object
 	holder := map[*manifests.Object]int{} // -1: loose
 	for _, o := range r.Loose {
@@ -114,6 +117,24 @@ func (r *Result) hub() {
 			r.Clusters = append(r.Clusters, Cluster{Root: d.By.File, What: PolicySet, Managed: d.Policy, Objects: d.Objects, enclosing: -1})
 		}
 	}
+}
+
+// hasHubObjects reports whether any object read is one that delivers
+// objects to managed clusters (most repositories hold none).
+func (r *Result) hasHubObjects() bool {
+	for _, o := range r.Loose {
+		if manifests.DeliversObjects(o) {
+			return true
+		}
+	}
+	for _, c := range r.Clusters {
+		for _, o := range c.Objects {
+			if manifests.DeliversObjects(o) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // managedClusters are the named managed clusters the objects describe,

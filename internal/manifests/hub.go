@@ -75,6 +75,13 @@ func isHubKind(o *Object, group, kind string) bool {
 	return o.Kind == kind && strings.HasPrefix(o.APIVersion, group+"/")
 }
 
+// DeliversObjects reports whether an object delivers objects to managed
+// clusters: a Policy, a PolicyGenerator or a PolicyGenTemplate.
+func DeliversObjects(o *Object) bool {
+	return isHubKind(o, platform.PolicyAPIGroup, KindPolicy) || isHubKind(o, platform.PolicyAPIGroup, KindPolicyGenerator) ||
+		o.Kind == KindPolicyGenTemplate && o.APIVersion == platform.PolicyGenTemplateVersion
+}
+
 // ManagedClusters are the managed clusters the objects describe, by the
 // labels their ManagedCluster gets: a ManagedCluster's own; a
 // ClusterInstance's spec.extraLabels.ManagedCluster (stolostron/siteconfig
