@@ -314,20 +314,7 @@ func markFrom(n *yaml.Node, file string, from map[*yaml.Node]string) {
 // nothing, and neither does a PolicySet for a policy it excludes from some
 // clusters.
 func bindings(objs []*Object) map[string][]labels.Selector {
-	placements := map[string][]labels.Selector{} // kind/namespace/name
-	for _, o := range objs {
-		switch {
-		case isHubKind(o, platform.PlacementAPIGroup, KindPlacement):
-			if s, ok := placementSelector(child(o.Node, "spec")); ok {
-				placements[KindPlacement+"/"+o.Namespace+"/"+o.Name] = s
-			}
-		case isHubKind(o, platform.PlacementRuleAPIGroup, KindPlacementRule):
-			spec := child(o.Node, "spec")
-			if s, ok := labelSelector(child(spec, "clusterSelector")); ok && child(spec, "clusterReplicas") == nil && child(spec, "clusters") == nil {
-				placements[KindPlacementRule+"/"+o.Namespace+"/"+o.Name] = []labels.Selector{s}
-			}
-		}
-	}
+	placements := placementSelectors(objs)
 	sets := map[string][]string{} // namespace/name of a PolicySet -> its policies
 	for _, o := range objs {
 		if !isHubKind(o, platform.PolicyAPIGroup, KindPolicySet) {
@@ -366,6 +353,35 @@ func bindings(objs []*Object) map[string][]labels.Selector {
 		}
 	}
 	return out
+}
+
+// placementSelectors are the label selectors of the Placements and
+// PlacementRules among objs that select by label alone (kind/namespace/name
+// -> selectors, any of which selects a cluster).
+func placementSelectors(objs []*Object) map[string][]labels.Selector {
+	out := map[string][]labels.Selector{}
+	for _, o := range objs {
+		if s, ok := placementOf(o); ok {
+			out[o.Kind+"/"+o.Namespace+"/"+o.Name] = s
+		}
+	}
+	return out
+}
+
+// placementOf is the selectors of a Placement or PlacementRule (a
+// PlacementRule's spec.clusterSelector, unless it names clusters or a
+// number of them).
+func placementOf(o *Object) ([]labels.Selector, bool) {
+	switch {
+	case isHubKind(o, platform.PlacementAPIGroup, KindPlacement):
+		return placementSelector(child(o.Node, "spec"))
+	case isHubKind(o, platform.PlacementRuleAPIGroup, KindPlacementRule):
+		spec := child(o.Node, "spec")
+		if s, ok := labelSelector(child(spec, "clusterSelector")); ok && child(spec, "clusterReplicas") == nil && child(spec, "clusters") == nil {
+			return []labels.Selector{s}, true
+		}
+	}
+	return nil, false
 }
 
 // placementSelector is the clusters a Placement's spec selects by label:

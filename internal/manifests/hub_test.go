@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/labels"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -227,5 +228,66 @@ spec:
 	ds, probs = PolicyDeliveries(scanFile(t, filepath.Join(dir, "t.yaml")))
 	if len(probs) != 1 || probs[0].Kind != ProblemTemplate || probs[0].Pos.Line != 14 || len(ds[0].Objects) != 0 {
 		t.Fatalf("problems %v, deliveries %+v", probs, ds)
+	}
+}
+
+// TestPolicyGeneratorPlacements: a PolicyGenerator policy is placed by its
+// labelSelector, by the Placement it names in its namespace
+// (placementName) or by the PlacementRule in a file (placementRulePath);
+// without a placement the repository knows, it is placed on no known
+// cluster.
+func TestPolicyGeneratorPlacements(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"pg.yaml": `apiVersion: policy.open-cluster-management.io/v1
+kind: PolicyGenerator
+metadata:
+  name: pg
+policyDefaults:
+  namespace: ns
+policies:
+- name: by-labels
+  placement:
+    labelSelector:
+      group: du
+  manifests: []
+- name: by-name
+  placement:
+    placementName: sites-a
+  manifests: []
+- name: by-file
+  placement:
+    placementRulePath: placement/rule.yaml
+  manifests: []
+- name: by-unknown
+  placement:
+    placementName: elsewhere
+  manifests: []
+---
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata:
+  name: sites-a
+  namespace: ns
+spec:
+  predicates:
+  - requiredClusterSelector:
+      labelSelector:
+        matchLabels:
+          sites: a
+`,
+		"placement/rule.yaml": "apiVersion: apps.open-cluster-management.io/v1\nkind: PlacementRule\nmetadata:\n  name: r\n  namespace: ns\nspec:\n  clusterSelector:\n    matchExpressions:\n    - key: common\n      operator: In\n      values: [\"true\"]\n",
+	})
+	g := GeneratorDeliveries(scanFile(t, filepath.Join(dir, "pg.yaml")), nil)
+	if len(g.Deliveries) != 4 {
+		t.Fatalf("deliveries %+v", g.Deliveries)
+	}
+	cluster := labels.Set{"group": "du", "sites": "a", "common": "true"}
+	other := labels.Set{"group": "cu", "sites": "b"}
+	for i, want := range []bool{true, true, true, false} {
+		d := g.Deliveries[i]
+		if d.Selects(cluster) != want || d.Selects(other) {
+			t.Errorf("%s: selects %v %v, want %v false", d.Policy, d.Selects(cluster), d.Selects(other), want)
+		}
 	}
 }

@@ -36,6 +36,10 @@ type Generated struct {
 	// hold is read by the generators, or by nothing.
 	SourceDirs map[string]bool
 	Problems   []Problem
+
+	// placements are the repository's Placements and PlacementRules by
+	// kind/namespace/name (placementSelectors).
+	placements map[string][]labels.Selector
 }
 
 // GeneratorDeliveries reads the PolicyGenerators (the ACM kustomize
@@ -49,7 +53,7 @@ type Generated struct {
 // paths are relative to that folder, which base gives for each generator
 // (the generator's own folder when it is not known).
 func GeneratorDeliveries(objs []*Object, base func(*Object) string) Generated {
-	g := Generated{Sources: map[string]bool{}, SourceDirs: map[string]bool{}}
+	g := Generated{Sources: map[string]bool{}, SourceDirs: map[string]bool{}, placements: placementSelectors(objs)}
 	for _, o := range objs {
 		dir := filepath.Dir(o.File)
 		if base != nil {
@@ -93,9 +97,7 @@ func (g *Generated) policyGenerator(o *Object, dir string) {
 		if place == nil {
 			place = child(defaults, "placement")
 		}
-		if s, ok := generatorSelector(place); ok {
-			d.Selector = []labels.Selector{s}
-		}
+		d.Selector = g.generatorSelector(place, ns, dir)
 		compliance := scalar(p, "complianceType")
 		if compliance == "" {
 			compliance = scalar(defaults, "complianceType")
@@ -272,25 +274,51 @@ func patchFor(p *yaml.Node, o *Object) bool {
 		(scalar(md, "namespace") == "" || scalar(md, "namespace") == o.Namespace)
 }
 
-// generatorSelector is a PolicyGenerator placement's label selector:
-// labelSelector (or the deprecated clusterSelectors, clusterSelector),
-// either key: value pairs or a LabelSelector with matchLabels and
-// matchExpressions (docs/policygenerator-reference.yaml placement). Not
-// ok for a placement named (placementName, placementPath,
-// placementRuleName, placementRulePath: its selector is elsewhere) or
-// none.
-func generatorSelector(place *yaml.Node) (labels.Selector, bool) {
+// generatorSelector is the selectors of a PolicyGenerator placement
+// (docs/policygenerator-reference.yaml placement): its labelSelector (or
+// the deprecated clusterSelectors, clusterSelector), key: value pairs or a
+// LabelSelector with matchLabels and matchExpressions; or the Placement
+// or PlacementRule it names in the policy's namespace (placementName,
+// placementRuleName) or in a file relative to the kustomization
+// (placementPath, placementRulePath). nil when none of them is known.
+func (g *Generated) generatorSelector(place *yaml.Node, ns, dir string) []labels.Selector {
 	for _, key := range []string{"labelSelector", "clusterSelectors", "clusterSelector"} {
 		n := child(place, key)
 		if n == nil || n.Kind != yaml.MappingNode || len(n.Content) == 0 {
 			continue
 		}
-		if child(n, "matchLabels") != nil || child(n, "matchExpressions") != nil {
-			return labelSelector(n)
+		if child(n, "matchLabels") == nil && child(n, "matchExpressions") == nil {
+			n = &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "matchLabels"}, n}}
 		}
-		return labelSelector(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "matchLabels"}, n}})
+		if s, ok := labelSelector(n); ok {
+			return []labels.Selector{s}
+		}
+		return nil
 	}
-	return nil, false
+	if name := scalar(place, "placementName"); name != "" {
+		return g.placements[KindPlacement+"/"+ns+"/"+name]
+	}
+	if name := scalar(place, "placementRuleName"); name != "" {
+		return g.placements[KindPlacementRule+"/"+ns+"/"+name]
+	}
+	for _, key := range []string{"placementPath", "placementRulePath"} {
+		p := scalar(place, key)
+		if p == "" {
+			continue
+		}
+		data, err := fsread.File(filepath.Join(dir, filepath.FromSlash(p)), MaxFileSize)
+		if err != nil {
+			return nil
+		}
+		objs, _ := Scan(filepath.Join(dir, filepath.FromSlash(p)), data)
+		for _, o := range objs {
+			if s, ok := placementOf(o); ok {
+				return s
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 // policyGenTemplate reads a ZTP PolicyGenTemplate (cnf-features-deploy
