@@ -13,6 +13,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/yamllimit"
 )
 
 // The hub's language: what an ACM hub keeps for its managed clusters. A
@@ -247,6 +248,10 @@ func rawTemplates(parent *Object, by string, raw *yaml.Node, from map[*yaml.Node
 			Hint:    "lint the objects as the policy resolves them"}}}
 	}
 	var doc yaml.Node
+	if err := yamllimit.CheckAliases([]byte(raw.Value), MaxFileSize); err != nil {
+		return nil, []Problem{{Kind: ProblemSyntax, Diagnostic: diag.Diagnostic{Pos: nodePos(file, raw),
+			Message: fmt.Sprintf("object-templates-raw of %s: %s", by, err.Error())}}}
+	}
 	if err := yaml.Unmarshal([]byte(raw.Value), &doc); err != nil {
 		return nil, []Problem{{Kind: ProblemSyntax, Diagnostic: diag.Diagnostic{Pos: nodePos(file, raw),
 			Message: fmt.Sprintf("object-templates-raw of %s does not parse: %s", by, strings.TrimPrefix(err.Error(), "yaml: "))}}}
