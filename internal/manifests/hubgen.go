@@ -40,6 +40,8 @@ type Generated struct {
 	// placements are the repository's Placements and PlacementRules by
 	// kind/namespace/name (placementSelectors).
 	placements map[string][]labels.Selector
+	// read are the source files read, by path.
+	read map[string]sourceFile
 }
 
 // GeneratorDeliveries reads the PolicyGenerators (the ACM kustomize
@@ -53,7 +55,8 @@ type Generated struct {
 // paths are relative to that folder, which base gives for each generator
 // (the generator's own folder when it is not known).
 func GeneratorDeliveries(objs []*Object, base func(*Object) string) Generated {
-	g := Generated{Sources: map[string]bool{}, SourceDirs: map[string]bool{}, placements: placementSelectors(objs)}
+	g := Generated{Sources: map[string]bool{}, SourceDirs: map[string]bool{}, placements: placementSelectors(objs),
+		read: map[string]sourceFile{}}
 	for _, o := range objs {
 		dir := filepath.Dir(o.File)
 		if base != nil {
@@ -180,6 +183,9 @@ func isKustomizationName(name string) bool {
 // source reads one source file's objects (problems at their place in the
 // file; a missing file is a problem at the generator's line at).
 func (g *Generated) source(o *Object, file string, at *yaml.Node) ([]*Object, bool) {
+	if c, ok := g.read[file]; ok {
+		return c.objs, c.ok // read once, however many generators name it
+	}
 	data, err := fsread.File(file, MaxFileSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -196,7 +202,16 @@ func (g *Generated) source(o *Object, file string, at *yaml.Node) ([]*Object, bo
 	if len(objs) == 0 && len(probs) == 0 {
 		objs = rawOnly(file, data)
 	}
-	return objs, len(probs) == 0 || len(objs) > 0
+	ok := len(probs) == 0 || len(objs) > 0
+	g.read[file] = sourceFile{objs, ok}
+	return objs, ok
+}
+
+// sourceFile is a source file read: its objects (never changed: patches
+// and overlays apply to copies).
+type sourceFile struct {
+	objs []*Object
+	ok   bool
 }
 
 // rawOnly reads a manifest that holds only object-templates-raw (a
