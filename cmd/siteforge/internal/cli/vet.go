@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -84,55 +83,7 @@ CUE tool: siteforge schema > siteforge.cue && cue vet -d '#Site' siteforge.cue s
 			}
 		},
 	})
-	register(&command{
-		name:    "version",
-		args:    "",
-		summary: "print the siteforge version",
-		flags: func(fs *pflag.FlagSet) func(env, []string) int {
-			return func(e env, args []string) int {
-				fmt.Fprintf(e.stdout, "siteforge %s (schema %s)\n", Version(), schema.APIVersion)
-				return ExitOK
-			}
-		},
-	})
 }
-
-// Version is the module version siteforge was built as; a build from a
-// checkout (no module version) is "0.0.0-devel", with "+<commit>" (and
-// ".dirty") when the build recorded its VCS state: a semantic version that
-// sorts below every release, as tools comparing versions (SARIF consumers)
-// expect.
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return develVersion
-	}
-	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	var rev string
-	dirty := false
-	for _, kv := range bi.Settings {
-		switch kv.Key {
-		case "vcs.revision":
-			rev = kv.Value
-		case "vcs.modified":
-			dirty = kv.Value == "true"
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	switch {
-	case rev == "":
-		return develVersion
-	case dirty:
-		return develVersion + "+" + rev + ".dirty"
-	}
-	return develVersion + "+" + rev
-}
-
-const develVersion = "0.0.0-devel"
 
 // printDiagnostics writes every diagnostic with its snippet and reports
 // whether there were any.
