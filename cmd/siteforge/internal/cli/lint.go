@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -81,6 +82,17 @@ case.`,
 				if len(args) == 0 {
 					return usageError(e, "lint", "no PATH given")
 				}
+				var stdin []byte
+				if i := slices.Index(args, "-"); i >= 0 {
+					if slices.Contains(args[i+1:], "-") {
+						return usageError(e, "lint", "- (manifests on stdin) given twice")
+					}
+					data, ok := readStdin(e, "lint", manifests.MaxFileSize, "a manifest file")
+					if !ok {
+						return ExitFailure
+					}
+					stdin, args = data, slices.Delete(slices.Clone(args), i, i+1)
+				}
 				write, ok := report.Formats[*format]
 				if !ok {
 					return usageError(e, "lint", fmt.Sprintf("unknown --format \"%s\" (%s)", *format, strings.Join(report.Names(), ", ")))
@@ -100,7 +112,7 @@ case.`,
 				}
 				res, ok := func() (lint.Result, bool) {
 					defer fleetGC()()
-					return lintPaths(e, linter, args, *version, *exclude)
+					return lintPaths(e, linter, args, stdin, *version, *exclude)
 				}()
 				// The report is printed whatever happened: a CI step
 				// uploading SARIF or reading JSON gets the problems.
@@ -205,14 +217,24 @@ func fleetGC() (restore func()) {
 // render warnings are findings (INP rules): the run goes on. ok is false
 // when the run could not be done (a PATH that does not exist, an internal
 // error); the findings are still returned, for the report.
-func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclude []string) (lint.Result, bool) {
+func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version string, exclude []string) (lint.Result, bool) {
 	ok := true
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			ok = false // reported by the walk, as INP006
 		}
 	}
-	found := discover.Paths(paths, discover.Options{Exclude: exclude})
+	var found discover.Result
+	if len(paths) > 0 {
+		found = discover.Paths(paths, discover.Options{Exclude: exclude})
+	}
+	if stdin != nil {
+		// a stream of manifests on stdin (PATH -): plain manifests of the
+		// cluster the other loose files are
+		objs, probs := manifests.Scan(load.Stdin, stdin)
+		found.Loose = append(found.Loose, objs...)
+		found.Problems = append(found.Problems, probs...)
+	}
 	minor, _ := platform.ParseOCPMinor(version) // 0 for ""
 	var inputs []lint.Finding
 	for _, p := range found.Problems {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
@@ -20,7 +21,7 @@ the binary: the module version, the VCS revision and commit time of a build
 from a checkout, and whether the work tree had changes (modified). A build
 from a checkout without a module version is 0.0.0-devel+<revision>, which
 sorts below every release. --format json prints one object (schema:
-docs/schema/json/version.schema.json).`,
+docs/json/version.schema.json).`,
 		example: `  siteforge version
   siteforge version --format json | jq -r .revision`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
@@ -43,15 +44,16 @@ docs/schema/json/version.schema.json).`,
 // is the version a release build reports instead of its module version.
 var version string
 
-// BuildInfo is what `siteforge version` reports (docs/schema/json/version.schema.json).
+// BuildInfo is what `siteforge version` reports (docs/json/version.schema.json).
 type BuildInfo struct {
-	Version  string `json:"version"`            // the version siteforge reports (Version())
-	Schema   string `json:"schema"`             // the site API version
-	Module   string `json:"module"`             // the main module's version as built ("(devel)" from a checkout)
-	Revision string `json:"revision,omitempty"` // vcs.revision
-	Time     string `json:"time,omitempty"`     // vcs.time, RFC 3339
-	Modified bool   `json:"modified"`           // vcs.modified: the work tree had changes
-	Go       string `json:"go"`                 // the toolchain
+	SchemaVersion string `json:"schemaVersion"`      // of this JSON object
+	Version       string `json:"version"`            // the version siteforge reports (Version())
+	Schema        string `json:"schema"`             // the site API version
+	Module        string `json:"module"`             // the main module's version as built ("(devel)" from a checkout)
+	Revision      string `json:"revision,omitempty"` // vcs.revision
+	Time          string `json:"time,omitempty"`     // vcs.time, RFC 3339
+	Modified      bool   `json:"modified"`           // vcs.modified: the work tree had changes
+	Go            string `json:"go"`                 // the toolchain
 }
 
 // ReadBuild is the build information of the running binary.
@@ -62,7 +64,7 @@ func ReadBuild() BuildInfo {
 
 // buildOf is what bi (ok: the binary has build information) reports.
 func buildOf(bi *debug.BuildInfo, ok bool) BuildInfo {
-	b := BuildInfo{Version: versionOf(bi, ok), Schema: schema.APIVersion}
+	b := BuildInfo{SchemaVersion: jsonSchemaVersion, Version: versionOf(bi, ok), Schema: schema.APIVersion}
 	if !ok {
 		return b
 	}
@@ -106,12 +108,15 @@ func writeVersion(e env, format string, b BuildInfo) int {
 
 // writeJSON writes v as indented JSON with a final newline.
 func writeJSON(e env, verb string, v any) int {
-	out, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		fmt.Fprintf(e.stderr, "siteforge %s: %v\n", verb, err)
 		return ExitFailure
 	}
-	if _, err := e.stdout.Write(append(out, '\n')); err != nil {
+	if _, err := e.stdout.Write(out.Bytes()); err != nil {
 		fmt.Fprintf(e.stderr, "siteforge %s: %v\n", verb, err)
 		return ExitFailure
 	}

@@ -22,9 +22,9 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		stamped string
 		want    BuildInfo
 	}{
-		"checkout": {bi: checkout, want: BuildInfo{Version: "0.0.0-devel+0123456789ab.dirty", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
-		"module":   {bi: release, want: BuildInfo{Version: "v1.2.3", Schema: "siteforge.dev/v1alpha1", Module: "v1.2.3", Go: "go1.26.8"}},
-		"stamped":  {bi: checkout, stamped: "v9.9.9", want: BuildInfo{Version: "v9.9.9", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
+		"checkout": {bi: checkout, want: BuildInfo{SchemaVersion: "1", Version: "0.0.0-devel+0123456789ab.dirty", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
+		"module":   {bi: release, want: BuildInfo{SchemaVersion: "1", Version: "v1.2.3", Schema: "siteforge.dev/v1alpha1", Module: "v1.2.3", Go: "go1.26.8"}},
+		"stamped":  {bi: checkout, stamped: "v9.9.9", want: BuildInfo{SchemaVersion: "1", Version: "v9.9.9", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			old := version

@@ -3,10 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
@@ -35,28 +37,63 @@ reports as an error, under the same rule ID. Every problem is reported at
 file:line:col in your files, with its rule ID; a check that could not run
 because an earlier one failed is named in a note. Exit 0 when every site is
 valid, 2 otherwise.`,
+		example: `  siteforge vet examples/agent-sno
+  siteforge vet --format json sites/ | jq '.diagnostics[] | select(.severity == "error")'
+  siteforge vet - < site.yaml`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
+			format := fs.String("format", "text", "output format: text or json (docs/json/vet.schema.json)")
 			return func(e env, args []string) int {
 				if len(args) == 0 {
 					fmt.Fprintln(e.stderr, "siteforge vet: no PATH given\nusage: siteforge vet PATH...")
 					return ExitFailure
 				}
+				if !formatFlag(e, "vet", *format) {
+					return ExitFailure
+				}
+				if slices.Contains(args, "-") && len(args) > 1 {
+					return usageError(e, "vet", "- (a site on stdin) is the only PATH when given")
+				}
 				defer fleetGC()() // the same allocation profile as render and lint (fleetGCPercent)
-				lines := map[int]string{}
+				sites := map[int]vetSite{}
 				var mu sync.Mutex
-				run, err := eachSite(args, generators.Options{}, func(i int, o *generators.Output) error {
+				use := func(i int, o *generators.Output) error {
 					mu.Lock()
-					lines[i] = fmt.Sprintf("ok %s (site %s)", diag.SafeLine(o.Site.Source), o.Site.Name)
+					sites[i] = vetSite{Name: o.Site.Name, Source: o.Site.Source}
 					mu.Unlock()
 					return nil
-				})
+				}
+				var run siteRun
+				var err error
+				if len(args) == 1 && args[0] == "-" {
+					data, ok := readStdin(e, "vet", load.MaxFileSize, "a site")
+					if !ok {
+						return ExitFailure
+					}
+					run, err = stdinSite(data, verdict.Options{}, use)
+				} else {
+					run, err = eachSite(args, generators.Options{}, use)
+				}
+				if *format == "json" {
+					if err != nil {
+						fmt.Fprintf(e.stderr, "siteforge: %s\n", diag.Clean(err.Error()))
+						return ExitFailure
+					}
+					var passed []vetSite
+					for _, i := range sortedIndexes(sites) {
+						passed = append(passed, vetSite{Name: diag.Clean(sites[i].Name), Source: diag.Clean(sites[i].Source)})
+					}
+					if code := writeJSON(e, "vet", runJSON(run, passed)); code != ExitOK || len(run.Diagnostics) > 0 {
+						return ExitFailure
+					}
+					return ExitOK
+				}
 				if !finish(e, run, err) {
 					return ExitFailure
 				}
 				if !*quiet {
-					for _, i := range sortedIndexes(lines) {
-						fmt.Fprintln(e.stdout, lines[i])
+					for _, i := range sortedIndexes(sites) {
+						fmt.Fprintf(e.stdout, "ok %s (site %s)\n", diag.SafeLine(sites[i].Source), sites[i].Name)
 					}
 				}
 				return ExitOK
