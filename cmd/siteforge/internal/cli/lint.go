@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/config"
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -78,10 +79,30 @@ case.`,
 			disable := fs.StringArray("disable", nil, "skip these rules (ID or name; repeatable, comma-separated)")
 			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests without one")
 			exclude := fs.StringArray("exclude", nil, "gitignore pattern of paths not to lint, relative to each PATH (repeatable; also read from .siteforgeignore files)")
+			configPath := fs.String("config", "", "the configuration file (default: "+config.FileName+" in the working folder or the nearest folder above; siteforge explain config)")
+			noConfig := fs.Bool("no-config", false, "read no configuration file")
 			return func(e env, args []string) int {
 				if len(args) == 0 {
 					return usageError(e, "lint", "no PATH given")
 				}
+				if *configPath != "" && *noConfig {
+					return usageError(e, "lint", "give --config or --no-config, not both")
+				}
+				cfg, ok := readConfig(e, *configPath, *noConfig)
+				if !ok {
+					return ExitFailure
+				}
+				// flags win: a scalar given replaces the file's, a list adds to it
+				for flag, v := range map[string]struct {
+					to   *string
+					from string
+				}{"format": {format, cfg.Lint.Format}, "fail-on": {failOn, cfg.Lint.FailOn}, "ocp-version": {version, cfg.Lint.OCPVersion}} {
+					if !fs.Changed(flag) && v.from != "" {
+						*v.to = v.from
+					}
+				}
+				*exclude = append(slices.Clone(cfg.Lint.Exclude), *exclude...)
+				*disable = append(cfg.Lint.Rules(), *disable...)
 				var stdin []byte
 				if i := slices.Index(args, "-"); i >= 0 {
 					if slices.Contains(args[i+1:], "-") {
@@ -135,21 +156,53 @@ case.`,
 	})
 	register(&command{
 		name:    "explain",
-		args:    "[RULE]",
-		summary: "list the lint rules, or explain one",
+		args:    "[RULE|config]",
+		summary: "list the lint rules, or explain one; explain config documents .siteforge.yaml",
+		help: `Without an argument, lists every lint rule: ID, severity, name, summary. With
+a rule's ID or name, prints why it exists (the platform fact and its source),
+how to fix what it finds, and since when it exists. explain config documents
+the configuration file (.siteforge.yaml). --format json prints one object
+(schema: docs/json/explain.schema.json).`,
+		example: `  siteforge explain MTU001
+  siteforge explain config
+  siteforge explain --format json | jq -r '.rules[].id'`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			format := fs.String("format", "text", "output format: text or json (docs/json/explain.schema.json)")
 			return func(e env, args []string) int {
+				if !formatFlag(e, "explain", *format) {
+					return ExitFailure
+				}
+				out := explainJSON{SchemaVersion: jsonSchemaVersion}
 				switch len(args) {
 				case 0:
+					if *format == "json" {
+						out.Rules = []explainRule{}
+						for _, r := range lint.Rules() {
+							out.Rules = append(out.Rules, ruleJSON(r, false))
+						}
+						return writeJSON(e, "explain", out)
+					}
 					for _, r := range lint.Rules() {
 						fmt.Fprintf(e.stdout, "%s  %-7s  %-40s %s\n", r.ID, r.Severity, r.Name, r.Summary)
 					}
 					return ExitOK
 				case 1:
+					if text, ok := explainTopics[args[0]]; ok {
+						if *format == "json" {
+							out.Topic = &explainTopicJS{Name: args[0], Text: text}
+							return writeJSON(e, "explain", out)
+						}
+						fmt.Fprint(e.stdout, text)
+						return ExitOK
+					}
 					r := lint.Lookup(args[0])
 					if r == nil {
 						fmt.Fprintf(e.stderr, "siteforge explain: no rule \"%s\"; run siteforge explain for the list\n", diag.Clean(args[0]))
 						return ExitFailure
+					}
+					if *format == "json" {
+						out.Rules = []explainRule{ruleJSON(r, true)}
+						return writeJSON(e, "explain", out)
 					}
 					fmt.Fprint(e.stdout, lint.Explain(r))
 					return ExitOK
@@ -159,6 +212,9 @@ case.`,
 		},
 	})
 }
+
+// explainTopics are what explain documents besides the rules, by name.
+var explainTopics = map[string]string{}
 
 // fleetGCPercent and fleetMemoryLimit are the garbage collector's settings
 // while lint, render and vet run. They load (and render) every site on the workers
