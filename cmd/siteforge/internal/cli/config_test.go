@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,51 @@ spec:
 	// --config names the file
 	if r := mainIn(t, deep, "lint", "--config", filepath.Join(root, "repo", ".siteforge.yaml"), "."); r.code != ExitFindings {
 		t.Errorf("--config: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestNewEchoesEscaped: the values the cobra command line, the JSON
+// formats and the configuration file echo are escaped as every other
+// (TestEchoedValuesEscaped): an unknown key or value of .siteforge.yaml, a
+// --format of vet, mtu, mirrors, explain and version, a completion shell,
+// an unknown shorthand flag.
+func TestNewEchoesEscaped(t *testing.T) {
+	for _, h := range hostileValues {
+		t.Run(h.name, func(t *testing.T) {
+			dir := t.TempDir()
+			q := strconv.Quote(h.value)
+			write(t, dir, map[string]string{
+				"key/.siteforge.yaml":   "lint:\n  " + q + ": 1\n",
+				"value/.siteforge.yaml": "lint:\n  format: " + q + "\n",
+				"rule/.siteforge.yaml":  "lint:\n  disable:\n    - rule: " + q + "\n      reason: r\n",
+			})
+			for _, r := range []struct {
+				what string
+				args []string
+			}{
+				{"config key", []string{"lint", "--config", "key/.siteforge.yaml", "."}},
+				{"config value", []string{"lint", "--config", "value/.siteforge.yaml", "."}},
+				{"config rule", []string{"lint", "--config", "rule/.siteforge.yaml", "."}},
+				{"vet --format", []string{"vet", "--format", h.value, "x"}},
+				{"mtu --format", []string{"mtu", "--format", h.value, "x"}},
+				{"mirrors --format", []string{"mirrors", "preview", "--format", h.value, "x"}},
+				{"explain --format", []string{"explain", "--format", h.value}},
+				{"version --format", []string{"version", "--format", h.value}},
+				{"completion shell", []string{"completion", h.value}},
+				{"help topic", []string{"help", "x" + h.value}},
+			} {
+				got := mainIn(t, dir, r.args...)
+				if got.code != ExitFailure {
+					t.Errorf("%s: exit %d, want 2\n%.2000s%.2000s", r.what, got.code, got.stdout, got.stderr)
+				}
+				if r.what == "config key" && len(h.value) > 1024 {
+					// YAML allows no implicit key longer than 1024
+					// characters: a syntax error, which shows no key
+					checkSafe(t, r.what, got.stdout+got.stderr)
+					continue
+				}
+				checkEchoed(t, r.what, got.stdout+got.stderr, h.marker)
+			}
+		})
 	}
 }

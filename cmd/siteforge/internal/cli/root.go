@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/lint/report"
 )
 
 // exitCode is a verb's outcome other than success, as cobra's error: the
@@ -113,6 +114,17 @@ func verbCommand(e env, c *command) *cobra.Command {
 	}
 	cc.Flags().SortFlags = true
 	run := c.flags(cc.Flags())
+	for flag, values := range flagValues[c.name] {
+		_ = cc.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+	}
+	if c.name == "mirrors" {
+		cc.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return []cobra.Completion{"preview", "resolve"}, cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+	}
 	cc.RunE = func(_ *cobra.Command, args []string) error {
 		if code := run(e, args); code != ExitOK {
 			return exitCode(code)
@@ -120,6 +132,17 @@ func verbCommand(e env, c *command) *cobra.Command {
 		return nil
 	}
 	return cc
+}
+
+// flagValues are the values shell completion offers for a verb's flags.
+var flagValues = map[string]map[string][]string{
+	"lint":    {"format": report.Names(), "fail-on": {"error", "warning", "info"}},
+	"impact":  {"format": {"text", "json", "markdown"}, "fail-on": {"reboot", "drain"}},
+	"vet":     {"format": {"text", "json"}},
+	"mtu":     {"format": {"text", "json"}},
+	"mirrors": {"format": {"text", "json"}},
+	"explain": {"format": {"text", "json"}},
+	"version": {"format": {"text", "json"}},
 }
 
 // helpCommand is cobra's help command, except that an unknown topic is an

@@ -131,7 +131,7 @@ func Decode(path string, data []byte) (File, diag.List) {
 	root := doc.Content[0]
 	d := decoder{file: path}
 	for _, dup := range yamlkeys.Find(root) {
-		d.at(dup.Key, fmt.Sprintf("%q is set twice (first at line %d)", dup.Key.Value, dup.First.Line), "")
+		d.at(dup.Key, fmt.Sprintf("\"%s\" is set twice (first at line %d)", dup.Key.Value, dup.First.Line), "")
 	}
 	d.mapping(root, "", map[string]func(*yaml.Node){
 		"lint": func(n *yaml.Node) {
@@ -147,7 +147,7 @@ func Decode(path string, data []byte) (File, diag.List) {
 				"format": func(v *yaml.Node) {
 					if s, ok := d.str(v, "lint.format"); ok {
 						if _, known := report.Formats[s]; !known {
-							d.at(v, fmt.Sprintf("lint.format: unknown format %q", s), suggest.Hint(s, report.Names(), "formats"))
+							d.at(v, fmt.Sprintf("lint.format: unknown format \"%s\"", s), suggest.Hint(s, report.Names(), "formats"))
 						}
 						f.Lint.Format = s
 					}
@@ -155,7 +155,7 @@ func Decode(path string, data []byte) (File, diag.List) {
 				"ocp-version": func(v *yaml.Node) {
 					if s, ok := d.str(v, "lint.ocp-version"); ok {
 						if _, err := platform.ParseOCPMinor(s); err != nil {
-							d.at(v, fmt.Sprintf("lint.ocp-version %q: %v", s, err), `an OpenShift version "4.N"; quote it: "4.16"`)
+							d.at(v, fmt.Sprintf("lint.ocp-version \"%s\": %v", s, err), `an OpenShift version "4.N"; quote it: "4.16"`)
 						}
 						f.Lint.OCPVersion = s
 					}
@@ -191,7 +191,7 @@ func Decode(path string, data []byte) (File, diag.List) {
 						case rule == nil:
 							d.at(item, at+": no rule", "rule: ID or name, reason: why this repository does not want it")
 						case lint.Lookup(dis.Rule) == nil:
-							d.at(rule, fmt.Sprintf("%s.rule: no rule %q", at, dis.Rule), ruleHint(dis.Rule))
+							d.at(rule, fmt.Sprintf("%s.rule: no rule \"%s\"", at, dis.Rule), ruleHint(dis.Rule))
 						}
 						if strings.TrimSpace(dis.Reason) == "" && item.Kind == yaml.MappingNode {
 							d.at(item, at+": a disabled rule needs its reason", "reason: why this repository does not want the rule")
@@ -247,7 +247,7 @@ func (d *decoder) mapping(n *yaml.Node, path string, fields map[string]func(*yam
 		k, v := n.Content[i], n.Content[i+1]
 		field, ok := fields[k.Value]
 		if !ok || k.Kind != yaml.ScalarNode {
-			d.at(k, fmt.Sprintf("%s: unknown key %q", where(path), k.Value), suggest.Hint(k.Value, known, "keys"))
+			d.at(k, fmt.Sprintf("%s: unknown key \"%s\"", where(path), k.Value), suggest.Hint(k.Value, known, "keys"))
 			continue
 		}
 		field(v)
@@ -292,7 +292,7 @@ func kind(n *yaml.Node) string {
 	case n.Tag == "!!null":
 		return "null"
 	}
-	return fmt.Sprintf("%q", n.Value)
+	return `"` + n.Value + `"`
 }
 
 // yamlErrLine is the line a yaml.v3 syntax error names ("yaml: line 3: ...").
