@@ -72,6 +72,10 @@ Unused and reasonless suppressions are findings.
 Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run (a
 PATH that does not exist, an internal error); the report is printed in every
 case.`,
+		example: `  siteforge lint examples/fleet
+  siteforge lint --format sarif --fail-on warning examples/fleet > siteforge.sarif
+  siteforge render --stdout examples/agent-sno | siteforge lint -
+  oc get imagedigestmirrorsets,imagetagmirrorsets -o yaml | siteforge lint -`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			format := fs.String("format", "text", "output format: "+strings.Join(report.Names(), ", "))
 			failOn := fs.String("fail-on", "error", "exit 1 on findings at or above this severity: error, warning or info")

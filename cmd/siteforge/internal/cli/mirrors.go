@@ -42,6 +42,9 @@ cluster objects).
       containers/image), marking blocked and skipped ones, and whether the pull
       can succeed without reaching the source. Exit 1 when the site is
       disconnected (or --disconnected is given) and some pull cannot succeed.`,
+		example: `  siteforge mirrors preview examples/disconnected-quay-cache
+  siteforge mirrors resolve examples/disconnected-quay-cache --image registry.redhat.io/ubi9/ubi:latest
+  siteforge mirrors resolve --format json examples/disconnected-quay-cache --image quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			images := fs.StringArray("image", nil, "image reference to resolve (repeatable)")
 			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests (default: latest behaviour)")

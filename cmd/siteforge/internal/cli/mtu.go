@@ -31,6 +31,8 @@ Exit 0 when every site has a legal plan, 2 when a site does not load or has no
 legal cluster MTU (the problem is shown at its position). With --check, exit 1
 when a running site's mtu.current differs from its target: an MTU migration is
 due (siteforge render writes it).`,
+		example: `  siteforge mtu examples/aws-local-zones
+  siteforge mtu --check --format json examples/aws-local-zones | jq '.sites[].links[] | select(.binding)'`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			check := fs.Bool("check", false, "exit 1 when a running site's MTU differs from the plan (a migration is due)")
 			format := fs.String("format", "text", "output format: text or json (docs/json/mtu.schema.json)")

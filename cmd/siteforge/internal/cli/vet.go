@@ -38,8 +38,8 @@ file:line:col in your files, with its rule ID; a check that could not run
 because an earlier one failed is named in a note. Exit 0 when every site is
 valid, 2 otherwise.`,
 		example: `  siteforge vet examples/agent-sno
-  siteforge vet --format json sites/ | jq '.diagnostics[] | select(.severity == "error")'
-  siteforge vet - < site.yaml`,
+  siteforge vet --format json examples/fleet | jq '.diagnostics[] | select(.severity == "error")'
+  siteforge vet - < examples/disconnected-quay-cache/site.yaml`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
 			format := fs.String("format", "text", "output format: text or json (docs/json/vet.schema.json)")
