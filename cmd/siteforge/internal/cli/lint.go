@@ -69,9 +69,17 @@ reason="..."); for the whole site, lint: suppress: [{rule: "MIR001", reason:
 "..."}]; on a manifest, the annotation siteforge.dev/ignore-MIR001: "<reason>".
 Unused and reasonless suppressions are findings.
 
+PATH - reads a stream of manifests from stdin (oc get ... -o yaml | siteforge
+lint -), linted with the plain manifests of the other PATHs; positions say
+<stdin>:line:col.
+
+Settings: .siteforge.yaml in the working folder or the nearest folder above
+(siteforge explain config) sets fail-on, format, ocp-version, exclude and the
+rules disabled with their reasons; the flags given win.
+
 Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run (a
-PATH that does not exist, an internal error); the report is printed in every
-case.`,
+PATH that does not exist, a bad .siteforge.yaml, an internal error); the report
+is printed in every case but the last two.`,
 		example: `  siteforge lint examples/fleet
   siteforge lint --format sarif --fail-on warning examples/fleet > siteforge.sarif
   siteforge render --stdout examples/agent-sno | siteforge lint -

@@ -36,7 +36,12 @@ what the site renders) and writes nothing: render refuses exactly what vet
 reports as an error, under the same rule ID. Every problem is reported at
 file:line:col in your files, with its rule ID; a check that could not run
 because an earlier one failed is named in a note. Exit 0 when every site is
-valid, 2 otherwise.`,
+valid, 2 otherwise.
+
+PATH - reads one site from stdin (YAML, JSON or CUE, told apart by its
+syntax; at most the size of a site file); positions say <stdin>:line:col.
+--format json prints one object with the sites that passed and every error
+and warning (docs/json/vet.schema.json).`,
 		example: `  siteforge vet examples/agent-sno
   siteforge vet --format json examples/fleet | jq '.diagnostics[] | select(.severity == "error")'
   siteforge vet - < examples/disconnected-quay-cache/site.yaml`,

@@ -98,3 +98,22 @@ func TestFindUpwards(t *testing.T) {
 		t.Errorf("Find(.) names %s, want ../../%s", f.Path, FileName)
 	}
 }
+
+// FuzzDecode: whatever the text, Decode returns (no panic), and every
+// problem is at a line of the file (testdata/fuzz holds what it found).
+func FuzzDecode(f *testing.F) {
+	f.Add("lint:\n  fail-on: warning\n  disable:\n    - rule: MIR018\n      reason: r\n")
+	f.Add("lint: &a\n  exclude: *a\n")
+	f.Add("lint:\n  format: [\n")
+	f.Add("- 1\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		_, d := Decode("c.yaml", []byte(src))
+		// lone CRs end lines, as in every file siteforge reads
+		lines := strings.Count(string(diag.LoneCRToLF([]byte(src))), "\n") + 1
+		for _, x := range d {
+			if x.Pos.File != "c.yaml" || x.Pos.Line < 1 || x.Pos.Line > lines {
+				t.Fatalf("a problem at %s in a file of %d lines: %s", x.Pos, lines, x.Message)
+			}
+		}
+	})
+}
