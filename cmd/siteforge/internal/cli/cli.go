@@ -67,6 +67,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	root := newRoot(e)
+	if args == nil {
+		args = []string{} // cobra reads os.Args for nil
+	}
 	root.SetArgs(args)
 	return exitOf(e, root.Execute())
 }
