@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/config"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/load"
@@ -12,8 +15,9 @@ func init() { explainTopics["config"] = configDoc }
 const configDoc = `.siteforge.yaml: the repository's lint settings
 
 siteforge lint reads .siteforge.yaml from the working folder or, when there is
-none, from the nearest folder above it (up to the filesystem root), as
-golangci-lint finds .golangci.yml. --config FILE names another file;
+none, from the nearest folder above it (up to the filesystem root); when there
+is none there either, from the folder of the first PATH or the nearest above
+it, as golangci-lint finds .golangci.yml. --config FILE names another file;
 --no-config reads none. Every key is optional:
 
   lint:
@@ -38,9 +42,10 @@ siteforge.dev/ignore-<RULE> annotation).
 `
 
 // readConfig finds and reads the configuration file (path: --config, ""
-// to look from the working folder up; none: --no-config) and prints its
-// problems; ok is false when there were any.
-func readConfig(e env, path string, none bool) (config.File, bool) {
+// to look from the working folder up, then from the folder of the first
+// PATH up; none: --no-config) and prints its problems; ok is false when
+// there were any.
+func readConfig(e env, path string, none bool, first string) (config.File, bool) {
 	if none {
 		return config.File{}, true
 	}
@@ -49,7 +54,16 @@ func readConfig(e env, path string, none bool) (config.File, bool) {
 	if path != "" {
 		f, d = config.Read(path)
 	} else {
+		// the working folder and up; else, as golangci-lint does, the
+		// first PATH's folder and up
 		f, d = config.Find(".")
+		if f.Path == "" && len(d) == 0 && first != "" && first != "-" {
+			dir := first
+			if st, err := os.Stat(first); err != nil || !st.IsDir() {
+				dir = filepath.Dir(first)
+			}
+			f, d = config.Find(dir)
+		}
 	}
 	if len(d) > 0 {
 		printDiagnostics(e.stderr, load.Result{Diagnostics: d, Sources: map[string][]byte{f.Path: f.Source}})

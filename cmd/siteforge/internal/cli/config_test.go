@@ -56,6 +56,10 @@ spec:
 	if r.code != ExitFailure || !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, `did you mean "exclude"?`) || r.stdout != "" {
 		t.Errorf("a mistyped key: exit %d, want 2 and %q with did you mean\n%s%s", r.code, want, r.stdout, r.stderr)
 	}
+	// no file from the working folder up: the first PATH's folder and up
+	if r := mainIn(t, t.TempDir(), "lint", filepath.Join(root, "repo", "clusters", "a", "itms.yaml")); r.code != ExitFailure || !strings.Contains(r.stderr, `unknown key "exlcude"`) {
+		t.Errorf("the file above the PATH is not read: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	// --config names the file
 	if r := mainIn(t, deep, "lint", "--config", filepath.Join(root, "repo", ".siteforge.yaml"), "."); r.code != ExitFindings {
 		t.Errorf("--config: exit %d\n%s%s", r.code, r.stdout, r.stderr)

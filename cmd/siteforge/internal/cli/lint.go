@@ -100,7 +100,7 @@ is printed in every case but the last two.`,
 				if *configPath != "" && *noConfig {
 					return usageError(e, "lint", "give --config or --no-config, not both")
 				}
-				cfg, ok := readConfig(e, *configPath, *noConfig)
+				cfg, ok := readConfig(e, *configPath, *noConfig, args[0])
 				if !ok {
 					return ExitFailure
 				}
