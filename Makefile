@@ -45,13 +45,18 @@ FUZZ_TARGETS := \
 	./lint/rules:FuzzLintManifests \
 	./internal/discover:FuzzIgnore
 
-.PHONY: help build test unit race tools pre-commit sarif-multitool fuzz-short fuzz golden vet fleet bench corpus
+.PHONY: help build test unit race tools pre-commit sarif-multitool fuzz-short fuzz golden vet fleet bench corpus man
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 build: ## build bin/siteforge
 	$(GO) build -o $(BIN)/siteforge ./cmd/siteforge
+
+# Man pages, one per command, from the cobra command tree (cobra/doc), into
+# bin/man (not committed); SOURCE_DATE_EPOCH fixes the date in them.
+man: ## write the man pages to bin/man (man -l bin/man/siteforge.1)
+	$(GO) run -tags mangen ./cmd/siteforge/internal/mangen -o $(BIN)/man
 
 # internal/_fidelity, the validation harness the tests import, sits in a
 # folder the go command leaves out of ./... (a leading underscore): the

@@ -42,13 +42,20 @@ cluster objects).
       containers/image), marking blocked and skipped ones, and whether the pull
       can succeed without reaching the source. Exit 1 when the site is
       disconnected (or --disconnected is given) and some pull cannot succeed.`,
+		example: `  siteforge mirrors preview examples/disconnected-quay-cache
+  siteforge mirrors resolve examples/disconnected-quay-cache --image registry.redhat.io/ubi9/ubi:latest
+  siteforge mirrors resolve --format json examples/disconnected-quay-cache --image quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			images := fs.StringArray("image", nil, "image reference to resolve (repeatable)")
 			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests (default: latest behaviour)")
 			disconnected := fs.Bool("disconnected", false, "judge pulls as in a disconnected cluster (sites say it themselves)")
+			format := fs.String("format", "text", "output format: text or json (docs/json/mirrors-preview.schema.json, mirrors-resolve.schema.json)")
 			return func(e env, args []string) int {
 				if len(args) < 2 || (args[0] != "preview" && args[0] != "resolve") {
 					return usageError(e, "mirrors", "expected preview or resolve and at least one PATH")
+				}
+				if !formatFlag(e, "mirrors", *format) {
+					return ExitFailure
 				}
 				minor := 0
 				if *version != "" {
@@ -68,8 +75,13 @@ cluster objects).
 				if !ok {
 					return ExitFailure
 				}
-				if args[0] == "preview" {
+				switch {
+				case args[0] == "preview" && *format == "json":
+					return previewJSON(e, sets)
+				case args[0] == "preview":
 					return preview(e, sets)
+				case *format == "json":
+					return resolveJSON(e, sets, *images, *disconnected)
 				}
 				return resolve(e, sets, *images, *disconnected)
 			}

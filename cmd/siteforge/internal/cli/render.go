@@ -46,6 +46,9 @@ user's cache directory ($SITEFORGE_CACHE, else the OS cache folder), never
 in DIR: a site whose inputs and folder did not change is not evaluated
 again ("unchanged"). SITEFORGE_CACHE=off renders every site. See
 docs/limits.md.`,
+		example: `  siteforge render -o rendered examples/fleet
+  siteforge render --check -o rendered examples/fleet
+  siteforge render --stdout examples/agent-sno`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			out := fs.StringP("output", "o", "", "output directory (one folder per site)")
 			stdout := fs.Bool("stdout", false, "write the resources as one YAML stream to stdout")
