@@ -62,10 +62,10 @@ const (
 // inClusterCacheField is the site field of the cache.
 const inClusterCacheField = "mirroring.inClusterCache"
 
-// InClusterCacheBypass lists the repositories never routed through s's in-cluster cache: the
+// inClusterCacheBypass lists the repositories never routed through s's in-cluster cache: the
 // release payload (the official repositories and the site's release image repository) and the
 // site's bootstrapImages, sorted.
-func InClusterCacheBypass(s *site.Site) []string {
+func inClusterCacheBypass(s *site.Site) []string {
 	set := map[string]bool{platform.OfficialReleaseRepository: true, platform.PayloadComponentRepository: true}
 	if s.Cluster.ReleaseImage != "" {
 		set[platform.InstallerReleaseRepository(s.Cluster.ReleaseImage)] = true
@@ -89,7 +89,7 @@ func inClusterCacheArtifacts(ctx warner, s *site.Site, node *registries.Config, 
 	for _, org := range slices.Sorted(maps.Keys(c.Orgs)) {
 		routes = append(routes, registries.CacheRoute{Upstream: c.Orgs[org], Mirror: quayMirror(c.Host, org)})
 	}
-	dropIn, err := registries.CacheDropIn(node, routes, InClusterCacheBypass(s))
+	dropIn, err := registries.CacheDropIn(node, routes, inClusterCacheBypass(s))
 	switch {
 	case errors.Is(err, registries.ErrCacheSourceBlocked):
 		// checkInClusterCache found every field that blocks a cached upstream; this is a
@@ -114,7 +114,7 @@ func inClusterCacheArtifacts(ctx warner, s *site.Site, node *registries.Config, 
 	}
 	origin := []diag.Position{s.Positions.Of(inClusterCacheField)}
 	arts := []generators.Artifact{{Path: InClusterCacheDropInPreview, Role: generators.File, Data: conf, Comment: "#", Origin: origin}}
-	script := InClusterCacheScript(s)
+	script := inClusterCacheScriptFor(s)
 	units := inClusterCacheUnits(c)
 	for _, pool := range platform.BuiltinPools {
 		name := fmt.Sprintf(inClusterCacheMCFormat, pool)
@@ -237,11 +237,11 @@ func locationHostPort(loc string) string {
 	return host
 }
 
-// InClusterCacheScript is the node script of s's in-cluster cache (bash; shellcheck clean).
+// inClusterCacheScriptFor is the node script of s's in-cluster cache (bash; shellcheck clean).
 // Every path and the URL can be overridden by environment variables, for tests:
 // SITEFORGE_CACHE_URL, SITEFORGE_CA_DIRS, SITEFORGE_DROPIN, SITEFORGE_DROPIN_SOURCE and
 // SITEFORGE_RELOAD_CRIO (a command run by sh instead of reloading crio.service).
-func InClusterCacheScript(s *site.Site) string {
+func inClusterCacheScriptFor(s *site.Site) string {
 	c := s.Mirroring.InClusterCache
 	r := strings.NewReplacer(
 		"@SITE@", s.Name,

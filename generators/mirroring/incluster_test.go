@@ -113,7 +113,7 @@ func TestInClusterCacheExample(t *testing.T) {
 		if files[inClusterCacheDropInCopy] == "" || !strings.Contains(string(dropIn), files[inClusterCacheDropInCopy][strings.Index(files[inClusterCacheDropInCopy], "[[registry]]"):]) {
 			t.Errorf("%s: %s is not the drop-in of %s", pool, inClusterCacheDropInCopy, InClusterCacheDropInPreview)
 		}
-		if files[inClusterCacheScript] != InClusterCacheScript(inClusterSite(t)) {
+		if files[inClusterCacheScript] != inClusterCacheScriptFor(inClusterSite(t)) {
 			t.Errorf("%s: %s is not the script", pool, inClusterCacheScript)
 		}
 		var units []string
@@ -231,7 +231,7 @@ func TestInClusterCacheDisruption(t *testing.T) {
 func scriptFile(t *testing.T, dir string) string {
 	t.Helper()
 	p := filepath.Join(dir, "siteforge-cache-mirror")
-	if err := os.WriteFile(p, []byte(InClusterCacheScript(inClusterSite(t))), 0o755); err != nil {
+	if err := os.WriteFile(p, []byte(inClusterCacheScriptFor(inClusterSite(t))), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -354,7 +354,7 @@ func TestInClusterCacheUnitsVerify(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(root, inClusterCacheScript), []byte(InClusterCacheScript(inClusterSite(t))), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(root, inClusterCacheScript), []byte(inClusterCacheScriptFor(inClusterSite(t))), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	// The host's system units (targets such as sysinit.target, timers.target) under the root.
