@@ -328,7 +328,7 @@ func checkServiceMirrors(set lint.Set, r *lint.Reporter) {
 			if why == "" {
 				continue
 			}
-			r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster",
+			r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster, or, for a cache running in this cluster, use the bootstrap-safe form: a site's mirroring.inClusterCache adds its mirrors on each node only while it answers (docs/in-cluster-cache.md)",
 				e.where("mirrors", strconv.Itoa(j)), mirror, why), e.path("mirrors", strconv.Itoa(j))...)
 		}
 	}
