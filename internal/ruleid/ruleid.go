@@ -78,19 +78,21 @@ const (
 	InvalidMirrorLocation         = "MIR006" // invalid-mirror-location
 	WildcardSourceWithNestedScope = "MIR009" // wildcard-source-with-nested-scope
 	RegistrySourcesRefused        = "MIR010" // registry-sources-refused
-	// NeverContactSourceThroughInClusterMirror: a source blocked
-	// (NeverContactSource, blockedRegistries) while its mirror is a cache
-	// inside the cluster: the bootstrap deadlock.
-	NeverContactSourceThroughInClusterMirror = "MIR022" // never-contact-source-through-in-cluster-mirror
-	NetworkCIDROverlap                       = "NET001" // network-cidr-overlap
-	SDNUnsupportedVersion                    = "NET002" // openshift-sdn-unsupported-version
-	LiveMigrationBlocked                     = "NET003" // live-migration-blocked
-	IPsecWithoutMTUHeadroom                  = "MTU008" // ipsec-without-mtu-headroom
-	NetworkTypeAndMTUMigration               = "MTU011" // network-type-and-mtu-migration
-	MTUMigrationDuringLiveType               = "MTU013" // mtu-migration-during-live-type-migration
+	NetworkCIDROverlap            = "NET001" // network-cidr-overlap
+	SDNUnsupportedVersion         = "NET002" // openshift-sdn-unsupported-version
+	LiveMigrationBlocked          = "NET003" // live-migration-blocked
+	IPsecWithoutMTUHeadroom       = "MTU008" // ipsec-without-mtu-headroom
+	NetworkTypeAndMTUMigration    = "MTU011" // network-type-and-mtu-migration
+	MTUMigrationDuringLiveType    = "MTU013" // mtu-migration-during-live-type-migration
 )
 
 // Render lists the RND IDs, in order.
 var Render = []string{ButaneTranslation, InstallInputIncomplete, MCOLogsRegistries,
 	NeverContactSourceIgnored, HubTrustBundleDropped, SDNLiveMigrationUndocumented,
 	RouterSelectorMatchesNoPool, RouterPortsIgnored, NoOperatorCatalog}
+
+// NeverContactSourceThroughInClusterMirror is lint's MIR022
+// (never-contact-source-through-in-cluster-mirror): a source blocked
+// (NeverContactSource, blockedRegistries) while its mirror is a cache inside
+// the cluster, the bootstrap deadlock the in-cluster cache refuses.
+const NeverContactSourceThroughInClusterMirror = "MIR022"
