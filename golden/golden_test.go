@@ -23,7 +23,7 @@ import (
 
 // Examples are the bundled examples, each rendered into golden/<name> (the
 // kustomize example's site sits inside its kustomization folder).
-var Examples = []string{"agent-sno", "aws-local-zones", "aws-local-zones-ipi", "disconnected-quay-cache", "fleet", "kustomize/site", "remote-workers"}
+var Examples = []string{"agent-sno", "aws-local-zones", "aws-local-zones-ipi", "disconnected-quay-cache", "fleet", "kustomize/site", "remote-quay-in-cluster", "remote-workers"}
 
 // RenderExample renders an example as `siteforge render examples/<name>` run
 // at the repository root would. The working directory must be the root.

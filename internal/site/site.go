@@ -285,6 +285,7 @@ type MigrationFeatures struct {
 type Mirroring struct {
 	Sources             map[string]MirroredSource `json:"sources,omitempty"`
 	QuayCache           *QuayCache                `json:"quayCache,omitempty"`
+	InClusterCache      *InClusterCache           `json:"inClusterCache,omitempty"`
 	InsecureRegistries  []string                  `json:"insecureRegistries,omitempty"`
 	BlockedRegistries   []string                  `json:"blockedRegistries,omitempty"`
 	AllowedRegistries   []string                  `json:"allowedRegistries,omitempty"`
@@ -315,6 +316,16 @@ type QuayCache struct {
 	Host   string            `json:"host"`
 	Orgs   map[string]string `json:"orgs"`
 	Policy string            `json:"policy"`
+}
+
+// InClusterCache is a Quay pull-through cache running inside the cluster it
+// serves: the address the nodes reach it at, organisation -> upstream, the
+// repositories never routed through it.
+type InClusterCache struct {
+	Host                 string            `json:"host"`
+	Orgs                 map[string]string `json:"orgs"`
+	BootstrapImages      []string          `json:"bootstrapImages,omitempty"`
+	CheckIntervalSeconds int               `json:"checkIntervalSeconds"`
 }
 
 // TrustedCA references a ConfigMap in openshift-config.

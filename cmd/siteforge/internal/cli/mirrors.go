@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/mirroring"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
@@ -98,6 +99,11 @@ type mirrorSet struct {
 	// mirrors are the plain manifests' mirror objects (nil for a site):
 	// where MCO's refusal points in the user's files
 	mirrors *manifests.MirrorSet
+	// cacheHost and cacheDropIn are a site's in-cluster cache and the
+	// registries.conf.d drop-in its nodes get while the cache answers
+	// (generators/mirroring InClusterCacheDropInPreview); empty without one.
+	cacheHost   string
+	cacheDropIn []byte
 }
 
 // mirrorInputs reads sites and manifests as lint does (internal/discover):
@@ -161,7 +167,11 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 				return nil, false
 			}
 			in := ms.Input(int(m), o.Site.Cluster.ReleaseImage)
-			sets = append(sets, mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"})
+			set := mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"}
+			if m := o.Site.Mirroring; m != nil && m.InClusterCache != nil {
+				set.cacheHost, set.cacheDropIn = m.InClusterCache.Host, o.Files[mirroring.InClusterCacheDropInPreview]
+			}
+			sets = append(sets, set)
 		}
 	}
 	if len(found.Loose) > 0 {
@@ -282,8 +292,20 @@ func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
 				fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %s\n", diag.Clean(ref), diag.Clean(err.Error()))
 				return ExitFailure
 			}
+			if s.cacheDropIn != nil {
+				fmt.Fprintf(out, "# before the in-cluster cache %s answers (at boot, after reboots and upgrades, while it is down):\n", diag.Clean(s.cacheHost))
+			}
 			if ok := printResolution(out, r); !ok && (disconnected || s.disconnected) {
 				code = ExitFindings
+			}
+			if s.cacheDropIn != nil {
+				after, err := registries.ResolveWithDropIn(b, s.cacheDropIn, ref)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %s\n", diag.Clean(ref), diag.Clean(err.Error()))
+					return ExitFailure
+				}
+				fmt.Fprintf(out, "# once the in-cluster cache %s answers (drop-in %s):\n", diag.Clean(s.cacheHost), platform.InClusterCacheDropInPath)
+				printResolution(out, after)
 			}
 		}
 		return code
