@@ -164,6 +164,10 @@ type mirrorsResolveConf struct {
 	Cluster      string              `json:"cluster"`
 	Disconnected bool                `json:"disconnected"` // judged as a disconnected cluster
 	Images       []mirrorsResolution `json:"images"`
+	// InClusterCache is the site's in-cluster cache host (mirroring.
+	// inClusterCache); its images then say where they are pulled from once
+	// the cache answers (OnceCacheAnswers).
+	InClusterCache string `json:"inClusterCache,omitempty"`
 }
 
 type mirrorsResolution struct {
@@ -174,6 +178,9 @@ type mirrorsResolution struct {
 	// SucceedsDisconnected: the pull can succeed without the source.
 	SucceedsDisconnected bool   `json:"succeedsDisconnected"`
 	FirstMirror          string `json:"firstMirror,omitempty"`
+	// OnceCacheAnswers is the resolution with the in-cluster cache's
+	// drop-in in place; the resolution above is the one before it answers.
+	OnceCacheAnswers *mirrorsResolution `json:"onceCacheAnswers,omitempty"`
 }
 
 type mirrorsTarget struct {

@@ -46,6 +46,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"mirrors-preview", []string{"mirrors", "preview", "--format", "json", "idms"}, ExitOK},
 		{"mirrors-resolve", []string{"mirrors", "resolve", "--format", "json", quay, "--image", "registry.redhat.io/ubi9/ubi:latest", "--image", "quay.io/x/y@sha256:" + strings.Repeat("a", 64)}, ExitFindings},
 		{"mirrors-resolve", []string{"mirrors", "resolve", "--format", "json", "idms", "--image", "registry.example.com/team/app@sha256:" + strings.Repeat("b", 64)}, ExitOK},
+		{"mirrors-resolve", []string{"mirrors", "resolve", "--format", "json", filepath.Join(examples, "remote-quay-in-cluster"), "--image", "registry.redhat.io/ubi9/ubi:9.4"}, ExitOK},
 		{"explain", []string{"explain", "--format", "json"}, ExitOK},
 		{"explain", []string{"explain", "--format", "json", "MTU001"}, ExitOK},
 		{"explain", []string{"explain", "--format", "json", "config"}, ExitOK},
@@ -134,4 +135,33 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return sch
+}
+
+// TestMirrorsResolveJSONInClusterCache: for a site with an in-cluster cache,
+// the JSON gives both resolutions, as the text does: before the cache
+// answers (the source only) and once it does (the cache first).
+func TestMirrorsResolveJSONInClusterCache(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"mirrors", "resolve", "--format", "json", "../../../../examples/remote-quay-in-cluster", "--image", "registry.redhat.io/ubi9/ubi:9.4"}, nil, &stdout, &stderr)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var out mirrorsResolveJSON
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Clusters) != 1 || out.Clusters[0].InClusterCache == "" || len(out.Clusters[0].Images) != 1 {
+		t.Fatalf("%s", stdout.String())
+	}
+	img := out.Clusters[0].Images[0]
+	if img.OnceCacheAnswers == nil {
+		t.Fatalf("no onceCacheAnswers: %s", stdout.String())
+	}
+	before, after := img.Endpoints, img.OnceCacheAnswers.Endpoints
+	if len(before) == 0 || before[0].Kind != "source" {
+		t.Errorf("before the cache answers: %+v, want the source first", before)
+	}
+	if len(after) < 2 || !strings.HasPrefix(after[0].Location, out.Clusters[0].InClusterCache) || after[len(after)-1].Kind != "source" {
+		t.Errorf("once the cache answers: %+v, want the cache first and the source last", after)
+	}
 }

@@ -36,6 +36,9 @@ func resolveJSON(e env, sets []mirrorSet, images []string, disconnected bool) in
 			return ExitFailure
 		}
 		c := mirrorsResolveConf{Cluster: diag.Clean(s.label), Disconnected: disconnected || s.disconnected, Images: []mirrorsResolution{}}
+		if s.cacheDropIn != nil {
+			c.InClusterCache = diag.Clean(s.cacheHost)
+		}
 		for _, ref := range images {
 			r, err := registries.Resolve(b, ref)
 			if err != nil {
@@ -45,6 +48,15 @@ func resolveJSON(e env, sets []mirrorSet, images []string, disconnected bool) in
 			j := resolutionJSON(r)
 			if !j.SucceedsDisconnected && c.Disconnected {
 				code = ExitFindings
+			}
+			if s.cacheDropIn != nil {
+				after, err := registries.ResolveWithDropIn(b, s.cacheDropIn, ref)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %s\n", diag.Clean(ref), diag.Clean(err.Error()))
+					return ExitFailure
+				}
+				a := resolutionJSON(after)
+				j.OnceCacheAnswers = &a
 			}
 			c.Images = append(c.Images, j)
 		}
