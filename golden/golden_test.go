@@ -123,6 +123,9 @@ func TestKustomizeBuild(t *testing.T) {
 func TestGoldenFidelity(t *testing.T) {
 	checked := 0
 	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p == acmGolden {
+			return filepath.SkipDir // streams of ACM kinds whose CRDs are upstream data: TestACMDelivery
+		}
 		if err != nil || d.IsDir() {
 			return err
 		}
