@@ -292,7 +292,7 @@ func sourceFile(p *plan, po *policy) ([]byte, error) {
 func generatorConfig(p *plan, pl *placement) *upstream.PolicyGenerator {
 	g := &upstream.PolicyGenerator{
 		APIVersion: platform.ACMPolicyAPIVersion, Kind: "PolicyGenerator",
-		Metadata: upstream.GeneratorMetadata{Name: pl.base},
+		Metadata: upstream.GeneratorMetadata{Name: pl.ns + "-" + pl.base},
 		PolicyDefaults: upstream.PolicyDefaults{
 			Namespace: pl.ns,
 			GeneratorPolicyOptions: upstream.GeneratorPolicyOptions{

@@ -20,10 +20,13 @@
 package acm
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
+
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -121,18 +124,29 @@ type Object struct {
 }
 
 // FromOutput is the fleet input of a rendered site, false when the site
-// does not deliver through a hub.
+// does not deliver through a hub. The objects are the maps Render encoded
+// (no YAML is parsed again).
 func FromOutput(o *generators.Output) (*Site, bool, error) {
 	data, ok := o.Files[RecordPath]
 	if !ok {
 		return nil, false, nil
 	}
-	objs, _, err := o.Objects()
+	s, err := newSite(data)
 	if err != nil {
 		return nil, false, err
 	}
-	s, err := fromObjects(data, objs)
-	return s, err == nil, err
+	for _, p := range s.Resources {
+		if m, ok := o.ObjectMap(p); ok {
+			if err := s.add(p, m); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		if err := s.read(generators.RenderedPrefix+o.Site.Name+"/"+p, o.Files[p]); err != nil {
+			return nil, false, err
+		}
+	}
+	return s, true, nil
 }
 
 // FromFiles is the fleet input of a site folder already on disk (a site the
@@ -146,57 +160,79 @@ func FromFiles(name string, files map[string]string, read func(path string) ([]b
 	if err != nil {
 		return nil, false, err
 	}
-	var r Record
-	if err := json.Unmarshal(data, &r); err != nil {
+	s, err := newSite(data)
+	if err != nil {
 		return nil, false, fmt.Errorf("%s/%s: %w", name, RecordPath, err)
 	}
-	var objs []*manifests.Object
-	for _, p := range r.Resources {
+	for _, p := range s.Resources {
 		b, err := read(p)
 		if err != nil {
 			return nil, false, err
 		}
-		got, d := manifests.ReadRendered(generators.RenderedPrefix+name+"/"+p, b, nil)
-		if len(d) > 0 {
-			return nil, false, d
+		if err := s.read(generators.RenderedPrefix+name+"/"+p, b); err != nil {
+			return nil, false, err
 		}
-		objs = append(objs, got...)
 	}
-	s, err := fromObjects(data, objs)
-	return s, err == nil, err
+	return s, true, nil
 }
 
-func fromObjects(record []byte, objs []*manifests.Object) (*Site, error) {
+func newSite(record []byte) (*Site, error) {
 	var s Site
 	if err := json.Unmarshal(record, &s.Record); err != nil {
 		return nil, fmt.Errorf("%s: %w", RecordPath, err)
 	}
-	for _, o := range objs {
-		var m map[string]any
-		if err := o.DecodeLoose(&m); err != nil {
-			return nil, fmt.Errorf("%s: %w", o.File, err)
-		}
-		wave := 0
-		if meta, ok := m["metadata"].(map[string]any); ok {
-			if ann, ok := meta["annotations"].(map[string]any); ok {
-				delete(ann, generators.SourceAnnotation)
-				if w, ok := ann[platform.ZTPDeployWaveAnnotation].(string); ok {
-					n, err := strconv.Atoi(w)
-					if err != nil || n < 0 {
-						return nil, fmt.Errorf("%s: %s %q is not a wave number", o.File, platform.ZTPDeployWaveAnnotation, w)
-					}
-					wave = n
-				}
-				if len(ann) == 0 {
-					delete(meta, "annotations")
-				}
-			}
-		}
-		b, err := json.Marshal(m)
-		if err != nil {
-			return nil, err
-		}
-		s.Objects = append(s.Objects, Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Wave: wave, JSON: b})
-	}
 	return &s, nil
+}
+
+// read adds the objects of a rendered file, decoded as Render encodes them
+// (numbers as written), so that a site read back from disk gives the same
+// bytes as the site rendered.
+func (s *Site) read(file string, data []byte) error {
+	objs, d := manifests.ReadRendered(file, data, nil)
+	if len(d) > 0 {
+		return d
+	}
+	for _, o := range objs {
+		j, err := sigsyaml.YAMLToJSON(o.Raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(j))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		if err := s.add(file, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add adds one object (a JSON map it may change).
+func (s *Site) add(file string, m map[string]any) error {
+	wave := 0
+	meta, _ := m["metadata"].(map[string]any)
+	if ann, ok := meta["annotations"].(map[string]any); ok {
+		delete(ann, generators.SourceAnnotation)
+		if w, ok := ann[platform.ZTPDeployWaveAnnotation].(string); ok {
+			n, err := strconv.Atoi(w)
+			if err != nil || n < 1 {
+				return fmt.Errorf("%s: %s %q is not a wave number", file, platform.ZTPDeployWaveAnnotation, w)
+			}
+			wave = n
+		}
+		if len(ann) == 0 {
+			delete(meta, "annotations")
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	str := func(m map[string]any, k string) string { v, _ := m[k].(string); return v }
+	s.Objects = append(s.Objects, Object{APIVersion: str(m, "apiVersion"), Kind: str(m, "kind"),
+		Namespace: str(meta, "namespace"), Name: str(meta, "name"), Wave: wave, JSON: b})
+	return nil
 }
