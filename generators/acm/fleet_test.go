@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/internal/_fidelity"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -339,5 +340,42 @@ func TestFinishNeedsLabels(t *testing.T) {
 	}
 	if arts, err := Finish(nil, &site.Site{Name: "b"}, &generators.Output{}); err != nil || arts != nil {
 		t.Errorf("a site without delivery: %v, %v", arts, err)
+	}
+}
+
+// TestSyntheticFleetValid: the Policies, Placements, PlacementBindings and
+// ManagedClusterSetBindings of every tier (common, group, site, a site
+// policy holding what no label picks) pass the upstream CRDs (schema and
+// CEL; ../shared/upstream/acm/crds, skipped loudly when absent).
+func TestSyntheticFleetValid(t *testing.T) {
+	err := fidelity.RegisterACM(map[string]func() any{
+		"Policy":                   func() any { return &upstream.Policy{} },
+		"ConfigurationPolicy":      func() any { return &upstream.ConfigurationPolicy{} },
+		"PlacementBinding":         func() any { return &upstream.PlacementBinding{} },
+		"Placement":                func() any { return &upstream.Placement{} },
+		"ManagedClusterSetBinding": func() any { return &upstream.ManagedClusterSetBinding{} },
+	})
+	if errors.Is(err, fidelity.ErrNoSharedCRD) {
+		t.Skipf("SKIPPED: the ACM CRDs are not there, so no rendered ACM object is validated: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := synthetic(12).Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for p, b := range files {
+		if strings.HasPrefix(p, GeneratorDir+"/") || p == generators.KustomizationFile {
+			continue
+		}
+		checked++
+		if err := fidelity.CheckStream(b); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if checked < 1+4+12+3 {
+		t.Errorf("%d files checked, want a file per placement and namespace", checked)
 	}
 }
