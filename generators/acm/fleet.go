@@ -72,7 +72,7 @@ func newSet(n int) set { return make(set, (n+63)/64) }
 
 func (s set) add(i int)      { s[i/64] |= 1 << (i % 64) }
 func (s set) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
-func (s set) key() string    { return string(unsafeBytes(s)) }
+func (s set) key() string    { return string(keyBytes(s)) }
 func (s set) and(t set) set {
 	u := make(set, len(s))
 	for i := range s {
@@ -112,7 +112,8 @@ func (s set) members() (out []int) {
 	return out
 }
 
-func unsafeBytes(s set) []byte {
+// keyBytes is the set as bytes, a map key.
+func keyBytes(s set) []byte {
 	b := make([]byte, 8*len(s))
 	for i, w := range s {
 		for j := range 8 {
