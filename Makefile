@@ -45,7 +45,7 @@ FUZZ_TARGETS := \
 	./lint/rules:FuzzLintManifests \
 	./internal/discover:FuzzIgnore
 
-.PHONY: help build test unit race tools pre-commit node-tools sarif-multitool fuzz-short fuzz golden vet fleet bench corpus man
+.PHONY: help build test unit race tools pre-commit node-tools sarif-multitool fuzz-short fuzz golden vet fleet bench bench-acm corpus man
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -205,6 +205,9 @@ BENCH_SRC ?= $(CURDIR)
 bench: build ## Go benchmarks, then issue 18's table with targets (make bench SIZES=100,1000,3500 BENCH_SRC=)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./internal/load ./generators/... ./internal/registries ./lint/... ./internal/output
 	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES) -tmpfs $(BENCH_TMPFS) -disk $(BENCH_DISK) -src '$(BENCH_SRC)'
+
+bench-acm: build ## only the rows of day-2 delivery through the hub (delivery.acm) at SIZES
+	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES) -tmpfs $(BENCH_TMPFS) -disk $(BENCH_DISK) -acm-only
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...

@@ -188,7 +188,7 @@ func TestLoadSourceErrors(t *testing.T) {
 			name: "unknown top-level field YAML",
 			file: "site.yaml",
 			src:  goodYAML + "extra: true\n",
-			want: []string{`site.yaml:21:1: error: field "extra" is not allowed (allowed fields: apiVersion, cluster, egress,`},
+			want: []string{`site.yaml:21:1: error: field "extra" is not allowed (allowed fields: apiVersion, cluster, delivery, egress,`},
 		},
 		{
 			name: "unknown top-level field CUE",

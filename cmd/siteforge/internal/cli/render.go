@@ -188,9 +188,11 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		})
 	}
 	cache := newRenderCache(dir, units, opts)
+	hubs := &hubDelivery{}
 	// A site the digest cache vouches for keeps its folder as it is.
 	unchanged := func(i int, r cacheHit) {
 		stage.Keep(r.Name, r.folder)
+		hubs.kept(dir, r)
 		mu.Lock()
 		lines[i] = fmt.Sprintf("unchanged %s -> %s (%d files)", diag.SafeLine(units[i].Source()), diag.Clean(filepath.Join(dir, r.Name)), len(r.Files))
 		mu.Unlock()
@@ -207,6 +209,9 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 				return werr
 			}
 			cache.store(i, o)
+			if err := hubs.rendered(o); err != nil {
+				return err
+			}
 			select {
 			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
 				line: fmt.Sprintf("rendered %s -> %s (%d files)", diag.SafeLine(o.Site.Source), diag.Clean(filepath.Join(dir, o.Site.Name)), len(o.Files))}:
@@ -222,6 +227,17 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 	}
 	if !finish(e, run, err) {
 		return ExitFailure
+	}
+	hub, ok := hubs.files(e, run)
+	if !ok {
+		return ExitFailure
+	}
+	if hub.Name != "" {
+		if err := stage.Add(hub); err != nil {
+			fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
+			return ExitFailure
+		}
+		lines[len(units)] = fmt.Sprintf("rendered hub policies -> %s (%d files)", diag.Clean(filepath.Join(dir, hub.Name)), len(hub.Files))
 	}
 	if err := stage.Commit(); err != nil {
 		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
@@ -246,8 +262,13 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 	// inputs render to exactly the files its folder holds. A site rendered
 	// here leaves its record for the next run.
 	cache := newRenderCache(dir, units, opts)
-	run, err := eachUnitCached(units, ldiags, verdict.Options{Render: opts}, cache, nil, func(i int, o *generators.Output) error {
+	hubs := &hubDelivery{}
+	kept := func(i int, r cacheHit) { hubs.kept(dir, r) }
+	run, err := eachUnitCached(units, ldiags, verdict.Options{Render: opts}, cache, kept, func(i int, o *generators.Output) error {
 		cache.store(i, o)
+		if err := hubs.rendered(o); err != nil {
+			return err
+		}
 		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
 		if err != nil {
 			return err
@@ -259,6 +280,18 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 	})
 	if !finish(e, run, err) {
 		return ExitFailure
+	}
+	hub, ok := hubs.files(e, run)
+	if !ok {
+		return ExitFailure
+	}
+	if hub.Name != "" {
+		d, err := output.Diff(dir, hub)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "siteforge render: %s\n", diag.Clean(err.Error()))
+			return ExitFailure
+		}
+		diffs[len(units)] = d
 	}
 	n := 0
 	// A render killed there (kill -9) left its stage, and maybe half its
