@@ -1,0 +1,239 @@
+package importer
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/fsread"
+	"github.com/siteforge/siteforge/internal/manifests"
+)
+
+// fromInstallDir is the site of an installation folder: install-config.yaml,
+// agent-config.yaml when the agent installer installs it (installMethod
+// "agent", else "ipi"), and the manifests of openshift/ and manifests/, kept
+// verbatim.
+func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
+	objs, dl := manifests.ReadFile(filepath.Join(dir, "install-config.yaml"))
+	if len(dl) > 0 {
+		return nil, dl
+	}
+	ics := manifests.InstallConfigs(objs)
+	if len(ics) != 1 {
+		return nil, diag.List{{Pos: diag.Position{File: filepath.Join(dir, "install-config.yaml")}, Message: "not an install-config the installer reads"}}
+	}
+	ic := ics[0]
+	var ac *manifests.AgentConfigFile
+	if _, err := os.Stat(filepath.Join(dir, "agent-config.yaml")); err == nil {
+		aobjs, dl := manifests.ReadFile(filepath.Join(dir, "agent-config.yaml"))
+		if len(dl) > 0 {
+			return nil, dl
+		}
+		acs := manifests.AgentConfigs(aobjs)
+		if len(acs) != 1 {
+			return nil, diag.List{{Pos: diag.Position{File: filepath.Join(dir, "agent-config.yaml")}, Message: "not an agent-config the agent installer reads"}}
+		}
+		ac = acs[0]
+	}
+	o := ic.Obj
+	s := &Site{Name: ic.Metadata.Name, Extra: map[string][]byte{}}
+	warn := func(obj *manifests.Object, msg, hint string, p ...string) {
+		s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: obj.KeyPosOf(p...), Message: msg, Hint: hint})
+	}
+	version, w := release("", opts, o.Pos(), "an installation folder (the release is the installer binary's)")
+	if w != nil {
+		s.Warnings = append(s.Warnings, *w)
+	}
+	method := "ipi"
+	if ac != nil {
+		method = "agent"
+	}
+	cluster := map[string]any{"baseDomain": ic.BaseDomain, "version": version, "platform": ic.Platform, "installMethod": method, "lifecycle": "install"}
+	if ic.Platform == "aws" && ic.InstallConfig.Platform.AWS != nil {
+		cluster["region"] = ic.InstallConfig.Platform.AWS.Region
+	}
+	n := ic.Networking
+	network := map[string]any{}
+	if t := ic.NetworkType(); t != "" {
+		network["type"] = t
+	}
+	var cn, sn, mn []any
+	for _, c := range n.ClusterNetwork {
+		cn = append(cn, map[string]any{"cidr": c.CIDR, "hostPrefix": int(c.HostPrefix)})
+	}
+	for _, c := range n.ServiceNetwork {
+		sn = append(sn, c)
+	}
+	for _, c := range n.MachineNetwork {
+		mn = append(mn, c.CIDR)
+	}
+	setList(network, "clusterNetwork", cn)
+	setList(network, "serviceNetwork", sn)
+	setList(network, "machineNetwork", mn)
+	setList(network, "apiVIPs", strs(ic.APIVIPs))
+	setList(network, "ingressVIPs", strs(ic.IngressVIPs))
+
+	install := map[string]any{}
+	if ic.SSHKey != "" {
+		install["sshKey"] = strings.TrimSpace(ic.SSHKey)
+	}
+	if ic.AdditionalTrustBundle != "" {
+		install["additionalTrustBundle"] = ic.AdditionalTrustBundle
+	}
+	if ic.Capabilities != nil {
+		warn(o, "capabilities have no place in a siteforge site: the rendered install-config leaves them out", "keep the capabilities in a copy of install-config.yaml of your own", "capabilities")
+	}
+	if ic.Proxy != nil {
+		warn(o, "proxy has no place in a siteforge site: the rendered install-config leaves it out", "configure the cluster-wide Proxy after the installation", "proxy")
+	}
+	if ic.Arbiter != nil {
+		warn(o, "arbiter has no place in a siteforge site", "install the arbiter cluster from install-config.yaml of your own", "arbiter")
+	}
+	if len(ic.ImageContentSources) > 0 || len(ic.ImageDigestSources) > 0 {
+		sources := map[string]any{}
+		for _, e := range append(append([]any{}, toAny(ic.ImageContentSources)...), toAny(ic.ImageDigestSources)...) {
+			_ = e
+		}
+		for _, e := range append(ic.ImageContentSources, ic.ImageDigestSources...) {
+			src := map[string]any{"mirrors": strs(e.Mirrors)}
+			if e.SourcePolicy != "" {
+				src["policy"] = e.SourcePolicy
+			}
+			sources[e.Source] = src
+		}
+		warnMirrors := "imageDigestSources are imported as the site's digest mirrors (mirroring.sources)"
+		s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: o.KeyPosOf("imageDigestSources"), Message: warnMirrors, Hint: "check mirroring.sources: a quayCache or a tag mirror of the original site is not recoverable from install-config"})
+		s.Data = map[string]any{"mirroring": map[string]any{"sources": sources}}
+	}
+	// the pull secret is never read or copied
+	if o.Node != nil {
+		for i := 0; i+1 < len(o.Node.Content); i += 2 {
+			if o.Node.Content[i].Value == "pullSecret" {
+				warn(o, "pullSecret is not imported: siteforge never reads or writes a pull secret", "add it with siteforge install-config when you install (docs/install.md)", "pullSecret")
+			}
+		}
+	}
+
+	pools := map[string]any{}
+	uplinks := map[string][2]any{}
+	if ac != nil {
+		if len(ac.AdditionalNTPSources) > 0 {
+			install["ntpSources"] = strs(ac.AdditionalNTPSources)
+		}
+		if ac.RendezvousIP != "" {
+			install["rendezvousIP"] = ac.RendezvousIP
+		}
+		for i, h := range ac.Hosts {
+			role := h.Role
+			if role == "" {
+				role = "master"
+			}
+			node := map[string]any{"name": h.Hostname}
+			if r := hints(h.RootDeviceHints); r != nil {
+				node["rootDeviceHints"] = r
+			}
+			ip, uplink, mtu := addressing(h.NetworkConfig, h.Interfaces, "")
+			if ip != "" {
+				node["ip"] = ip
+			}
+			var il []any
+			for _, in := range h.Interfaces {
+				il = append(il, map[string]any{"name": in.Name, "macAddress": in.MacAddress})
+			}
+			setList(node, "interfaces", il)
+			if len(h.Interfaces) > 0 {
+				node["bootMAC"] = h.Interfaces[0].MacAddress
+			}
+			if m, ok := h.NetworkConfig.(map[string]any); ok && len(m) > 0 {
+				node["networkConfig"] = m
+			}
+			p, _ := pools[role].(map[string]any)
+			if p == nil {
+				p = map[string]any{}
+				pools[role] = p
+			}
+			nodes, _ := p["nodes"].([]any)
+			p["nodes"] = append(nodes, node)
+			if _, ok := uplinks[role]; !ok && uplink != "" {
+				uplinks[role] = [2]any{uplink, mtu}
+			}
+			_ = i
+		}
+	} else {
+		if cp := ic.ControlPlane; cp != nil && cp.Replicas != nil {
+			pools["master"] = map[string]any{"count": int(*cp.Replicas)}
+		}
+		for _, c := range ic.Compute {
+			if c.Replicas == nil || *c.Replicas == 0 {
+				continue
+			}
+			pool := map[string]any{"count": int(*c.Replicas)}
+			if c.Name != "worker" {
+				warn(o, fmt.Sprintf("compute pool %s is imported as a custom pool", diag.Clean(c.Name)), "check its placement and zone", "compute")
+			}
+			pools[c.Name] = pool
+		}
+	}
+	for _, name := range sortedKeys(pools) {
+		p := pools[name].(map[string]any)
+		up, ok := uplinks[name]
+		if !ok || up[0] == "" {
+			up = [2]any{fallbackUplink, 0}
+			warn(o, fmt.Sprintf("the NIC of pool %s is not in the installation folder: its uplinkInterface is set to %s", name, fallbackUplink), "set the pool's uplinkInterface to the NIC of the default route", "metadata")
+		}
+		p["uplinkInterface"] = up[0]
+		if m, _ := up[1].(int); m > 0 {
+			p["uplinkMTU"] = m
+		} else {
+			p["uplinkMTU"] = defaultMTU
+		}
+	}
+	for _, sub := range []string{"openshift", "manifests"} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		var names []string
+		for _, e := range entries {
+			if !e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			f := filepath.Join(dir, sub, name)
+			data, err := fsread.File(f, manifests.MaxFileSize)
+			if err != nil {
+				return nil, diag.List{{Pos: diag.Position{File: f}, Message: "cannot read: " + err.Error()}}
+			}
+			rel := extraFile(name)
+			s.Extra[rel] = data
+			s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: diag.Position{File: f, Line: 1, Col: 1},
+				Message: fmt.Sprintf("day-0 manifest %s/%s is kept verbatim in %s: a site renders its day-0 manifests from its own fields", sub, diag.Clean(name), rel),
+				Hint:    "express it in the site (machineConfigs, network, mirroring) or apply it on day 2"})
+		}
+	}
+	data := map[string]any{
+		"apiVersion": "siteforge.dev/v1alpha1", "kind": "Site", "name": ic.Metadata.Name,
+		"cluster": cluster, "network": network, "pools": pools,
+	}
+	if len(install) > 0 {
+		data["install"] = install
+	}
+	for k, v := range s.Data {
+		data[k] = v
+	}
+	s.Data = data
+	return s, nil
+}
+
+func toAny[T any](v []T) []any {
+	out := make([]any, len(v))
+	for i := range v {
+		out[i] = v[i]
+	}
+	return out
+}
