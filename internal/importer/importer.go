@@ -208,4 +208,6 @@ func release(name string, opts Options, pos diag.Position, what string) (string,
 }
 
 // extraFile is the path of a manifest kept verbatim.
-func extraFile(name string) string { return path.Join("extra-manifests", path.Base(filepath.ToSlash(name))) }
+func extraFile(name string) string {
+	return path.Join("extra-manifests", path.Base(filepath.ToSlash(name)))
+}

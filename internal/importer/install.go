@@ -1,15 +1,18 @@
 package importer
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // fromInstallDir is the site of an installation folder: install-config.yaml,
@@ -52,8 +55,11 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		method = "agent"
 	}
 	cluster := map[string]any{"baseDomain": ic.BaseDomain, "version": version, "platform": ic.Platform, "installMethod": method, "lifecycle": "install"}
-	if ic.Platform == "aws" && ic.InstallConfig.Platform.AWS != nil {
-		cluster["region"] = ic.InstallConfig.Platform.AWS.Region
+	if raw, ok := ic.Sections[ic.PlatformKey]; ok && ic.Platform == "aws" {
+		var aws upstream.AWSPlatform
+		if json.Unmarshal(raw, &aws) == nil && aws.Region != "" {
+			cluster["region"] = aws.Region
+		}
 	}
 	n := ic.Networking
 	network := map[string]any{}
@@ -94,9 +100,6 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 	}
 	if len(ic.ImageContentSources) > 0 || len(ic.ImageDigestSources) > 0 {
 		sources := map[string]any{}
-		for _, e := range append(append([]any{}, toAny(ic.ImageContentSources)...), toAny(ic.ImageDigestSources)...) {
-			_ = e
-		}
 		for _, e := range append(ic.ImageContentSources, ic.ImageDigestSources...) {
 			src := map[string]any{"mirrors": strs(e.Mirrors)}
 			if e.SourcePolicy != "" {
@@ -164,15 +167,26 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		}
 	} else {
 		if cp := ic.ControlPlane; cp != nil && cp.Replicas != nil {
-			pools["master"] = map[string]any{"count": int(*cp.Replicas)}
+			pool := map[string]any{"count": int(*cp.Replicas)}
+			machinePool(pool, cp)
+			pools["master"] = pool
 		}
-		for _, c := range ic.Compute {
+		for i, c := range ic.Compute {
 			if c.Replicas == nil || *c.Replicas == 0 {
 				continue
 			}
 			pool := map[string]any{"count": int(*c.Replicas)}
-			if c.Name != "worker" {
-				warn(o, fmt.Sprintf("compute pool %s is imported as a custom pool", diag.Clean(c.Name)), "check its placement and zone", "compute")
+			machinePool(pool, &ic.Compute[i])
+			switch {
+			case c.Name == "worker":
+			case c.Name == edgePool && pool["zone"] != nil:
+				// the installer's edge compute pool: AWS Local Zone
+				// (or Wavelength Zone) machines
+				pool["role"], pool["placement"] = "worker", "aws-local-zone"
+				warn(o, fmt.Sprintf("compute pool %s is imported as an AWS Local Zone pool", edgePool), "set placement aws-wavelength for a Wavelength Zone, and the pool's labels and taints", "compute", strconv.Itoa(i))
+			default:
+				pool["role"] = "worker"
+				warn(o, fmt.Sprintf("compute pool %s is imported as a pool of workers", diag.Clean(c.Name)), "check its placement and zone", "compute", strconv.Itoa(i))
 			}
 			pools[c.Name] = pool
 		}
@@ -230,10 +244,19 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 	return s, nil
 }
 
-func toAny[T any](v []T) []any {
-	out := make([]any, len(v))
-	for i := range v {
-		out[i] = v[i]
+// edgePool is the name of the installer's compute pool of AWS Local and
+// Wavelength Zone machines (openshift/installer pkg/types/machinepools.go
+// MachinePoolEdgeRoleName).
+const edgePool = "edge"
+
+// machinePool reads a pool's AWS instance type and its one zone.
+func machinePool(pool map[string]any, mp *upstream.MachinePool) {
+	if a := mp.Platform.AWS; a != nil {
+		if a.InstanceType != "" {
+			pool["instanceType"] = a.InstanceType
+		}
+		if len(a.Zones) == 1 {
+			pool["zone"] = a.Zones[0]
+		}
 	}
-	return out
 }
