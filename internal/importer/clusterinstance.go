@@ -17,7 +17,7 @@ import (
 // fromClusterInstance is the site of a ClusterInstance (read from a file,
 // or converted from a SiteConfig cluster: fromSiteConfig), with the
 // extra-manifests ConfigMaps it names among the inputs.
-func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms []*manifests.Object, opts Options, fromSiteConfig bool) *Site {
+func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*manifests.Object, opts Options, fromSiteConfig bool) *Site {
 	o, spec := ci.Obj, ci.Spec
 	s := &Site{Name: spec.ClusterName, Extra: map[string][]byte{}}
 	warn := func(msg, hint string, p ...string) {
@@ -164,15 +164,16 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms []*manifests.O
 	for _, f := range specNoPlace(spec) {
 		noPlace(f, "spec", f)
 	}
-	for _, ref := range spec.ExtraManifestsRefs {
+	for i, ref := range spec.ExtraManifestsRefs {
 		if fromSiteConfig && ref.Name == platform.ConverterExtraManifestsConfigMap {
+			continue // the SiteConfig's extraManifests: warned about with the SiteConfig
+		}
+		cm := cms[ref.Name]
+		if cm == nil {
+			warn(fmt.Sprintf("ConfigMap %s of extraManifestsRefs is not among the inputs: its manifests are not imported", diag.Clean(ref.Name)),
+				"import the ConfigMap with the ClusterInstance (name its file or folder), or add its manifests to the site", "spec", "extraManifestsRefs", strconv.Itoa(i))
 			continue
 		}
-		if ref.Name == "" {
-			warn("an extraManifestsRefs ConfigMap is not among the inputs: its manifests are not imported", "import the ConfigMap with the ClusterInstance (name its file or folder)", "spec", "extraManifestsRefs")
-		}
-	}
-	for _, cm := range cms {
 		var data struct {
 			Data map[string]string `json:"data"`
 		}
@@ -181,6 +182,9 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms []*manifests.O
 		}
 		for _, k := range sortedKeys(data.Data) {
 			f := extraFile(k)
+			if _, taken := s.Extra[f]; taken {
+				f = extraFile(cm.Name + "-" + k)
+			}
 			s.Extra[f] = []byte(data.Data[k])
 			s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: cm.KeyPosOf("data", k),
 				Message: fmt.Sprintf("extra manifest %s of ConfigMap %s is kept verbatim in %s: a site renders its day-0 manifests from its own fields", diag.Clean(k), diag.Clean(cm.Name), f),

@@ -24,6 +24,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // Options are the import's choices.
@@ -151,9 +152,14 @@ func fromObjects(objs []*manifests.Object, opts Options) ([]*Site, diag.List) {
 				errs = append(errs, diag.Diagnostic{Pos: o.Pos(), Message: "cannot read SiteConfig: " + diag.Clean(err.Error())})
 				continue
 			}
-			for _, c := range clusters {
+			for i, c := range clusters {
 				s := fromClusterInstance(c.CI, nil, opts, true)
 				s.Warnings = append(append(diag.List{}, c.Dropped...), s.Warnings...)
+				if i == 0 {
+					if sc, err := manifests.DecodeSiteConfig(o); err == nil {
+						s.Warnings = append(s.Warnings, unread(o, sc, "status")...)
+					}
+				}
 				out = append(out, s)
 			}
 		case o.Kind == platform.ClusterInstanceKind && o.APIVersion == platform.ClusterInstanceAPIVersion:
@@ -162,17 +168,27 @@ func fromObjects(objs []*manifests.Object, opts Options) ([]*Site, diag.List) {
 				errs = append(errs, diag.Diagnostic{Pos: o.Pos(), Message: "cannot read ClusterInstance " + diag.Clean(o.Name)})
 				continue
 			}
-			var cms []*manifests.Object
-			for i, ref := range cis[0].Spec.ExtraManifestsRefs {
-				cm := configMaps[o.Namespace+"/"+ref.Name]
-				if cm == nil {
-					cis[0].Spec.ExtraManifestsRefs[i].Name = ""
-					continue
+			cms := map[string]*manifests.Object{}
+			for _, ref := range cis[0].Spec.ExtraManifestsRefs {
+				if cm := configMaps[o.Namespace+"/"+ref.Name]; cm != nil {
+					used[cm] = true
+					cms[ref.Name] = cm
 				}
-				used[cm] = true
-				cms = append(cms, cm)
 			}
-			out = append(out, fromClusterInstance(cis[0], cms, opts, false))
+			s := fromClusterInstance(cis[0], cms, opts, false)
+			var typed upstream.ClusterInstance
+			if o.DecodeLoose(&typed) == nil {
+				s.Warnings = append(s.Warnings, unread(o, &typed, "status")...)
+				for k := range typed.Labels {
+					s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: o.KeyPosOf("metadata", "labels", k), Message: fmt.Sprintf("label %s of the ClusterInstance has no place in a siteforge site", diag.Clean(k)), Hint: "add it to the rendered hub/ folder with a kustomize patch"})
+				}
+				for k := range typed.Annotations {
+					if k != manifests.SourceAnnotation {
+						s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: o.KeyPosOf("metadata", "annotations", k), Message: fmt.Sprintf("annotation %s of the ClusterInstance has no place in a siteforge site", diag.Clean(k)), Hint: "add it to the rendered hub/ folder with a kustomize patch"})
+					}
+				}
+			}
+			out = append(out, s)
 		case o.Kind == "ConfigMap", o.Kind == "Namespace", o.Kind == "Kustomization":
 			// read with their ClusterInstance; the rest is reported below
 		default:
@@ -211,3 +227,4 @@ func release(name string, opts Options, pos diag.Position, what string) (string,
 func extraFile(name string) string {
 	return path.Join("extra-manifests", path.Base(filepath.ToSlash(name)))
 }
+

@@ -120,6 +120,31 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		}
 	}
 
+	s.Warnings = append(s.Warnings, unread(o, &ic.InstallConfig, "pullSecret", "platform")...)
+	s.Warnings = append(s.Warnings, platformUnread(ic)...)
+	for _, p := range append([]upstream.MachinePool{}, ic.Compute...) {
+		if p.Architecture != "" && p.Architecture != "amd64" {
+			warn(o, fmt.Sprintf("architecture %s of compute pool %s has no place in a siteforge site (amd64)", diag.Clean(p.Architecture), diag.Clean(p.Name)), "install the cluster from install-config.yaml of your own", "compute")
+		}
+	}
+	if cp := ic.ControlPlane; cp != nil {
+		if cp.Architecture != "" && cp.Architecture != "amd64" {
+			warn(o, fmt.Sprintf("architecture %s of the control plane has no place in a siteforge site (amd64)", diag.Clean(cp.Architecture)), "install the cluster from install-config.yaml of your own", "controlPlane", "architecture")
+		}
+		if len(cp.Fencing) > 0 {
+			warn(o, "fencing has no place in a siteforge site", "install the two-node cluster from install-config.yaml of your own", "controlPlane", "fencing")
+		}
+	}
+	if n.ClusterNetworkMTU != 0 {
+		warn(o, "networking.clusterNetworkMTU is not imported: a site computes its cluster MTU from its pools' uplinkMTU and paths", "set the pools' uplinkMTU (and mtu.target) to match", "networking", "clusterNetworkMTU")
+	}
+	if n.OVNKubernetesConfig != nil {
+		warn(o, "networking.ovnKubernetesConfig has no place in a siteforge site", "configure it on the cluster's Network operator after the installation", "networking", "ovnKubernetesConfig")
+	}
+	if ac != nil {
+		s.Warnings = append(s.Warnings, unread(ac.Obj, &ac.AgentConfig)...)
+	}
+
 	pools := map[string]any{}
 	uplinks := map[string][2]any{}
 	if ac != nil {
@@ -259,4 +284,38 @@ func machinePool(pool map[string]any, mp *upstream.MachinePool) {
 			pool["zone"] = a.Zones[0]
 		}
 	}
+}
+
+// platformRead are the fields of each platform section the import reads.
+var platformRead = map[string][]string{
+	"aws":       {"region"},
+	"baremetal": {"apiVIPs", "ingressVIPs", "apiVIP", "ingressVIP"},
+	"none":      {},
+}
+
+// platformUnread warns about the fields of the platform section the import
+// does not read (a bare-metal host's BMC among them: never read).
+func platformUnread(ic *manifests.InstallConfigFile) diag.List {
+	var out diag.List
+	o := ic.Obj
+	for key, raw := range ic.Sections {
+		read, known := platformRead[strings.ToLower(key)]
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(raw, &fields) != nil {
+			continue
+		}
+		for f, v := range fields {
+			if known && contains(read, f) {
+				continue
+			}
+			if s := strings.TrimSpace(string(v)); s == "null" || s == "{}" || s == "[]" || s == `""` || s == "false" {
+				continue
+			}
+			out = append(out, diag.Diagnostic{Pos: o.KeyPosOf("platform", key, f),
+				Message: fmt.Sprintf("platform.%s.%s is not imported: a siteforge site has no place for it", diag.Clean(key), diag.Clean(f)),
+				Hint:    "carry it over by hand, or install from install-config.yaml of your own"})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos.Compare(out[j].Pos) < 0 })
+	return out
 }

@@ -37,7 +37,7 @@ func IsSiteConfig(o *Object) bool {
 // SiteConfigClusters converts every cluster of a SiteConfig v1, in order.
 // The error says why the object does not decode as a SiteConfig.
 func SiteConfigClusters(o *Object) ([]*SiteConfigCluster, error) {
-	sc, err := decodeSiteConfig(o)
+	sc, err := DecodeSiteConfig(o)
 	if err != nil {
 		return nil, err
 	}
@@ -54,10 +54,10 @@ func SiteConfigClusters(o *Object) ([]*SiteConfigCluster, error) {
 	return out, nil
 }
 
-// decodeSiteConfig decodes a SiteConfig as the converter's YAML decoder
+// DecodeSiteConfig decodes a SiteConfig as the converter's YAML decoder
 // reads it: the values of label and annotation maps are strings whatever
 // their YAML type (`common: true` is the label "true").
-func decodeSiteConfig(o *Object) (*upstream.SiteConfig, error) {
+func DecodeSiteConfig(o *Object) (*upstream.SiteConfig, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(o.Raw, &doc); err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func convertCluster(sc *upstream.SiteConfig, i int) *upstream.ClusterInstance {
 		CPUArchitecture:        c.CPUArchitecture,
 		SuppressedManifests:    c.CrSuppression,
 		TemplateRefs:           clusterTpl,
-		ExtraManifestsRefs:     []upstream.LocalObjectReference{{Name: platform.ConverterExtraManifestsConfigMap}},
+		ExtraManifestsRefs:     append(append([]upstream.LocalObjectReference{}, c.ManifestsConfigMapRefs...), upstream.LocalObjectReference{Name: platform.ConverterExtraManifestsConfigMap}),
 	}
 	if c.ClusterImageSetNameRef != "" {
 		spec.ClusterImageSetNameRef = c.ClusterImageSetNameRef
@@ -252,7 +252,12 @@ func siteConfigPath(sc *upstream.SiteConfig, i int, p []string) []string {
 		return at(append([]string{"crAnnotations", "add"}, rest...)...)
 	case "suppressedManifests":
 		return at(append([]string{"crSuppression"}, rest...)...)
-	case "clusterType", "templateRefs", "extraManifestsRefs":
+	case "extraManifestsRefs":
+		if len(rest) > 0 && atoi(rest[0]) < len(c.ManifestsConfigMapRefs) {
+			return at(append([]string{"manifestsConfigMapRefs"}, rest...)...)
+		}
+		return at("clusterName")
+	case "clusterType", "templateRefs":
 		return at("clusterName")
 	case "nodes":
 		if len(rest) < 2 {
@@ -328,6 +333,9 @@ func dropped(o *Object, sc *upstream.SiteConfig, i int) []diag.Diagnostic {
 		if len(sc.Spec.CrTemplates) > 0 {
 			add("crTemplates have no place in a ClusterInstance", templatesHint, "spec", "crTemplates")
 		}
+		if len(sc.Spec.CrAnnotations.Add) > 0 {
+			add("crAnnotations at the SiteConfig's spec have no place in a ClusterInstance: the converter takes only a cluster's and a node's", "move them to each cluster's crAnnotations (the ClusterInstance's extraAnnotations)", "spec", "crAnnotations")
+		}
 	}
 	c := sc.Spec.Clusters[i]
 	if len(c.ApiVIPs) > 0 && c.ApiVIP != "" && c.ApiVIP != c.ApiVIPs[0] {
@@ -376,4 +384,12 @@ func dropped(o *Object, sc *upstream.SiteConfig, i int) []diag.Diagnostic {
 		}
 	}
 	return out
+}
+
+func atoi(s string) int {
+	i, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return i
 }

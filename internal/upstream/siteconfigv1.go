@@ -83,6 +83,9 @@ type SiteConfigCluster struct {
 	CrAnnotations              CrAnnotations         `json:"crAnnotations"`
 	CrSuppression              []string              `json:"crSuppression"`
 	MergeDefaultMachineConfigs bool                  `json:"mergeDefaultMachineConfigs"`
+	// ManifestsConfigMapRefs are ConfigMaps of extra manifests (the
+	// converter's Cluster; the generator fills it itself).
+	ManifestsConfigMapRefs []LocalObjectReference `json:"manifestsConfigMapRefs,omitempty"`
 }
 
 // DiskEncryption is upstream DiskEncryption (tang servers; tpm2's PCR list).
