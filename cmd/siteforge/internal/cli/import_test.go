@@ -237,20 +237,21 @@ func readData(t *testing.T, file string) any {
 }
 
 // TestImportRoundTrip: every bundled example that installs renders, its
-// rendered install or hub folder imports, and the imported site renders
+// rendered install or hub folder imports (as YAML or CUE sites; the fleet's
+// three hub folders as one fleet), and the imported site renders
 // the same install-config, agent-config and ClusterInstance, as data. The
 // one exception is the ClusterInstance's siteforge.dev/source annotation,
 // which names the site rendered.
 func TestImportRoundTrip(t *testing.T) {
 	examples := []struct {
-		example, release string
-		folders          []string // rendered folders imported together
-		files            []string // compared, relative to each site's output
+		example, release, format string
+		folders                  []string // rendered folders imported together
+		files                    []string // compared, relative to each site's output
 	}{
-		{"agent-sno", "4.18", []string{"sno-edge/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}},
-		{"disconnected-quay-cache", "4.16", []string{"lab-disconnected/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}},
-		{"aws-local-zones-ipi", "4.16", []string{"aws-local-zones-ipi/install"}, []string{"install/install-config.yaml"}},
-		{"fleet", "", []string{"store-0001/hub", "store-0002/hub", "store-0003/hub"}, []string{hub.ClusterInstancePath}},
+		{"agent-sno", "4.18", "yaml", []string{"sno-edge/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}},
+		{"disconnected-quay-cache", "4.16", "yaml", []string{"lab-disconnected/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}},
+		{"aws-local-zones-ipi", "4.16", "cue", []string{"aws-local-zones-ipi/install"}, []string{"install/install-config.yaml"}},
+		{"fleet", "", "cue", []string{"store-0001/hub", "store-0002/hub", "store-0003/hub"}, []string{hub.ClusterInstancePath}},
 	}
 	for _, ex := range examples {
 		t.Run(ex.example, func(t *testing.T) {
@@ -259,7 +260,7 @@ func TestImportRoundTrip(t *testing.T) {
 			if code, _, stderr := runCLI(t, "render", filepath.Join("..", "..", "..", "..", "examples", ex.example), "-o", first); code != ExitOK {
 				t.Fatalf("render: exit %d\n%s", code, stderr)
 			}
-			args := []string{"import", "-o", in}
+			args := []string{"import", "-o", in, "--format", ex.format}
 			if ex.release != "" {
 				args = append(args, "--release", ex.release)
 			}
