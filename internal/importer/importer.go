@@ -227,4 +227,3 @@ func release(name string, opts Options, pos diag.Position, what string) (string,
 func extraFile(name string) string {
 	return path.Join("extra-manifests", path.Base(filepath.ToSlash(name)))
 }
-
