@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // TreePrefix names the hidden folder a WriteTree stages in, next to its
@@ -14,9 +16,12 @@ const TreePrefix = ".siteforge-tree-"
 
 // Tree is a new folder written as a whole (siteforge import): staged in a
 // hidden sibling folder, then renamed into place, so a reader sees all of it
-// or nothing, and a failure or an Abort leaves nothing behind.
+// or nothing, and a failure or an Abort leaves nothing behind. The stage is
+// flocked while its run lives: a stage nobody holds was left by a killed
+// run, and the next NewTree beside it removes it.
 type Tree struct {
 	dir, tmp string
+	lock     *os.File
 }
 
 // NewTree stages files for dir, which must not exist or be an empty folder:
@@ -31,11 +36,25 @@ func NewTree(dir string, files map[string][]byte) (*Tree, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
+	for _, p := range staleFolders(parent, TreePrefix) {
+		if f, ok := tryLock(p); ok {
+			_ = os.RemoveAll(p)
+			f.Close()
+		}
+	}
 	tmp, err := os.MkdirTemp(parent, TreePrefix)
 	if err != nil {
 		return nil, err
 	}
 	t := &Tree{dir: dir, tmp: tmp}
+	if t.lock, err = os.Open(tmp); err != nil {
+		_ = os.Remove(tmp)
+		return nil, err
+	}
+	if err := flock(t.lock, unix.LOCK_EX|unix.LOCK_NB); err != nil && !lockUnsupported(err) {
+		t.Abort()
+		return nil, fmt.Errorf("lock %s: %w", tmp, err)
+	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		t.Abort()
 		return nil, err
@@ -63,6 +82,7 @@ func (t *Tree) Commit() error {
 		t.Abort()
 		return err
 	}
+	t.lock.Close()
 	return nil
 }
 
@@ -73,5 +93,8 @@ func (t *Tree) Abort() bool {
 		return false
 	}
 	_ = os.RemoveAll(t.tmp)
+	if t.lock != nil {
+		t.lock.Close()
+	}
 	return true
 }

@@ -1,0 +1,119 @@
+package importer
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+const twoClusters = `apiVersion: ran.openshift.io/v1
+kind: SiteConfig
+metadata:
+  name: two
+  namespace: two
+spec:
+  baseDomain: example.com
+  pullSecretRef:
+    name: ps
+  clusterImageSetNameRef: openshift-4.18
+  sshPublicKey: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDlGLc2V2M4TMQ1p9 core
+  clusters:
+  - clusterName: a
+    networkType: OVNKubernetes
+    machineNetwork:
+    - cidr: 10.0.0.0/24
+    clusterLabels:
+      common: true
+      site: a
+    holdInstallation: true
+    unknownField: 1
+    nodes:
+    - hostName: a0
+      bmcAddress: redfish-virtualmedia://10.0.9.1/redfish/v1/Systems/1
+      bmcCredentialsName:
+        name: a0-bmc
+      bootMACAddress: "52:54:00:00:00:01"
+  - clusterName: b
+    networkType: OVNKubernetes
+    clusterImageSetNameRef: openshift-4.19
+    machineNetwork:
+    - cidr: 10.0.1.0/24
+    clusterLabels:
+      common: true
+      site: b
+    nodes:
+    - hostName: b0
+      bmcAddress: redfish-virtualmedia://10.0.9.2/redfish/v1/Systems/1
+      bmcCredentialsName:
+        name: b0-bmc
+      bootMACAddress: "52:54:00:00:00:02"
+`
+
+func writeInput(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFleetFactoring: two clusters become a fleet whose defaults hold what
+// both share, and each site only what is its own.
+func TestFleetFactoring(t *testing.T) {
+	res, errs := Import([]string{writeInput(t, "sc.yaml", twoClusters)}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	files, err := res.Files("yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defaults, a map[string]any
+	if err := yaml.Unmarshal(files["defaults.yaml"], &defaults); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(files["sites/a/site.yaml"], &a); err != nil {
+		t.Fatal(err)
+	}
+	wantDefaults := map[string]any{
+		"apiVersion": "siteforge.dev/v1alpha1", "kind": "Site",
+		"cluster": map[string]any{"baseDomain": "example.com", "installMethod": "assisted", "lifecycle": "install", "platform": "none"},
+		"install": map[string]any{"hub": map[string]any{"pullSecretRef": "ps", "clusterLabels": map[string]any{"common": "true"}},
+			"sshKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDlGLc2V2M4TMQ1p9 core"},
+		"network": map[string]any{"type": "OVNKubernetes"},
+		"pools":   map[string]any{"master": map[string]any{"uplinkInterface": "eno1", "uplinkMTU": float64(1500)}},
+	}
+	if !reflect.DeepEqual(defaults, wantDefaults) {
+		t.Errorf("defaults:\n%s", files["defaults.yaml"])
+	}
+	if a["name"] != "a" || a["kind"] != nil || a["cluster"].(map[string]any)["version"] != "4.18" {
+		t.Errorf("site a:\n%s", files["sites/a/site.yaml"])
+	}
+	// the warnings are positioned in the SiteConfig and listed in the site
+	var msgs []string
+	for _, w := range res.Sites[0].Warnings {
+		msgs = append(msgs, w.Pos.String()+" "+w.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"sc.yaml:20:5 holdInstallation has no place", "sc.yaml:21:5 spec.clusters.0.unknownField is not imported"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	if !strings.Contains(string(files["sites/a/site.yaml"]), "holdInstallation has no place") {
+		t.Errorf("the site file does not list its warnings:\n%s", files["sites/a/site.yaml"])
+	}
+}
+
+// TestImportRefusesTwice: a cluster imported twice is an error.
+func TestImportRefusesTwice(t *testing.T) {
+	p := writeInput(t, "sc.yaml", twoClusters)
+	if _, errs := Import([]string{p, p}, Options{}); len(errs) == 0 || !strings.Contains(errs.Error(), "imported twice") {
+		t.Fatalf("errors %v", errs)
+	}
+}
