@@ -17,8 +17,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/diag"
@@ -37,7 +37,7 @@ type Options struct {
 
 // DefaultRelease is the release of an imported site whose input does not
 // name one and no --release is given.
-const DefaultRelease = "4.18"
+var DefaultRelease = platform.ImportDefaultMinor.String()
 
 // Site is one imported site.
 type Site struct {
@@ -61,6 +61,11 @@ type Result struct {
 func Import(paths []string, opts Options) (*Result, diag.List) {
 	var r Result
 	var errs diag.List
+	if opts.Release != "" {
+		if _, err := platform.ParseOCPMinor(opts.Release); err != nil || strings.HasPrefix(opts.Release, "v") {
+			return nil, diag.List{{Message: fmt.Sprintf("--release %s: want 4.N or 4.N.z", strconv.Quote(diag.Clean(opts.Release)))}}
+		}
+	}
 	for _, p := range paths {
 		sites, dl := importPath(p, opts)
 		errs = append(errs, dl...)
@@ -209,12 +214,9 @@ func fromObjects(objs []*manifests.Object, opts Options) ([]*Site, diag.List) {
 	return out, nil
 }
 
-// releaseOf is the "4.N" of a ClusterImageSet name, when it names one.
-var releaseOf = regexp.MustCompile(`4\.[1-9][0-9]`)
-
 func release(name string, opts Options, pos diag.Position, what string) (string, *diag.Diagnostic) {
-	if m := releaseOf.FindString(name); m != "" {
-		return m, nil
+	if m, ok := platform.ClusterImageSetNameMinor(name); ok {
+		return m.String(), nil
 	}
 	if opts.Release != "" {
 		return opts.Release, nil
