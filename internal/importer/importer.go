@@ -86,6 +86,9 @@ func Import(paths []string, opts Options) (*Result, diag.List) {
 		return nil, errs
 	}
 	sort.Slice(r.Sites, func(i, j int) bool { return r.Sites[i].Name < r.Sites[j].Name })
+	for _, s := range r.Sites {
+		sort.SliceStable(s.Warnings, func(i, j int) bool { return s.Warnings[i].Pos.Compare(s.Warnings[j].Pos) < 0 })
+	}
 	return &r, nil
 }
 

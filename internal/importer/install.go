@@ -115,7 +115,7 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 	if o.Node != nil {
 		for i := 0; i+1 < len(o.Node.Content); i += 2 {
 			if o.Node.Content[i].Value == "pullSecret" {
-				warn(o, "pullSecret is not imported: siteforge never reads or writes a pull secret", "add it with siteforge install-config when you install (docs/install.md)", "pullSecret")
+				warn(o, "pullSecret is not imported: siteforge never reads or writes a pull secret", "add it with siteforge install-config when you install (docs/install-secrets.md)", "pullSecret")
 			}
 		}
 	}
@@ -158,6 +158,8 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 			role := h.Role
 			if role == "" {
 				role = "master"
+				warn(ac.Obj, fmt.Sprintf("host %s names no role: imported as a master (the agent installer assigns roles itself; the rendered agent-config names it)", diag.Clean(h.Hostname)),
+					"move the node to the pool of its role", "hosts", strconv.Itoa(i))
 			}
 			node := map[string]any{"name": h.Hostname}
 			if r := hints(h.RootDeviceHints); r != nil {
@@ -188,7 +190,6 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 			if _, ok := uplinks[role]; !ok && uplink != "" {
 				uplinks[role] = [2]any{uplink, mtu}
 			}
-			_ = i
 		}
 	} else {
 		if cp := ic.ControlPlane; cp != nil && cp.Replicas != nil {
