@@ -369,3 +369,45 @@ func TestImportNeverCopiesSecrets(t *testing.T) {
 		t.Error("the pull secret was printed")
 	}
 }
+
+// TestImportZTPExampleFleet: the ZTP example's siteconfig folder (three
+// SiteConfigs, a KlusterletAddonConfig override, a kustomization) imports
+// as one fleet whose defaults hold what the three clusters share, and the
+// fleet vets clean; the override is named in a warning.
+func TestImportZTPExampleFleet(t *testing.T) {
+	dir := filepath.Join(sharedZTP(t), "example", "siteconfig")
+	out := filepath.Join(t.TempDir(), "fleet")
+	code, stdout, stderr := runCLI(t, "import", dir, "-o", out)
+	if code != ExitOK {
+		t.Fatalf("import: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "3 sites written") || !strings.Contains(stderr, "KlusterletAddonConfig") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	for _, f := range []string{"defaults.yaml", "sites/example-sno/site.yaml", "sites/example-3node/site.yaml", "sites/example-standard/site.yaml"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if code, _, stderr := runCLI(t, "vet", out); code != ExitOK {
+		t.Fatalf("vet: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestImportNeverIntoAnInput: the output folder may not be, or lie in, an
+// input folder.
+func TestImportNeverIntoAnInput(t *testing.T) {
+	tmp := t.TempDir()
+	first := filepath.Join(tmp, "first")
+	if code, _, stderr := runCLI(t, "render", filepath.Join("..", "..", "..", "..", "examples", "agent-sno"), "-o", first); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	in := filepath.Join(first, "sno-edge", "install")
+	code, _, stderr := runCLI(t, "import", in, "-o", filepath.Join(in, "imported"))
+	if code != ExitFailure || !strings.Contains(stderr, "output directory") {
+		t.Fatalf("exit %d, want 2\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(in, "imported")); err == nil {
+		t.Fatal("written into the input")
+	}
+}
