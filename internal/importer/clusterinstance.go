@@ -161,6 +161,21 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*ma
 			warn(fmt.Sprintf("role %q has no place in a siteforge site", diag.Clean(r)), "use master or worker", "spec", "nodes")
 		}
 	}
+	want := platform.ClusterTypeHighlyAvailable
+	if masters == 1 {
+		want = platform.ClusterTypeSNO
+	}
+	if spec.ClusterType != "" && spec.ClusterType != want {
+		warn(fmt.Sprintf("clusterType %s is not imported: a site's ClusterInstance says %s for %d control-plane nodes", diag.Clean(spec.ClusterType), want, masters), "check the control-plane nodes", "spec", "clusterType")
+	}
+	if len(spec.TemplateRefs) > 1 {
+		warn("templateRefs beyond the first are not imported: a site names one cluster template", "merge the templates into one ConfigMap (install.hub.templates)", "spec", "templateRefs", "1")
+	}
+	for i, n := range spec.Nodes {
+		if len(n.TemplateRefs) > 1 || len(n.TemplateRefs) == 1 && len(spec.Nodes[0].TemplateRefs) == 1 && n.TemplateRefs[0] != spec.Nodes[0].TemplateRefs[0] {
+			warn(fmt.Sprintf("the templateRefs of node %s are not imported: a site names one node template for every node", diag.Clean(n.HostName)), "merge the templates into one ConfigMap (install.hub.templates)", "spec", "nodes", strconv.Itoa(i), "templateRefs")
+		}
+	}
 	for _, f := range specNoPlace(spec) {
 		noPlace(f, "spec", f)
 	}

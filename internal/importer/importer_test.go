@@ -117,3 +117,87 @@ func TestImportRefusesTwice(t *testing.T) {
 		t.Fatalf("errors %v", errs)
 	}
 }
+
+// TestClusterInstanceWarnings: what a ClusterInstance holds beyond a site is
+// named, at its key: an unknown field, a label, a ConfigMap not among the
+// inputs; a ConfigMap among them is kept verbatim.
+func TestClusterInstanceWarnings(t *testing.T) {
+	dir := t.TempDir()
+	ci := `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: s1
+  namespace: s1
+  labels:
+    team: edge
+spec:
+  clusterName: s1
+  baseDomain: example.com
+  pullSecretRef:
+    name: ps
+  clusterImageSetNameRef: img4.17.3-x86-64
+  caBundleRef:
+    name: ca
+  extraManifestsRefs:
+  - name: found
+  - name: missing
+  machineNetwork:
+  - cidr: 10.0.0.0/24
+  templateRefs:
+  - name: ai-cluster-templates-v1
+    namespace: open-cluster-management
+  nodes:
+  - hostName: n0
+    role: master
+    bmcAddress: redfish-virtualmedia://10.0.9.1/redfish/v1/Systems/1
+    bmcCredentialsName:
+      name: n0-bmc
+    bootMACAddress: "52:54:00:00:00:01"
+    templateRefs:
+    - name: ai-node-templates-v1
+      namespace: open-cluster-management
+`
+	cm := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: found
+  namespace: s1
+data:
+  99-extra.yaml: |
+    apiVersion: v1
+    kind: Namespace
+    metadata:
+      name: extra
+`
+	for name, text := range map[string]string{"ci.yaml": ci, "cm.yaml": cm} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, errs := Import([]string{dir}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s := res.Sites[0]
+	var msgs []string
+	for _, w := range s.Warnings {
+		msgs = append(msgs, filepath.Base(w.Pos.File)+":"+w.Pos.String()[len(w.Pos.File)+1:]+" "+w.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		"ci.yaml:7:5 label team of the ClusterInstance has no place",
+		"ci.yaml:14:3 spec.caBundleRef is not imported",
+		"ci.yaml:18:5 ConfigMap missing of extraManifestsRefs is not among the inputs",
+		"cm.yaml:7:3 extra manifest 99-extra.yaml of ConfigMap found is kept verbatim in extra-manifests/99-extra.yaml",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	if got := string(s.Extra["extra-manifests/99-extra.yaml"]); !strings.Contains(got, "name: extra") {
+		t.Errorf("extra manifest %q", got)
+	}
+	if v := s.Data["cluster"].(map[string]any)["version"]; v != "4.17" {
+		t.Errorf("version %v, want 4.17 from the ClusterImageSet name", v)
+	}
+}
