@@ -268,10 +268,8 @@ func hubNode(n upstream.NodeSpec, warn func(msg, hint string, p ...string)) (map
 	if n.NodeNetwork != nil {
 		cfg, ifaces = n.NodeNetwork.Config, n.NodeNetwork.Interfaces
 	}
-	ip, uplink, mtu := addressing(cfg, ifaces, n.BootMACAddress)
-	if ip != "" {
-		node["ip"] = ip
-	}
+	uplink, mtu := uplinkOf(cfg, ifaces, n.BootMACAddress)
+	setAddresses(node, cfg)
 	var il []any
 	for _, i := range ifaces {
 		il = append(il, map[string]any{"name": i.Name, "macAddress": i.MacAddress})
@@ -288,13 +286,10 @@ func hubNode(n upstream.NodeSpec, warn func(msg, hint string, p ...string)) (map
 	return node, uplink, mtu
 }
 
-// addressing reads a host's NMState config: its first static address, and
-// the interface of its default route (else the one with an address, else
-// the one with the boot MAC, else the first) with its MTU.
-func addressing(cfg any, ifaces []upstream.Interface, bootMAC string) (ip, uplink string, mtu int) {
-	if a := manifests.NMStateAddresses(cfg); len(a) > 0 {
-		ip = a[0].IP
-	}
+// uplinkOf reads a host's NMState config: the interface of its default
+// route (else the one with the first static address, else the one with the
+// boot MAC, else the first) with its MTU.
+func uplinkOf(cfg any, ifaces []upstream.Interface, bootMAC string) (uplink string, mtu int) {
 	m, _ := cfg.(map[string]any)
 	list, _ := m["interfaces"].([]any)
 	mtuOf := func(name string) int {
@@ -319,7 +314,7 @@ func addressing(cfg any, ifaces []upstream.Interface, bootMAC string) (ip, uplin
 			r, _ := raw.(map[string]any)
 			if d, _ := r["destination"].(string); d == "0.0.0.0/0" || d == "::/0" {
 				if i, _ := r["next-hop-interface"].(string); i != "" {
-					return ip, i, mtuOf(i)
+					return i, mtuOf(i)
 				}
 			}
 		}
@@ -327,19 +322,19 @@ func addressing(cfg any, ifaces []upstream.Interface, bootMAC string) (ip, uplin
 	if a := manifests.NMStateAddresses(cfg); len(a) > 0 {
 		if in, ok := list[atoi(a[0].Path[1])].(map[string]any); ok {
 			if name, _ := in["name"].(string); name != "" {
-				return ip, name, mtuOf(name)
+				return name, mtuOf(name)
 			}
 		}
 	}
 	for _, i := range ifaces {
 		if strings.EqualFold(i.MacAddress, bootMAC) {
-			return ip, i.Name, mtuOf(i.Name)
+			return i.Name, mtuOf(i.Name)
 		}
 	}
 	if len(ifaces) > 0 {
-		return ip, ifaces[0].Name, mtuOf(ifaces[0].Name)
+		return ifaces[0].Name, mtuOf(ifaces[0].Name)
 	}
-	return ip, "", 0
+	return "", 0
 }
 
 func atoi(s string) int { i, _ := strconv.Atoi(s); return i }
@@ -468,4 +463,29 @@ func addressNetwork(spec upstream.ClusterInstanceSpec) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// setAddresses sets a node's ip (its first static address: IPv4 when it
+// has one) and, on a dual-stack node, its ipv6.
+func setAddresses(node map[string]any, cfg any) {
+	var v4, v6 string
+	for _, a := range manifests.NMStateAddresses(cfg) {
+		ip := net.ParseIP(a.IP)
+		switch {
+		case ip == nil:
+		case ip.To4() != nil && v4 == "":
+			v4 = a.IP
+		case ip.To4() == nil && v6 == "":
+			v6 = a.IP
+		}
+	}
+	switch {
+	case v4 != "":
+		node["ip"] = v4
+		if v6 != "" {
+			node["ipv6"] = v6
+		}
+	case v6 != "":
+		node["ip"] = v6
+	}
 }

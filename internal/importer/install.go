@@ -165,10 +165,8 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 			if r := hints(h.RootDeviceHints); r != nil {
 				node["rootDeviceHints"] = r
 			}
-			ip, uplink, mtu := addressing(h.NetworkConfig, h.Interfaces, "")
-			if ip != "" {
-				node["ip"] = ip
-			}
+			uplink, mtu := uplinkOf(h.NetworkConfig, h.Interfaces, "")
+			setAddresses(node, h.NetworkConfig)
 			var il []any
 			for _, in := range h.Interfaces {
 				il = append(il, map[string]any{"name": in.Name, "macAddress": in.MacAddress})
