@@ -19,7 +19,7 @@ import (
 // extra-manifests ConfigMaps it names among the inputs.
 func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*manifests.Object, opts Options, fromSiteConfig bool) *Site {
 	o, spec := ci.Obj, ci.Spec
-	s := &Site{Name: spec.ClusterName, Extra: map[string][]byte{}}
+	s := &Site{Name: spec.ClusterName, Extra: map[string][]byte{}, Pos: o.PosOf("spec", "clusterName")}
 	warn := func(msg, hint string, p ...string) {
 		s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: o.KeyPosOf(p...), Message: msg, Hint: hint})
 	}

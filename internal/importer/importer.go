@@ -49,6 +49,8 @@ type Site struct {
 	// Warnings are what the site has no place for, at the input's
 	// positions.
 	Warnings diag.List
+	// Pos is where the cluster's name is written.
+	Pos diag.Position
 }
 
 // Result is the import of all inputs.
@@ -73,8 +75,11 @@ func Import(paths []string, opts Options) (*Result, diag.List) {
 	}
 	seen := map[string]bool{}
 	for _, s := range r.Sites {
-		if seen[s.Name] {
-			errs = append(errs, diag.Diagnostic{Pos: diag.Position{File: paths[0]}, Message: fmt.Sprintf("cluster %s is imported twice", diag.Clean(s.Name)), Hint: "import each cluster once"})
+		switch {
+		case s.Name == "" || s.Name == "." || s.Name == ".." || strings.ContainsAny(s.Name, `/\`) || strings.HasPrefix(s.Name, "."):
+			errs = append(errs, diag.Diagnostic{Pos: s.Pos, Message: fmt.Sprintf("cluster name %q cannot name a site", diag.Clean(s.Name)), Hint: "name the cluster with a DNS label"})
+		case seen[s.Name]:
+			errs = append(errs, diag.Diagnostic{Pos: s.Pos, Message: fmt.Sprintf("cluster %s is imported twice", diag.Clean(s.Name)), Hint: "import each cluster once"})
 		}
 		seen[s.Name] = true
 	}

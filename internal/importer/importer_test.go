@@ -201,3 +201,13 @@ data:
 		t.Errorf("version %v, want 4.17 from the ClusterImageSet name", v)
 	}
 }
+
+// TestImportRefusesNamelessCluster: a cluster without a name cannot be a
+// site: an error at the cluster.
+func TestImportRefusesNamelessCluster(t *testing.T) {
+	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "clusterName: b", "clusterName: \"\"", 1))
+	_, errs := Import([]string{p}, Options{})
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "sc.yaml:28:18:") || !strings.Contains(errs[0].Message, "cannot name a site") {
+		t.Fatalf("errors %v", errs)
+	}
+}

@@ -42,7 +42,7 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		ac = acs[0]
 	}
 	o := ic.Obj
-	s := &Site{Name: ic.Metadata.Name, Extra: map[string][]byte{}}
+	s := &Site{Name: ic.Metadata.Name, Extra: map[string][]byte{}, Pos: o.PosOf("metadata", "name")}
 	warn := func(obj *manifests.Object, msg, hint string, p ...string) {
 		s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: obj.KeyPosOf(p...), Message: msg, Hint: hint})
 	}

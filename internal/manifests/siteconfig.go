@@ -3,7 +3,6 @@ package manifests
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -319,7 +318,7 @@ func positioned(src *Object, ci *upstream.ClusterInstance, pathOf func([]string)
 func dropped(o *Object, sc *upstream.SiteConfig, i int) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	add := func(msg, hint string, path ...string) {
-		out = append(out, diag.Diagnostic{Pos: o.KeyPosOf(path...), Path: strings.Join(path, "."), Message: msg, Hint: hint})
+		out = append(out, diag.Diagnostic{Pos: o.KeyPosOf(path...), Message: msg, Hint: hint})
 	}
 	cl := func(p ...string) []string { return append([]string{"spec", "clusters", strconv.Itoa(i)}, p...) }
 	templatesHint := "provide custom templates as ConfigMaps and name them in the ClusterInstance's templateRefs (install.hub.templates)"
