@@ -229,6 +229,23 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 			p["uplinkMTU"] = defaultMTU
 		}
 	}
+	// the rest of the folder (mirror/registries.conf, the installer's state,
+	// a pull secret file) is named, never read
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			switch name := e.Name(); name {
+			case "install-config.yaml", "agent-config.yaml", "openshift", "manifests":
+			default:
+				what := name
+				if e.IsDir() {
+					what += "/"
+				}
+				s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: diag.Position{File: filepath.Join(dir, name)},
+					Message: fmt.Sprintf("%s is not imported: an installation folder is read for install-config.yaml, agent-config.yaml, openshift/ and manifests/", diag.Clean(what)),
+					Hint:    "siteforge renders mirror/registries.conf from the site's mirrors; carry anything else over by hand"})
+			}
+		}
+	}
 	for _, sub := range []string{"openshift", "manifests"} {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
@@ -236,9 +253,12 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		}
 		var names []string
 		for _, e := range entries {
-			if !e.IsDir() {
-				names = append(names, e.Name())
+			if e.IsDir() {
+				s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: diag.Position{File: filepath.Join(dir, sub, e.Name())},
+					Message: fmt.Sprintf("%s/%s/ is not imported: the installer reads only the files of %s/", sub, diag.Clean(e.Name()), sub)})
+				continue
 			}
+			names = append(names, e.Name())
 		}
 		sort.Strings(names)
 		for _, name := range names {
