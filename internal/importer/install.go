@@ -255,7 +255,7 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		for _, e := range entries {
 			if e.IsDir() {
 				s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: diag.Position{File: filepath.Join(dir, sub, e.Name())},
-					Message: fmt.Sprintf("%s/%s/ is not imported: the installer reads only the files of %s/", sub, diag.Clean(e.Name()), sub)})
+					Message: fmt.Sprintf("%s/%s/ is not imported: the import reads the files of %s/, not its folders", sub, diag.Clean(e.Name()), sub)})
 				continue
 			}
 			names = append(names, e.Name())
