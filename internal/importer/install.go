@@ -12,6 +12,7 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/upstream"
 )
 
@@ -203,11 +204,11 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 			machinePool(pool, &ic.Compute[i])
 			switch {
 			case c.Name == "worker":
-			case c.Name == edgePool && pool["zone"] != nil:
+			case c.Name == platform.AWSEdgePoolName && pool["zone"] != nil:
 				// the installer's edge compute pool: AWS Local Zone
 				// (or Wavelength Zone) machines
 				pool["role"], pool["placement"] = "worker", "aws-local-zone"
-				warn(o, fmt.Sprintf("compute pool %s is imported as an AWS Local Zone pool", edgePool), "set placement aws-wavelength for a Wavelength Zone, and the pool's labels and taints", "compute", strconv.Itoa(i))
+				warn(o, fmt.Sprintf("compute pool %s is imported as an AWS Local Zone pool", platform.AWSEdgePoolName), "set placement aws-wavelength for a Wavelength Zone, and the pool's labels and taints", "compute", strconv.Itoa(i))
 			default:
 				pool["role"] = "worker"
 				warn(o, fmt.Sprintf("compute pool %s is imported as a pool of workers", diag.Clean(c.Name)), "check its placement and zone", "compute", strconv.Itoa(i))
@@ -287,11 +288,6 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 	s.Data = data
 	return s, nil
 }
-
-// edgePool is the name of the installer's compute pool of AWS Local and
-// Wavelength Zone machines (openshift/installer pkg/types/machinepools.go
-// MachinePoolEdgeRoleName).
-const edgePool = "edge"
 
 // machinePool reads a pool's AWS instance type and its one zone.
 func machinePool(pool map[string]any, mp *upstream.MachinePool) {
