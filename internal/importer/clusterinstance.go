@@ -150,7 +150,7 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*ma
 			warn(fmt.Sprintf("the %s nodes name no NIC: pool %s's uplinkInterface is set to %s", role, role, fallbackUplink), "set the pool's uplinkInterface to the NIC of the default route", "spec", "nodes")
 		}
 		if mtu == 0 {
-			mtu = defaultMTU
+			mtu = platform.DefaultUplinkMTU(plat)
 		}
 		pool["uplinkInterface"], pool["uplinkMTU"] = uplink, mtu
 		pool["nodes"] = nodes
@@ -213,13 +213,10 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*ma
 	return s
 }
 
-// fallbackUplink and defaultMTU are what an imported pool says when its
-// nodes name no NIC or MTU (a ClusterInstance installed over DHCP): the
-// site requires them; the warning says to check.
-const (
-	fallbackUplink = "eno1"
-	defaultMTU     = 1500
-)
+// fallbackUplink is what an imported pool says when its nodes name no NIC
+// (a ClusterInstance without nodeNetwork, an IPI install-config): the site
+// requires one; the warning says to check it.
+const fallbackUplink = "eno1"
 
 var sshKey = regexp.MustCompile(`^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/=]+( [^\n]*)?$`)
 

@@ -221,13 +221,13 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		up, ok := uplinks[name]
 		if !ok || up[0] == "" {
 			up = [2]any{fallbackUplink, 0}
-			warn(o, fmt.Sprintf("the NIC of pool %s is not in the installation folder: its uplinkInterface is set to %s", name, fallbackUplink), "set the pool's uplinkInterface to the NIC of the default route", "metadata")
+			warn(o, fmt.Sprintf("the NIC of pool %s is not in the installation folder: its uplinkInterface is set to %s, its uplinkMTU to %d (the platform's default)", name, fallbackUplink, platform.DefaultUplinkMTU(ic.Platform)), "set the pool's uplinkInterface and uplinkMTU to the NIC of the default route and its MTU", "metadata")
 		}
 		p["uplinkInterface"] = up[0]
 		if m, _ := up[1].(int); m > 0 {
 			p["uplinkMTU"] = m
 		} else {
-			p["uplinkMTU"] = defaultMTU
+			p["uplinkMTU"] = platform.DefaultUplinkMTU(ic.Platform)
 		}
 	}
 	// the rest of the folder (mirror/registries.conf, the installer's state,
