@@ -6,9 +6,9 @@
 //
 // What a site has no place for is a warning at the input's position; a
 // manifest is kept verbatim next to the site (extra-manifests/). Secrets are
-// never read: a pull secret, BMC credentials and SSH private keys stay
-// references (pullSecretRef, bmc.credentialsSecret) or are left out with a
-// warning. The package reads files; writing is the caller's (the CLI writes
+// never copied or printed: a pull secret, BMC credentials and SSH private
+// keys stay references (pullSecretRef, bmc.credentialsSecret) or are left
+// out with a warning. The package reads files; writing is the caller's (the CLI writes
 // the result atomically with internal/output).
 package importer
 

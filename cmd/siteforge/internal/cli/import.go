@@ -32,9 +32,10 @@ or an installation folder (install-config.yaml, agent-config.yaml, openshift/,
 manifests/). One cluster is written as DIR/site.yaml; several as a fleet,
 DIR/sites/<name>/site.yaml with the values they all share in DIR/defaults.yaml.
 
-Secrets are never read or copied: the pull secret, BMC credentials and SSH
-private keys stay references (install.hub.pullSecretRef,
-bmc.credentialsSecret) or are left out. What a site has no place for is a
+Secrets are never copied or printed: the pull secret, BMC credentials and
+SSH private keys stay references (install.hub.pullSecretRef,
+bmc.credentialsSecret) or are left out (an install-config's pullSecret is
+skipped, with a warning). What a site has no place for is a
 warning at file:line:col of the input, listed again at the top of the site
 file; a manifest (an extra manifest of a ClusterInstance, a file of
 openshift/ or manifests/) is kept verbatim in extra-manifests/ next to the
