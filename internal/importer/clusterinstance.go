@@ -200,10 +200,7 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*ma
 			if _, taken := s.Extra[f]; taken {
 				f = extraFile(cm.Name + "-" + k)
 			}
-			s.Extra[f] = []byte(data.Data[k])
-			s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: cm.KeyPosOf("data", k),
-				Message: fmt.Sprintf("extra manifest %s of ConfigMap %s is kept verbatim in %s: a site renders its day-0 manifests from its own fields", diag.Clean(k), diag.Clean(cm.Name), f),
-				Hint:    "express it in the site (machineConfigs, network, mirroring) or apply it on day 2"})
+			s.keepVerbatim(f, []byte(data.Data[k]), cm.KeyPosOf("data", k), fmt.Sprintf("extra manifest %s of ConfigMap %s", diag.Clean(k), diag.Clean(cm.Name)))
 		}
 	}
 	s.Data = map[string]any{

@@ -237,3 +237,26 @@ func release(name string, opts Options, pos diag.Position, what string) (string,
 func extraFile(name string) string {
 	return path.Join("extra-manifests", path.Base(filepath.ToSlash(name)))
 }
+
+// keepVerbatim keeps a manifest next to the site, unless it holds a Secret
+// or looks like it holds a credential (diag.HoldsCredential): that is never
+// copied, and the warning says so. at is where the manifest is.
+func (s *Site) keepVerbatim(rel string, data []byte, at diag.Position, what string) {
+	objs, _ := manifests.ReadBytes(at.File, data)
+	secret := false
+	for _, o := range objs {
+		if o.Kind == "Secret" {
+			secret = true
+		}
+	}
+	if secret || diag.HoldsCredential(data) {
+		s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: at,
+			Message: fmt.Sprintf("%s holds a Secret or a credential: not copied (siteforge never copies a secret)", what),
+			Hint:    "create it on the cluster out of band, or from a secret store"})
+		return
+	}
+	s.Extra[rel] = data
+	s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: at,
+		Message: fmt.Sprintf("%s is kept verbatim in %s: a site renders its day-0 manifests from its own fields", what, rel),
+		Hint:    "express it in the site (machineConfigs, network, mirroring) or apply it on day 2"})
+}

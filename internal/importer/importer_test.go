@@ -211,3 +211,41 @@ func TestImportRefusesNamelessCluster(t *testing.T) {
 		t.Fatalf("errors %v", errs)
 	}
 }
+
+// TestInstallDirSecretsNotCopied: a day-0 manifest holding a Secret, or a
+// credential, is named and not copied; another is kept verbatim.
+func TestInstallDirSecretsNotCopied(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"install-config.yaml":     "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: lab\ncontrolPlane:\n  name: master\n  replicas: 1\nnetworking:\n  machineNetwork:\n  - cidr: 10.0.0.0/24\nplatform:\n  none: {}\n",
+		"openshift/secret.yaml":   "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: openshift-config\nstringData:\n  value: opaque\n",
+		"openshift/proxy.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  url: http://user:pass@proxy.example.com:3128\n",
+		"openshift/99-plain.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: plain\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, errs := Import([]string{dir}, Options{Release: "4.18"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s := res.Sites[0]
+	if _, ok := s.Extra["extra-manifests/99-plain.yaml"]; !ok || len(s.Extra) != 1 {
+		t.Errorf("kept %v, want only 99-plain.yaml", sortedKeys(s.Extra))
+	}
+	n := 0
+	for _, w := range s.Warnings {
+		if strings.Contains(w.Message, "holds a Secret or a credential: not copied") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d warnings about secrets, want 2: %v", n, s.Warnings)
+	}
+}

@@ -268,11 +268,7 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 			if err != nil {
 				return nil, diag.List{{Pos: diag.Position{File: f}, Message: "cannot read: " + err.Error()}}
 			}
-			rel := extraFile(name)
-			s.Extra[rel] = data
-			s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: diag.Position{File: f, Line: 1, Col: 1},
-				Message: fmt.Sprintf("day-0 manifest %s/%s is kept verbatim in %s: a site renders its day-0 manifests from its own fields", sub, diag.Clean(name), rel),
-				Hint:    "express it in the site (machineConfigs, network, mirroring) or apply it on day 2"})
+			s.keepVerbatim(extraFile(name), data, diag.Position{File: f, Line: 1, Col: 1}, fmt.Sprintf("day-0 manifest %s/%s", sub, diag.Clean(name)))
 		}
 	}
 	data := map[string]any{
