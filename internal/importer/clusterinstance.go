@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -244,6 +246,10 @@ func hubNode(n upstream.NodeSpec, warn func(msg, hint string, p ...string)) (map
 	if n.BootMACAddress != "" {
 		node["bootMAC"] = n.BootMACAddress
 	}
+	if diag.HoldsCredential([]byte(n.BmcAddress)) {
+		warn("bmcAddress holds a credential: left out (siteforge never copies a secret)", "put the BMC credentials into the Secret bmcCredentialsName names, and the address without them into the site", "bmcAddress")
+		n.BmcAddress = ""
+	}
 	if n.BmcAddress != "" || n.BmcCredentialsName != nil {
 		bmc := map[string]any{"address": n.BmcAddress}
 		if n.BmcCredentialsName != nil {
@@ -268,7 +274,9 @@ func hubNode(n upstream.NodeSpec, warn func(msg, hint string, p ...string)) (map
 	for _, i := range ifaces {
 		il = append(il, map[string]any{"name": i.Name, "macAddress": i.MacAddress})
 	}
-	if m, ok := cfg.(map[string]any); ok && len(m) > 0 {
+	if m, ok := cfg.(map[string]any); ok && len(m) > 0 && holdsCredential(m) {
+		warn("nodeNetwork.config holds a credential (a key, a password): left out (siteforge never copies a secret)", "write the node's networkConfig without it", "nodeNetwork", "config")
+	} else if ok && len(m) > 0 {
 		node["networkConfig"] = m
 		// the rendered ClusterInstance names the uplink with the boot MAC
 		// when the site lists no interfaces: keep them as written
@@ -482,4 +490,11 @@ func setAddresses(node map[string]any, cfg any) {
 	case v6 != "":
 		node["ip"] = v6
 	}
+}
+
+// holdsCredential reports whether a decoded value holds a credential
+// (diag.HoldsCredential on its YAML).
+func holdsCredential(v any) bool {
+	b, err := yaml.Marshal(v)
+	return err != nil || diag.HoldsCredential(b)
 }

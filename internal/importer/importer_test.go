@@ -249,3 +249,29 @@ func TestInstallDirSecretsNotCopied(t *testing.T) {
 		t.Errorf("%d warnings about secrets, want 2: %v", n, s.Warnings)
 	}
 }
+
+// TestBMCAddressCredentialNotCopied: a BMC address with a password in it is
+// left out, with a warning, and the password is in no file.
+func TestBMCAddressCredentialNotCopied(t *testing.T) {
+	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "redfish-virtualmedia://10.0.9.1/", "redfish-virtualmedia://admin:s3cr3tpass@10.0.9.1/", 1))
+	res, errs := Import([]string{p}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	files, err := res.Files("yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range files {
+		if strings.Contains(string(b), "s3cr3tpass") {
+			t.Errorf("%s holds the BMC password", name)
+		}
+	}
+	found := false
+	for _, w := range res.Sites[0].Warnings {
+		found = found || strings.Contains(w.Message, "bmcAddress holds a credential")
+	}
+	if !found {
+		t.Error("no warning about the BMC address")
+	}
+}

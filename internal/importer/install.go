@@ -176,7 +176,9 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 			if len(h.Interfaces) > 0 {
 				node["bootMAC"] = h.Interfaces[0].MacAddress
 			}
-			if m, ok := h.NetworkConfig.(map[string]any); ok && len(m) > 0 {
+			if m, ok := h.NetworkConfig.(map[string]any); ok && len(m) > 0 && holdsCredential(m) {
+				warn(ac.Obj, fmt.Sprintf("the networkConfig of host %s holds a credential (a key, a password): left out (siteforge never copies a secret)", diag.Clean(h.Hostname)), "write the node's networkConfig without it", "hosts", strconv.Itoa(i), "networkConfig")
+			} else if ok && len(m) > 0 {
 				node["networkConfig"] = m
 			}
 			p, _ := pools[role].(map[string]any)
