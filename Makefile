@@ -45,13 +45,18 @@ FUZZ_TARGETS := \
 	./lint/rules:FuzzLintManifests \
 	./internal/discover:FuzzIgnore
 
-.PHONY: help build test unit race tools pre-commit sarif-multitool fuzz-short fuzz golden vet fleet bench corpus
+.PHONY: help build test unit race tools pre-commit node-tools sarif-multitool fuzz-short fuzz golden vet fleet bench bench-acm corpus man
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 build: ## build bin/siteforge
 	$(GO) build -o $(BIN)/siteforge ./cmd/siteforge
+
+# Man pages, one per command, from the cobra command tree (cobra/doc), into
+# bin/man (not committed); SOURCE_DATE_EPOCH fixes the date in them.
+man: ## write the man pages to bin/man (man -l bin/man/siteforge.1)
+	$(GO) run -tags mangen ./cmd/siteforge/internal/mangen -o $(BIN)/man
 
 # internal/_fidelity, the validation harness the tests import, sits in a
 # folder the go command leaves out of ./... (a leading underscore): the
@@ -76,7 +81,7 @@ unit: tools ## go test ./... (no fuzzing)
 		echo "************************************************************************"; \
 	fi
 
-tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit)
+tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit node-tools sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit, shellcheck, systemd-analyze, curl)
 
 $(KUSTOMIZE):
 	GOBIN=$(BIN)/.install $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
@@ -118,6 +123,29 @@ pre-commit:
 		echo "* root): the e2e pre-commit hook tests will be SKIPPED.                *"; \
 		echo "************************************************************************"; \
 	fi
+
+# The tools the tests of the in-cluster cache's node script and units run
+# (generators/mirroring TestInClusterCache*): shellcheck, systemd-analyze
+# (Debian package systemd) and curl, from Debian when missing and we are
+# root; otherwise those tests skip, and this says so loudly.
+NODE_TOOLS := shellcheck:shellcheck systemd-analyze:systemd curl:curl
+node-tools:
+	@missing=; for t in $(NODE_TOOLS); do command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing$$missing (Debian packages) for the in-cluster cache script tests"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q $$missing >/dev/null 2>&1 || \
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $$missing >/dev/null 2>&1; } || true; \
+	fi; \
+	for t in $(NODE_TOOLS); do \
+		if ! command -v $${t%%:*} >/dev/null 2>&1; then \
+			echo "************************************************************************"; \
+			echo "* WARNING: $${t%%:*} is not installed (apt-get install $${t##*:} as root):"; \
+			echo "* the in-cluster cache tests that need it will be SKIPPED."; \
+			echo "************************************************************************"; \
+		fi; \
+	done
 
 test: vet unit race fuzz-short corpus ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
 
@@ -177,6 +205,9 @@ BENCH_SRC ?= $(CURDIR)
 bench: build ## Go benchmarks, then issue 18's table with targets (make bench SIZES=100,1000,3500 BENCH_SRC=)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./internal/load ./generators/... ./internal/registries ./lint/... ./internal/output
 	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES) -tmpfs $(BENCH_TMPFS) -disk $(BENCH_DISK) -src '$(BENCH_SRC)'
+
+bench-acm: build ## only the rows of day-2 delivery through the hub (delivery.acm) at SIZES
+	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES) -tmpfs $(BENCH_TMPFS) -disk $(BENCH_DISK) -acm-only
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...

@@ -264,7 +264,11 @@ func TestInterruptedRenderKeepsOutput(t *testing.T) {
 func TestKilledRenderIsCleanedUp(t *testing.T) {
 	dir, _ := fleetWithOutput(t, 400)
 	cmd, _ := startRender(t, dir)
-	cmd.Process.Kill()
+	// Both processes, supervisor and worker (one alone is cleaned up at
+	// once: TestKilledSupervisorOrWorker).
+	for _, pid := range []int{workerPID(t, cmd), cmd.Process.Pid} {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
 	cmd.Wait()
 	left := stages(t, dir)
 	if len(left) != 1 {
@@ -283,4 +287,126 @@ func TestKilledRenderIsCleanedUp(t *testing.T) {
 	if r := siteforge(t, dir, "render", "--check", "-o", "out", "fleet"); r.code != 0 {
 		t.Errorf("after the next render: %s", r)
 	}
+}
+
+// workerPID is the pid of the worker the supervisor cmd started
+// (guard.Supervise).
+func workerPID(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	p := fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid)
+	var pid int
+	if !waitFor(func() bool {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return false
+		}
+		_, err = fmt.Sscan(string(b), &pid)
+		return err == nil
+	}, 10*time.Second) {
+		t.Fatalf("no worker process under the supervisor (%s)", p)
+	}
+	return pid
+}
+
+// TestKilledSupervisorOrWorker: kill -9 of either process of a render ends
+// it as an interrupt does: the previous output stays as it was and no stage
+// is left (the worker gets SIGTERM when its supervisor dies; the supervisor
+// recovers what a dead worker staged), exit 2 where anyone can still exit.
+func TestKilledSupervisorOrWorker(t *testing.T) {
+	t.Run("worker", func(t *testing.T) {
+		dir, before := fleetWithOutput(t, 400)
+		cmd, stderr := startRender(t, dir)
+		syscall.Kill(workerPID(t, cmd), syscall.SIGKILL)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Fatalf("exit %v, want 2; stderr:\n%s", err, stderr)
+		}
+		if !strings.Contains(stderr.String(), "was killed (SIGKILL)") && !strings.Contains(stderr.String(), "siteforge: killed (SIGKILL)") {
+			t.Errorf("stderr: %s", stderr)
+		}
+		sameTree(t, "output after the worker was killed", snapshot(t, filepath.Join(dir, "out")), before)
+		if s := stages(t, dir); len(s) > 0 {
+			t.Errorf("stage left behind: %v", s)
+		}
+	})
+	t.Run("supervisor", func(t *testing.T) {
+		dir, before := fleetWithOutput(t, 400)
+		cmd, _ := startRender(t, dir)
+		worker := workerPID(t, cmd)
+		cmd.Process.Kill()
+		cmd.Wait()
+		if !waitFor(func() bool { return syscall.Kill(worker, 0) != nil }, 20*time.Second) {
+			t.Fatalf("the worker %d runs on after its supervisor was killed", worker)
+		}
+		sameTree(t, "output after the supervisor was killed", snapshot(t, filepath.Join(dir, "out")), before)
+		if s := stages(t, dir); len(s) > 0 {
+			t.Errorf("stage left behind: %v", s)
+		}
+	})
+}
+
+// TestBuiltinAskingTooMuchMemory: a CUE builtin whose result the system
+// cannot allocate (strings.Replace of a 16 MB string with an 8 MB
+// replacement: 128 TiB) ends in exit 2 with the site named, not Go's fatal
+// error and its stack dump, and leaves no output folder and no stage
+// (before: "fatal error: runtime: out of memory", ~400 lines, no site
+// named, the stage left in the output folder). The previous output of a
+// render into an existing folder stays as it was.
+func TestBuiltinAskingTooMuchMemory(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import \"strings\"\n\n_s0: \"x\" * 1000000\n")
+	for i := 1; i <= 4; i++ {
+		fmt.Fprintf(&b, "_s%d: \"\\(_s%d)\\(_s%d)\"\n", i, i-1, i-1)
+	}
+	b.WriteString("cluster: baseDomain: strings.Replace(_s4, \"x\", _s3, -1)\n")
+	b.WriteString(smallSiteCUE("bomb"))
+	bomb := b.String()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"bomb/site.cue":          bomb,
+		"lab/site.cue":           smallSiteCUE("lab"),
+		"fleet/defaults.cue":     "package site\n",
+		"fleet/sites/a/site.cue": "package site\n\n" + smallSiteCUE("a"),
+		"fleet/sites/b/site.cue": "package site\n\n" + bomb,
+	})
+	if r := siteforge(t, dir, "render", "lab", "-o", "prev"); r.code != 0 {
+		t.Fatal(r)
+	}
+	before := snapshot(t, filepath.Join(dir, "prev"))
+	for _, args := range [][]string{
+		{"vet", "bomb"},
+		{"render", "-o", "out", "bomb"},
+		{"render", "-o", "prev", "fleet"},
+		{"lint", "bomb"},
+	} {
+		m := measure(t, dir, nil, args...)
+		t.Logf("%s: exit %d, %d MiB", strings.Join(args, " "), m.code, m.maxRSS>>20)
+		if m.code != 2 || !strings.Contains(m.stderr, ": error: evaluating this site asked for more memory than the system gives") {
+			t.Errorf("%v: %s", args, m.result)
+		}
+		for _, bad := range []string{"fatal error", "goroutine ", "runtime: "} {
+			if strings.Contains(m.stderr, bad) {
+				t.Errorf("%v: stderr has the runtime's dump (%q):\n%s", args, bad, m.stderr)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a crashed render left its output folder: %v", err)
+	}
+	if s := stages(t, dir); len(s) > 0 {
+		t.Errorf("a crashed render left its stage: %v", s)
+	}
+	sameTree(t, "output after a crashed render", snapshot(t, filepath.Join(dir, "prev")), before)
+}
+
+// smallSiteCUE is a valid site named name, in CUE.
+func smallSiteCUE(name string) string {
+	return fmt.Sprintf(`apiVersion: "siteforge.dev/v1alpha1"
+kind: "Site"
+name: %q
+cluster: {baseDomain: "example.com", version: "4.16", platform: "baremetal", installMethod: "agent", lifecycle: "install"}
+network: machineNetwork: ["192.168.0.0/24"]
+pools: master: {uplinkInterface: "eno1", uplinkMTU: 1500}
+`, name)
 }

@@ -578,6 +578,18 @@ func (o *Output) Objects() ([]*manifests.Object, map[string]diag.Position, error
 	return objs, origin, nil
 }
 
+// ObjectMap returns a fresh copy of the JSON map a Resource's file encodes,
+// false when the path is not a Resource encoded by Render (or its file was
+// replaced since): reading the object without parsing its YAML back.
+func (o *Output) ObjectMap(path string) (map[string]any, bool) {
+	e, ok := o.encoded[path]
+	if !ok || !sameBytes(e.data, o.Files[path]) {
+		return nil, false
+	}
+	m, err := ToMap(e.obj)
+	return m, err == nil
+}
+
 // sameBytes reports whether a and b are the same slice: a file replaced
 // after add (another slice) is read from its bytes.
 func sameBytes(a, b []byte) bool {

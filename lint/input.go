@@ -20,6 +20,7 @@ const (
 	RuleDuplicateObject  = "INP004"
 	RuleUnreadableFile   = "INP006"
 	RuleRenderedSiteGone = "INP007"
+	RuleSourceNotFound   = "INP008"
 )
 
 func init() {
@@ -48,6 +49,10 @@ func init() {
 			Summary:   "a rendered site folder is linted without its site, and the site it was rendered from cannot be found or does not load",
 			Rationale: "A rendered site folder's findings are the site's: the site's suppressions (lint: suppress, a field's @lint(ignore=...)) and severity settings apply to them, as they do when the site is linted. Linted without its site, the folder names the site in the siteforge.dev/source annotation of its objects (a path relative to the root of the repository that held the site); lint looks for it from the repository holding the folder and from the working directory. When it is not there or does not load, the site's suppressions cannot be applied and findings the site suppresses are reported.",
 			Fix:       "Lint the folder from the repository that holds the site, or with the site (`siteforge lint SITE`, which lints its rendered objects), or fix the site so that it loads (`siteforge vet SITE`)."},
+		{ID: RuleSourceNotFound, Name: "policy-source-not-found", Severity: Info,
+			Summary:   "a source file a PolicyGenerator or PolicyGenTemplate names is not in the repository",
+			Rationale: "lint reads the objects a hub delivers to its managed clusters: those inside Policies, and the source files a PolicyGenerator (manifests[].path, relative to the generator's folder: policy-generator-plugin internal/utils.go getManifests) or a ZTP PolicyGenTemplate (spec.sourceFiles[].fileName, in the source-crs folder beside it, else the one built into the ztp-site-generate container: cnf-features-deploy ztp/policygenerator/utils/filesHandler.go ReadSourceCRFile) names, patched or overlaid as the generator does. A source file that is not in the repository, as ZTP's built-in source CRs are not, cannot be read: what it delivers is not linted, and said so.",
+			Fix:       "Copy the source CRs the policies use into the source-crs folder beside the generators (extract them from the ztp-site-generate container), or fix the path."},
 	} {
 		r.Since = "v1alpha1"
 		registry[r.ID] = r
@@ -80,6 +85,8 @@ func ProblemFinding(p manifests.Problem) Finding {
 		rule = RuleTemplate
 	case manifests.ProblemUnreadable:
 		rule = RuleUnreadableFile
+	case manifests.ProblemSourceMissing:
+		rule = RuleSourceNotFound
 	}
 	return InputFinding(rule, "", p.Diagnostic)
 }

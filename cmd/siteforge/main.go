@@ -6,6 +6,10 @@ import (
 	"os"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/cli"
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
 )
 
-func main() { cli.Process(os.Args[1:]) }
+func main() {
+	guard.Supervise() // on Linux: the supervisor stays here; the worker goes on
+	cli.Process(os.Args[1:])
+}

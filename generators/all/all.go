@@ -4,6 +4,7 @@ package all
 
 import (
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/acm"
 	"github.com/siteforge/siteforge/generators/egress"
 	"github.com/siteforge/siteforge/generators/hub"
 	"github.com/siteforge/siteforge/generators/ingress"
@@ -24,8 +25,10 @@ func init() {
 }
 
 // Finishers run after every generator (in name order): they turn the
-// rendered site into its installer's inputs.
+// rendered site into its installer's inputs, and record its hub delivery
+// (acm).
 var Finishers = []generators.Finisher{
+	{Name: acm.Name, Finish: acm.Finish},
 	{Name: hub.Name, Finish: hub.Finish},
 	{Name: install.Name, Finish: install.Finish},
 }

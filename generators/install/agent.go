@@ -128,6 +128,11 @@ func agentConfig(s *site.Site) (ac *upstream.AgentConfig, notes []string, diags,
 				"list the master pool's nodes with their ip, or set install.rendezvousIP"))
 			return nil, nil, nil, missing
 		}
+		if masters[0].IP == "" {
+			missing = append(missing, s.At("install", fmt.Sprintf("the agent installer needs a rendezvous IP: the first master, %s, has no ip", masters[0].Name),
+				"set install.rendezvousIP to the address of a master, or the master's ip"))
+			return nil, nil, nil, missing
+		}
 		ac.RendezvousIP = masters[0].IP
 		notes = append(notes, fmt.Sprintf("rendezvousIP: the first master's ip (%s); set install.rendezvousIP to choose another master.", masters[0].Name))
 	} else {

@@ -26,6 +26,10 @@
 //     day-2 objects are rendered too: the installer forces digest-only mirroring.
 //   - mirroring/registries-<pool>.conf for master, worker and every custom pool: the file the
 //     nodes get, rendered by the registries engine (internal/registries) from the objects above.
+//   - an in-cluster cache (mirroring.inClusterCache): MachineConfigs
+//     "99-<pool>-siteforge-in-cluster-cache" (master and worker, Butane source next to them)
+//     with a script and units that add a registries.conf.d drop-in only while the cache
+//     answers, and mirroring/in-cluster-cache.conf, that drop-in (incluster.go says why).
 //
 // Quay pull-through cache: organization O caching upstream U on host H becomes source U,
 // mirror H/O, for whole registries and namespaces alike (entries.go quayMirror has the

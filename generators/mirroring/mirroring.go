@@ -104,12 +104,14 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 		previewOrigin = diag.Unique(s.Positions.Of("mirroring"))
 	}
 	node := nodeRegistriesConf{cfg: cfg, minor: minor}
+	nodeCfg := cfg // the file the nodes get
 	if legacy {
 		legacyCfg, err := legacyTagRegistriesConf(in, entries)
 		if err != nil {
 			return nil, engineDiagnostics(s, entries, err)
 		}
 		if legacyCfg != nil {
+			nodeCfg = legacyCfg
 			data, err := legacyTOML(legacyCfg)
 			if err != nil {
 				return nil, err
@@ -127,6 +129,13 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 		return nil, err
 	}
 	arts = append(arts, previews...)
+	if s.Mirroring.InClusterCache != nil {
+		cacheArts, err := inClusterCacheArtifacts(ctx, s, nodeCfg, entries)
+		if err != nil {
+			return nil, err
+		}
+		arts = append(arts, cacheArts...)
+	}
 
 	if installTimeMirrors(s) {
 		warnings, _ := checkAfterInstall(s, entries, in, minor)

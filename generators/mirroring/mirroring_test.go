@@ -795,6 +795,7 @@ func allSites(t *testing.T) []*site.Site {
 	t.Helper()
 	sites := loadExample(t, "../../examples/disconnected-quay-cache")
 	sites = append(sites, loadExample(t, "../../examples/fleet")...)
+	sites = append(sites, loadExample(t, "../../examples/remote-quay-in-cluster")...)
 	for _, sp := range []siteSpec{
 		{version: "4.12", install: "ipi", connectivity: "connected", lifecycle: "running", mirroring: bothSources + labCatalogs},
 		{version: "4.12", install: "agent", mirroring: cacheBlock("AllowContactingSource", labOrgs, labCatalogs)},

@@ -56,6 +56,9 @@ const (
 	targetMakeTest        = "<= 6 min, idle machine"
 	targetPreCommitGolang = "<= 2 min"
 	targetFn              = "<= 512 MiB"
+	// issue 27, day-2 delivery through the hub
+	targetACMRender   = "<= 1.2x the same fleet without delivery (CPU: the machine is shared)"
+	targetACMPolicies = "sub-linear in sites (grows with distinct configurations)"
 )
 
 func main() {
@@ -66,6 +69,7 @@ func main() {
 	tmpfs := flag.String("tmpfs", "/dev/shm", "a folder on tmpfs for the tmpfs rows (the fleets are written there too)")
 	disk := flag.String("disk", "bin", "a folder on disk for the disk rows")
 	src := flag.String("src", "", "a siteforge checkout: also time its cold `go install ./...` (pre-commit's first install) and `make test` in a clean clone of it (minutes); empty: those rows are not run")
+	acmOnly := flag.Bool("acm-only", false, "only the rows of delivery through the hub (delivery.acm), at each size")
 	flag.Parse()
 
 	tmp, err := os.MkdirTemp(*tmpfs, "siteforge-bench-")
@@ -98,6 +102,10 @@ func main() {
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		check(err)
+		if *acmOnly {
+			acmRows(*bin, tmp, n, row)
+			continue
+		}
 		fleet := filepath.Join(tmp, fmt.Sprintf("fleet-%d", n))
 		check(fleetgen.Write(fleet, n))
 
@@ -186,6 +194,10 @@ func main() {
 		}
 		check(os.RemoveAll(out))
 		check(os.RemoveAll(fleet))
+		acmRows(*bin, tmp, n, row)
+	}
+	if *acmOnly {
+		return
 	}
 	if times[1000] > 0 && times[3500] > 0 {
 		row("render scaling 1000 -> 3500 sites (wall)", fmt.Sprintf("%.2fx", times[3500].Seconds()/times[1000].Seconds()), targetScaling)
@@ -208,6 +220,61 @@ func main() {
 	}
 	row("pre-commit language: golang first install (go install ./... with a fresh GOPATH and build cache, modules from GOPROXY)", coldInstall(*src), targetPreCommitGolang)
 	row("make test, whole, in a clean clone of -src (build cache warm, pinned tools already in its bin/)", makeTest(*src), targetMakeTest)
+}
+
+// acmRows measures day-2 delivery through the hub (delivery.acm) on a
+// fleet of n stores installed from a hub (fleetgen.WriteHub): render's CPU
+// (user+sys, the machine being shared) with and without delivery, and what
+// the hub gets (DIR/hub-policies): its Policies, Placements and bytes.
+func acmRows(bin, tmp string, n int, row func(what, value, target string)) {
+	var cpus [2][]time.Duration
+	var walls [2][]time.Duration
+	var out string
+	for _, acm := range []bool{false, true} {
+		fleet := filepath.Join(tmp, fmt.Sprintf("hub-fleet-%d-%v", n, acm))
+		check(fleetgen.WriteHub(fleet, n, acm))
+		defer os.RemoveAll(fleet)
+	}
+	for i := 0; i < 3; i++ {
+		for mode, acm := range []bool{false, true} {
+			fleet := filepath.Join(tmp, fmt.Sprintf("hub-fleet-%d-%v", n, acm))
+			o := filepath.Join(tmp, fmt.Sprintf("hub-out-%d-%v-%d", n, acm, i))
+			r := run(bin, "render", fleet, "-o", o)
+			cpus[mode], walls[mode] = append(cpus[mode], r.cpu), append(walls[mode], r.wall)
+			if acm && out == "" {
+				out = o
+				continue
+			}
+			check(os.RemoveAll(o))
+		}
+	}
+	defer os.RemoveAll(out)
+	plain, with := medianDuration(cpus[0]), medianDuration(cpus[1])
+	row(fmt.Sprintf("render with delivery.acm, %d hub-installed stores: CPU user+sys with / without delivery (medians of 3; wall medians)", n),
+		fmt.Sprintf("%.2f s / %.2f s: %.2fx (wall %.2f s / %.2f s)", with.Seconds(), plain.Seconds(), with.Seconds()/plain.Seconds(), medianDuration(walls[1]).Seconds(), medianDuration(walls[0]).Seconds()),
+		targetACMRender)
+	policies, placements, bytesPol, bytesGen := 0, 0, 0, 0
+	root := filepath.Join(out, "hub-policies")
+	check(filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if strings.HasPrefix(rel, "policygenerator"+string(filepath.Separator)) {
+			bytesGen += len(b)
+			return nil
+		}
+		bytesPol += len(b)
+		policies += bytes.Count(b, []byte("\nkind: Policy\n"))
+		placements += bytes.Count(b, []byte("\nkind: Placement\n"))
+		return nil
+	}))
+	row(fmt.Sprintf("hub policies of %d stores (delivery.acm): Policies, Placements, bytes (policies; PolicyGenerator configuration)", n),
+		fmt.Sprintf("%d Policies, %d Placements, %d KiB; %d KiB", policies, placements, bytesPol>>10, bytesGen>>10), targetACMPolicies)
 }
 
 // coldInstall times what pre-commit's golang language does on a first

@@ -125,6 +125,18 @@ func extOf(name string) string {
 	return ""
 }
 
+// HoldsCredential reports whether any line of data looks like it holds a
+// credential (credentialLine): such a file is never copied by siteforge
+// import.
+func HoldsCredential(data []byte) bool {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if credentialLine(line) {
+			return true
+		}
+	}
+	return false
+}
+
 // credentialLine reports whether a source line looks like it holds a
 // credential: it is never shown, even from a site or manifest (a Secret, a
 // kubeconfig, a key pasted by mistake). It does when it holds a private key

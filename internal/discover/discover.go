@@ -8,7 +8,10 @@
 // ClusterMarker) and each installation folder (a folder holding
 // install-config.yaml: the installer's --dir) is its own cluster;
 // cross-object rules run within one. Of the successive oc-mirror v1
-// results-<unix time> folders of one workspace, the newest is read.
+// results-<unix time> folders of one workspace, the newest is read. The
+// objects an ACM hub delivers (inside Policies, or named by PolicyGenerators
+// and PolicyGenTemplates) are the objects of the managed clusters their
+// placement selects, apart from the hub's own (hub.go).
 package discover
 
 import (
@@ -59,8 +62,13 @@ type Cluster struct {
 	// outside any cluster root).
 	Root string
 	// What says what the root is: "kustomization", "cluster marker",
-	// "rendered site", "installation folder", or "manifests".
+	// "rendered site", "installation folder", or "manifests"; or, for the
+	// objects a hub delivers (hub.go), ManagedClusterSet or PolicySet,
+	// rooted at the file that describes the cluster or holds the policy.
 	What string
+	// Managed names, for a ManagedClusterSet or PolicySet, the managed
+	// cluster or the policy (namespace/name).
+	Managed string
 	// RenderedSite is, for a rendered site folder, the name of the site
 	// it was rendered from (the folder's name, as render writes it).
 	RenderedSite string
@@ -161,9 +169,16 @@ func Paths(paths []string, opts Options) Result {
 		w.path(p)
 	}
 	res.mergeInstalls()
+	res.hub()
 	sort.Strings(res.Sites)
 	sort.Strings(res.Superseded)
-	sort.SliceStable(res.Clusters, func(i, j int) bool { return res.Clusters[i].Root < res.Clusters[j].Root })
+	sort.SliceStable(res.Clusters, func(i, j int) bool {
+		a, b := res.Clusters[i], res.Clusters[j]
+		if a.Root != b.Root {
+			return a.Root < b.Root
+		}
+		return a.Managed < b.Managed
+	})
 	sort.SliceStable(res.Problems, func(i, j int) bool { return res.Problems[i].Pos.Compare(res.Problems[j].Pos) < 0 })
 	return res
 }

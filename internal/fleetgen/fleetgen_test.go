@@ -30,3 +30,26 @@ func TestFleetVets(t *testing.T) {
 		t.Errorf("sites must be deterministic and distinct")
 	}
 }
+
+// TestHubFleetVets: the hub-installed fleet, with and without delivery
+// through the hub, is valid and renders.
+func TestHubFleetVets(t *testing.T) {
+	for _, acm := range []bool{false, true} {
+		dir := t.TempDir()
+		if err := WriteHub(dir, 20, acm); err != nil {
+			t.Fatal(err)
+		}
+		res := load.Load([]string{dir})
+		if len(res.Diagnostics) > 0 {
+			t.Fatalf("synthetic hub fleet (acm %v) does not vet:\n%v", acm, res.Diagnostics)
+		}
+		for _, s := range res.Sites {
+			if _, err := generators.Render(s, generators.Options{}); err != nil {
+				t.Errorf("site %s does not render: %v", s.Name, err)
+			}
+			if (s.ACM() != nil) != acm {
+				t.Errorf("site %s: delivery.acm set %v, want %v", s.Name, s.ACM() != nil, acm)
+			}
+		}
+	}
+}

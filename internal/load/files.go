@@ -387,31 +387,43 @@ func tooLarge(name string, size int64) diag.Diagnostic {
 // parseBytesInto parses data as the kind its name says and records the
 // text (as parsed) in src, for snippets.
 func parseBytesInto(name string, data []byte, src map[string][]byte) (*ast.File, diag.List) {
-	if !isCUE(name) {
+	return parseAsInto(name, extOf(name), data, src)
+}
+
+// parseAsInto is parseBytesInto for data of the kind ext says (".cue",
+// ".json", else YAML), whatever its name.
+func parseAsInto(name, ext string, data []byte, src map[string][]byte) (*ast.File, diag.List) {
+	if ext != ".cue" {
 		data = diag.LoneCRToLF(data)
 	}
 	if src != nil {
 		src[name] = data
 	}
-	return parseBytes(name, data)
+	return parseAs(name, ext, data)
 }
 
-func isCUE(name string) bool { return strings.EqualFold(filepath.Ext(name), ".cue") }
+// extOf is the lower-case extension of a file name: the kind of input it is.
+func extOf(name string) string { return strings.ToLower(filepath.Ext(name)) }
 
 // parseBytes parses src as the kind its name says; YAML and JSON with lone
 // CR line ends must have been through diag.LoneCRToLF.
 func parseBytes(name string, data []byte) (*ast.File, diag.List) {
+	return parseAs(name, extOf(name), data)
+}
+
+// parseAs parses data as the kind ext says.
+func parseAs(name, ext string, data []byte) (*ast.File, diag.List) {
 	if d, ok := checkText(name, data); !ok {
 		return nil, diag.List{d}
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
-	if len(bytes.TrimSpace(data)) == 0 || onlyComments(name, data) {
+	if len(bytes.TrimSpace(data)) == 0 || onlyComments(ext, data) {
 		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "empty site file",
 			Hint: "a site needs at least apiVersion, kind, name, cluster, network and pools; `siteforge init DIR` writes a commented example"}}
 	}
 	var f *ast.File
 	var err error
-	switch strings.ToLower(filepath.Ext(name)) {
+	switch ext {
 	case ".cue":
 		f, err = parser.ParseFile(name, data, parser.ParseComments)
 	case ".json":
@@ -469,12 +481,12 @@ func checkText(name string, data []byte) (diag.Diagnostic, bool) {
 }
 
 // onlyComments reports whether a YAML or CUE file has nothing but comments.
-func onlyComments(name string, data []byte) bool {
+func onlyComments(ext string, data []byte) bool {
 	prefix := "#"
-	if strings.EqualFold(filepath.Ext(name), ".cue") {
+	if ext == ".cue" {
 		prefix = "//"
 	}
-	if strings.EqualFold(filepath.Ext(name), ".json") {
+	if ext == ".json" {
 		return false
 	}
 	for _, l := range strings.Split(string(data), "\n") {

@@ -121,7 +121,9 @@ func installFacts(s *site.Site) *installcheck.Facts {
 				return site.FieldPath(append([]any{"pools", name, "nodes", i}, parts...)...)
 			}
 			h := installcheck.Host{Name: node.Name, Role: role, Key: at()}
-			h.IPs = append(h.IPs, installcheck.Value{V: node.IP, Key: at("ip")})
+			if node.IP != "" {
+				h.IPs = append(h.IPs, installcheck.Value{V: node.IP, Key: at("ip")})
+			}
 			if node.IPv6 != "" {
 				h.IPs = append(h.IPs, installcheck.Value{V: node.IPv6, Key: at("ipv6")})
 			}

@@ -148,12 +148,32 @@ func (l *Loader) LoadUnitRead(u Unit, sources map[string][]byte, read ReadFunc) 
 // LoadSource loads one site from a file's contents, as if read from name
 // (whose extension says the format). It reads nothing from disk.
 func (l *Loader) LoadSource(name string, data []byte) Result {
+	return l.loadSource(name, extOf(name), data)
+}
+
+// Stdin is the file name positions give for a site read from standard
+// input.
+const Stdin = "<stdin>"
+
+// LoadStdin loads one site read from standard input: CUE when it is not
+// a YAML (or JSON) mapping, which CUE syntax (comments, unquoted struct
+// bodies without commas, definitions, attributes) never is; where the two
+// syntaxes agree, they mean the same values. Positions name Stdin.
+func (l *Loader) LoadStdin(data []byte) Result {
+	ext := ".yaml"
+	if !isYAMLMapping(data) {
+		ext = ".cue"
+	}
+	return l.loadSource(Stdin, ext, data)
+}
+
+func (l *Loader) loadSource(name, ext string, data []byte) Result {
 	res := Result{Sources: map[string][]byte{name: data}}
 	if int64(len(data)) > MaxFileSize {
 		res.Diagnostics = diag.List{tooLarge(name, int64(len(data)))}
 		return res
 	}
-	f, diags := parseBytesInto(name, data, res.Sources)
+	f, diags := parseAsInto(name, ext, data, res.Sources)
 	if len(diags) == 0 {
 		var sh shape
 		sh.check(f)

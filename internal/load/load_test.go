@@ -188,7 +188,7 @@ func TestLoadSourceErrors(t *testing.T) {
 			name: "unknown top-level field YAML",
 			file: "site.yaml",
 			src:  goodYAML + "extra: true\n",
-			want: []string{`site.yaml:21:1: error: field "extra" is not allowed (allowed fields: apiVersion, cluster, egress,`},
+			want: []string{`site.yaml:21:1: error: field "extra" is not allowed (allowed fields: apiVersion, cluster, delivery, egress,`},
 		},
 		{
 			name: "unknown top-level field CUE",
@@ -861,5 +861,38 @@ func TestPlacementChecks(t *testing.T) {
 				t.Errorf("want one diagnostic containing\n  %s\ngot:\n  %s", tc.want, strings.Join(got, "\n  "))
 			}
 		})
+	}
+}
+
+// TestLoadStdin: a site on standard input is YAML, JSON or CUE, told apart
+// by its syntax, and its positions name <stdin>.
+func TestLoadStdin(t *testing.T) {
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	yamlSite, err := os.ReadFile("../../examples/disconnected-quay-cache/site.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := l.LoadStdin(yamlSite); len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Source != Stdin {
+		t.Fatalf("YAML on stdin: %v %+v", res.Diagnostics, res.Sites)
+	}
+	cueSite, err := os.ReadFile("../../examples/agent-sno/site.cue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := l.LoadStdin(cueSite); len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Name != "sno-edge" {
+		t.Fatalf("CUE on stdin: %v %+v", res.Diagnostics, res.Sites)
+	}
+	bad := l.LoadStdin([]byte("apiVersion: siteforge.dev/v1alpha1\nkind: Site\nname: x\nbogus: 1\n"))
+	found := false
+	for _, d := range bad.Diagnostics {
+		if d.Pos.File == Stdin && d.Pos.Line == 4 && d.Pos.Col == 1 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("an unknown field on stdin is not reported at <stdin>:4:1: %v", bad.Diagnostics)
 	}
 }

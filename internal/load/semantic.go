@@ -47,6 +47,21 @@ func checkSemantics(s *site.Site) diag.List {
 				`use placement "region", "remote" or "plain"`)
 		}
 	}
+	// A node's ip may be left out only where nothing needs it: a hub or
+	// agent install, whose ClusterInstance or agent-config names no node
+	// address (the node takes it by DHCP or from its networkConfig; the
+	// agent installer's rendezvous IP is then install.rendezvousIP).
+	if !s.HubInstalled() && s.Cluster.InstallMethod != site.InstallAgent {
+		for _, name := range s.PoolNames() {
+			for i, n := range s.Pools[name].Nodes {
+				if n.IP == "" {
+					at(p(cue.Str("pools"), cue.Str(name), cue.Str("nodes"), cue.Index(i)),
+						fmt.Sprintf("node %s has no ip: only the nodes of a hub or agent install (installMethod \"assisted\", \"image-based\" or \"agent\") may leave it out", n.Name),
+						"add ip: <the node's address>")
+				}
+			}
+		}
+	}
 	poolRef := func(path, name string) {
 		if _, ok := s.Pools[name]; !ok {
 			at(path, fmt.Sprintf("pool %q does not exist", name), suggest.Hint(name, s.PoolNames(), "pools"))

@@ -15,10 +15,18 @@ type ClusterInstanceObject struct {
 }
 
 // ClusterInstances reads every ClusterInstance among objs that decodes, in
-// order.
+// order, with the ClusterInstance of each cluster of a SiteConfig v1
+// (SiteConfigClusters: positioned in the SiteConfig).
 func ClusterInstances(objs []*Object) []*ClusterInstanceObject {
 	var out []*ClusterInstanceObject
 	for _, o := range objs {
+		if IsSiteConfig(o) {
+			clusters, _ := SiteConfigClusters(o)
+			for _, c := range clusters {
+				out = append(out, c.CI)
+			}
+			continue
+		}
 		if o.Kind != platform.ClusterInstanceKind || o.APIVersion != platform.ClusterInstanceAPIVersion {
 			continue
 		}

@@ -80,7 +80,7 @@ func decodeProblems(o *Object, s *shape, strict bool) []DecodeProblem {
 	var out []DecodeProblem
 	for _, d := range yamlkeys.Find(o.Node) {
 		out = append(out, DecodeProblem{Path: append(d.Path, d.Key.Value), Refused: true, Duplicate: true,
-			Pos:     nodePos(o.File, d.Key),
+			Pos:     nodePos(o.fileOf(d.Key), d.Key),
 			Message: "is already set at line " + strconv.Itoa(d.First.Line) + " (a mapping key set twice)",
 			Hint:    "keep one of the two"})
 	}

@@ -45,15 +45,28 @@ type Object struct {
 	// JSON map they were encoded from, which Decode reads instead of
 	// converting Raw from YAML to JSON again.
 	own *ownJSON
+	// from names the file of the nodes that are not in File: the values
+	// a PolicyGenerator patch or a PolicyGenTemplate overlay merged into a
+	// source CR are where the generator file says them (hub.go).
+	from map[*yaml.Node]string
+}
+
+// fileOf is the file a node of the object is written in.
+func (o *Object) fileOf(n *yaml.Node) string {
+	if f, ok := o.from[n]; ok {
+		return f
+	}
+	return o.File
 }
 
 // Pos is where the object starts.
-func (o *Object) Pos() diag.Position { return nodePos(o.File, o.Node) }
+func (o *Object) Pos() diag.Position { return nodePos(o.fileOf(o.Node), o.Node) }
 
 // PosOf returns the position of the value at path (mapping keys, or
 // sequence indexes as decimal strings), or of its nearest existing ancestor.
 func (o *Object) PosOf(path ...string) diag.Position {
-	return nodePos(o.File, o.nodeAt(path...))
+	n := o.nodeAt(path...)
+	return nodePos(o.fileOf(n), n)
 }
 
 // KeyPosOf returns the position of the key of the field at path (the
@@ -71,7 +84,7 @@ func (o *Object) KeyPosOf(path ...string) diag.Position {
 	if n != nil && n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == path[len(path)-1] {
-				return nodePos(o.File, n.Content[i])
+				return nodePos(o.fileOf(n.Content[i]), n.Content[i])
 			}
 		}
 	}

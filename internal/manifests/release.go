@@ -214,6 +214,18 @@ func imageSetClues(objs []*Object) []releaseClue {
 			if o.DecodeLoose(&ci) == nil && ci.Spec.ClusterImageSetNameRef != "" {
 				refs = append(refs, imageSetRef{o, "spec.clusterImageSetNameRef", ci.Spec.ClusterImageSetNameRef})
 			}
+		case IsSiteConfig(o):
+			// each cluster's ClusterImageSet: its own, else the spec's
+			// (the converter's getClusterImageSetRef)
+			if sc, err := DecodeSiteConfig(o); err == nil {
+				for i, c := range sc.Spec.Clusters {
+					if c.ClusterImageSetNameRef != "" {
+						refs = append(refs, imageSetRef{o, fmt.Sprintf("spec.clusters[%d].clusterImageSetNameRef", i), c.ClusterImageSetNameRef})
+					} else if sc.Spec.ClusterImageSetNameRef != "" {
+						refs = append(refs, imageSetRef{o, "spec.clusterImageSetNameRef", sc.Spec.ClusterImageSetNameRef})
+					}
+				}
+			}
 		case o.Kind == platform.AgentClusterInstallKind && o.APIVersion == platform.AgentClusterInstallAPIVersion:
 			var aci struct {
 				Spec struct {

@@ -35,19 +35,7 @@ func PrepareDir(dir string) (undo func(), err error) {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		// the folders that do not exist yet, deepest first
-		var created []string
-		for p := filepath.Clean(dir); ; {
-			if _, err := os.Lstat(p); err == nil {
-				break
-			}
-			created = append(created, p)
-			parent := filepath.Dir(p)
-			if parent == p {
-				break
-			}
-			p = parent
-		}
+		created := MissingFolders(dir)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return func() {}, err
 		}
@@ -64,6 +52,24 @@ func PrepareDir(dir string) (undo func(), err error) {
 		return func() {}, fmt.Errorf("%s is not a directory", dir)
 	}
 	return func() {}, nil
+}
+
+// MissingFolders lists the folders of dir that do not exist yet, deepest
+// first: what PrepareDir creates.
+func MissingFolders(dir string) []string {
+	var missing []string
+	for p := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		missing = append(missing, p)
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		p = parent
+	}
+	return missing
 }
 
 // Write replaces dir/<site> with the site's files (see Stage).

@@ -55,14 +55,8 @@ func (s *Scratch) Create(parent, prefix string) (string, error) {
 		return "", err
 	}
 	defer unlock()
-	for _, p := range staleFolders(parent, prefix) {
-		if f, ok := tryLock(p); ok {
-			err := os.RemoveAll(p)
-			f.Close()
-			if err != nil {
-				return "", fmt.Errorf("%s is left by a run that was killed, and removing it failed: %w", p, err)
-			}
-		}
+	if err := removeStaleScratch(parent, prefix); err != nil {
+		return "", err
 	}
 	tmp, err := os.MkdirTemp(parent, prefix)
 	if err != nil {
@@ -135,6 +129,21 @@ func (s *Scratch) release() {
 		s.lock.Close()
 		s.lock = nil
 	}
+}
+
+// removeStaleScratch removes the folders parent/<prefix><random> of killed
+// runs (no process holds their lock); the caller holds parent's lock.
+func removeStaleScratch(parent, prefix string) error {
+	for _, p := range staleFolders(parent, prefix) {
+		if f, ok := tryLock(p); ok {
+			err := os.RemoveAll(p)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s is left by a run that was killed, and removing it failed: %w", p, err)
+			}
+		}
+	}
+	return nil
 }
 
 // staleFolders lists the folders dir/<prefix><digits> (os.MkdirTemp's

@@ -391,6 +391,25 @@ func removeStale(dir string) error {
 	return nil
 }
 
+// RecoverStale does, for the folders dir/<prefix><random> that no process
+// holds, what the next run would do before its own: a render's stage
+// (StagePrefix) is rolled back and removed, any other (a Scratch's folder)
+// is removed. It is how a run whose process crashed is cleaned up at once.
+func RecoverStale(dir, prefix string) error {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if prefix == StagePrefix {
+		return removeStale(dir)
+	}
+	return removeStaleScratch(dir, prefix)
+}
+
 func readJournal(p string) ([]entry, error) {
 	f, err := os.Open(p)
 	if err != nil {

@@ -441,3 +441,25 @@ func normalizeDockerHost(h string) string {
 	}
 	return h
 }
+
+// The ZTP SiteConfig v1 and its conversion to a ClusterInstance, as
+// openshift-kni/cnf-features-deploy ztp/tools/siteconfig-converter does it
+// (convert.go convertClusterToClusterInstance, main.go flags).
+const (
+	// SiteConfigAPIVersion and SiteConfigKind name the ZTP SiteConfig
+	// (ztp/siteconfig-generator/siteConfig/siteConfig.go SiteConfig).
+	SiteConfigAPIVersion = "ran.openshift.io/v1"
+	SiteConfigKind       = "SiteConfig"
+	// ConverterExtraManifestsConfigMap is the ConfigMap of the SiteConfig's
+	// extra manifests that the converter adds to every ClusterInstance's
+	// extraManifestsRefs (main.go extraManifestConfigMapName).
+	ConverterExtraManifestsConfigMap = "extra-manifests-cm"
+	// ConverterIronicInspectEnabled is the ironicInspect value the converter
+	// leaves out, the ClusterInstance's default (convert.go InspectEnabled).
+	ConverterIronicInspectEnabled = "enabled"
+	// ClusterTypeSNO and ClusterTypeHighlyAvailable are the clusterType the
+	// converter writes for one node and for more (stolostron/siteconfig
+	// api/v1alpha1 clusterinstance_types.go ClusterType).
+	ClusterTypeSNO             = "SNO"
+	ClusterTypeHighlyAvailable = "HighlyAvailable"
+)

@@ -180,3 +180,46 @@ func DefaultCatalogNamed(name string) (DefaultCatalog, bool) {
 	}
 	return DefaultCatalog{}, false
 }
+
+// A pull-through cache running inside the cluster it serves (site
+// mirroring.inClusterCache). Its mirrors are not MCO's: a script on each
+// node adds them in a registries.conf.d drop-in once the cache answers and
+// removes them when it stops answering.
+const (
+	// InClusterCacheDropInPath is the drop-in the script writes. c/image
+	// reads the *.conf files of registries.conf.d in lexical order and merges
+	// each over registries.conf, a table replacing the one with its prefix
+	// (c/image sysregistriesv2 getConfigPath / updateWithConfigurationFrom);
+	// "99-" sorts after MCO's own drop-in 01-image-searchRegistries.conf
+	// (MCO pkg/controller/container-runtime-config helpers.go
+	// searchRegDropInFilePath).
+	//
+	// MCO leaves alone a file that no MachineConfig writes: the daemon
+	// deletes only the files of the old rendered config that the new one
+	// lacks (MCO pkg/daemon/update.go deleteStaleData) and checks on disk
+	// only the files and units of the current config (pkg/daemon/
+	// on_disk_validation.go validateOnDiskState, also what the config drift
+	// monitor runs). So the drop-in survives MCO updates, and (/etc being
+	// carried across rpm-ostree deployments) OS updates and reboots: the
+	// script removes it itself at every boot, before CRI-O starts.
+	InClusterCacheDropInPath = RegistriesConfDropInDir + "99-siteforge-in-cluster-cache.conf"
+	// CRIOReloadCommand makes CRI-O read the registries configuration again
+	// without a restart: crio.service has ExecReload=/bin/kill -s HUP
+	// $MAINPID (cri-o contrib/systemd/crio.service), and on SIGHUP CRI-O
+	// reloads its configuration, registries included (cri-o server/server.go
+	// startReloadWatcher -> pkg/config/reload.go Config.Reload ->
+	// ReloadRegistries). Running containers are not touched.
+	CRIOReloadCommand = "systemctl reload " + CrioService
+	// RegistryAPIBasePath is the registry API's base endpoint: a registry that
+	// implements the API answers GET /v2/ with 200, or 401 when it wants
+	// credentials first (distribution spec, "Determining support";
+	// distribution/distribution registry/handlers/api.go apiBase).
+	RegistryAPIBasePath = "/v2/"
+	// ContainersCertsDir and DockerCertsDir hold a registry's CA per
+	// host[:port], where CRI-O looks for it (c/image docker/docker_client.go
+	// dockerCertDir: the certs.d drop-in directories, then
+	// /etc/docker/certs.d); MCO writes image.config additionalTrustedCA
+	// under /etc/docker/certs.d (MCO pkg/daemon/daemon.go imageCAFilePath).
+	ContainersCertsDir = "/etc/containers/certs.d"
+	DockerCertsDir     = "/etc/docker/certs.d"
+)

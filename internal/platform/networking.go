@@ -141,7 +141,22 @@ const (
 	GCPMinMTU              = 1300 // Google Cloud VPC docs "Maximum transmission unit": configurable range floor
 	GCPMaxMTU              = 8896 // Google Cloud VPC docs "Maximum transmission unit": configurable range ceiling
 	AzureMTU               = 1500 // Azure docs "Virtual network TCP/IP performance tuning": default VM NIC MTU
+	EthernetMTU            = 1500 // IEEE 802.3: the standard Ethernet frame payload (bare metal, none)
 )
+
+// DefaultUplinkMTU is the MTU of a node's uplink on a platform when nothing
+// says otherwise: the platform's path MTU above, else Ethernet's.
+func DefaultUplinkMTU(platform string) int {
+	switch platform {
+	case "aws":
+		return AWSInVPCMTU
+	case "gcp":
+		return GCPDefaultMTU
+	case "azure":
+		return AzureMTU
+	}
+	return EthernetMTU
+}
 
 // Cluster MTU the installer writes for clusters with an AWS edge (Local /
 // Wavelength Zone) compute pool and no explicit networking.clusterNetworkMTU.

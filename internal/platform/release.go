@@ -119,3 +119,10 @@ const (
 	OCMirrorV1ICSPFile            = "imageContentSourcePolicy.yaml"
 	OCMirrorV1CatalogSourcePrefix = "catalogSource-"
 )
+
+// ImportDefaultMinor is the release `siteforge import` gives a cluster whose
+// input does not name one (an installation folder: the release is the
+// installer binary's; a ClusterImageSet name of no known convention), with a
+// warning. It is siteforge's choice, not an upstream fact: the release of
+// the bundled agent example (examples/agent-sno).
+const ImportDefaultMinor OCPMinor = 18

@@ -15,6 +15,12 @@ import (
 // temporary registries.conf and an empty drop-in directory, so the host's files never merge
 // in), drops c/image's configuration cache, and calls fn with a SystemContext for it.
 func withRegistriesConf(data []byte, fn func(sys *types.SystemContext) error) error {
+	return withRegistriesConfDropIn(data, nil, fn)
+}
+
+// withRegistriesConfDropIn is withRegistriesConf with one drop-in (nil: none) in the
+// registries.conf.d directory, merged over the file as c/image merges drop-ins.
+func withRegistriesConfDropIn(data, dropIn []byte, fn func(sys *types.SystemContext) error) error {
 	dir, err := os.MkdirTemp("", "siteforge-registries-")
 	if err != nil {
 		return fmt.Errorf("registries.conf scratch directory: %w", err)
@@ -27,6 +33,11 @@ func withRegistriesConf(data []byte, fn func(sys *types.SystemContext) error) er
 	dropIns := filepath.Join(dir, "registries.conf.d")
 	if err := os.Mkdir(dropIns, 0o700); err != nil {
 		return fmt.Errorf("registries.conf.d scratch directory: %w", err)
+	}
+	if dropIn != nil {
+		if err := os.WriteFile(filepath.Join(dropIns, "99-drop-in.conf"), dropIn, 0o600); err != nil {
+			return fmt.Errorf("write registries.conf.d drop-in: %w", err)
+		}
 	}
 	sysregistriesv2.InvalidateCache()
 	defer sysregistriesv2.InvalidateCache() // the scratch path is never used again

@@ -83,7 +83,25 @@ func Resolve(data []byte, ref string) (Resolution, error) {
 	return remember(data, "\x00"+ref, func() (Resolution, error) { return resolve(data, ref) })
 }
 
-func resolve(data []byte, ref string) (Resolution, error) {
+// ResolveWithDropIn is Resolve on registries.conf data with the registries.conf.d drop-in
+// dropIn merged over it, as c/image merges drop-ins (not cached: a drop-in is rare).
+func ResolveWithDropIn(data, dropIn []byte, ref string) (Resolution, error) {
+	return resolveIn(data, dropIn, ref)
+}
+
+// LoadWithDropIn reports whether containers/image accepts data with the drop-in merged over it.
+func LoadWithDropIn(data, dropIn []byte) error {
+	return withRegistriesConfDropIn(data, dropIn, func(sys *types.SystemContext) error {
+		if _, err := sysregistriesv2.TryUpdatingCache(sys); err != nil {
+			return fmt.Errorf("containers/image rejects registries.conf with the drop-in: %w", err)
+		}
+		return nil
+	})
+}
+
+func resolve(data []byte, ref string) (Resolution, error) { return resolveIn(data, nil, ref) }
+
+func resolveIn(data, dropIn []byte, ref string) (Resolution, error) {
 	named, err := reference.ParseNormalizedNamed(ref)
 	if err != nil {
 		return Resolution{}, fmt.Errorf("parse image reference %q: %w", ref, err)
@@ -92,7 +110,7 @@ func resolve(data []byte, ref string) (Resolution, error) {
 	_, digest := named.(reference.Canonical)
 	res := Resolution{Reference: named.String(), Digest: digest}
 
-	err = withRegistriesConf(data, func(sys *types.SystemContext) error {
+	err = withRegistriesConfDropIn(data, dropIn, func(sys *types.SystemContext) error {
 		reg, err := sysregistriesv2.FindRegistry(sys, named.Name())
 		if err != nil {
 			return fmt.Errorf("containers/image rejects registries.conf: %w", err)

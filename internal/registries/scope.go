@@ -52,3 +52,7 @@ func isValidScope(scope string) bool {
 	}
 	return isWildcardScope(scope) && !strings.ContainsAny(scope[len(platform.WildcardScopePrefix):], "/@:*")
 }
+
+// ScopeCovers reports whether a registries.conf scope (host[:port][/path] or *.domain) covers
+// location: the way MCO nests scopes (runtime-utils ScopeIsNestedInsideScope).
+func ScopeCovers(scope, location string) bool { return scopeIsNested(location, scope) }

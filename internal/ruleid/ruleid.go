@@ -90,3 +90,9 @@ const (
 var Render = []string{ButaneTranslation, InstallInputIncomplete, MCOLogsRegistries,
 	NeverContactSourceIgnored, HubTrustBundleDropped, SDNLiveMigrationUndocumented,
 	RouterSelectorMatchesNoPool, RouterPortsIgnored, NoOperatorCatalog}
+
+// NeverContactSourceThroughInClusterMirror is lint's MIR022
+// (never-contact-source-through-in-cluster-mirror): a source blocked
+// (NeverContactSource, blockedRegistries) while its mirror is a cache inside
+// the cluster, the bootstrap deadlock the in-cluster cache refuses.
+const NeverContactSourceThroughInClusterMirror = "MIR022"

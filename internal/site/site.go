@@ -31,6 +31,7 @@ type Site struct {
 	OVS              *OVS                           `json:"ovs,omitempty"`
 	Install          *Install                       `json:"install,omitempty"`
 	MachineConfigs   map[string]ButaneMachineConfig `json:"machineConfigs,omitempty"`
+	Delivery         *Delivery                      `json:"delivery,omitempty"`
 	Lint             *LintSettings                  `json:"lint,omitempty"`
 
 	// Source is the path the site was loaded from (a file or directory), as
@@ -285,6 +286,7 @@ type MigrationFeatures struct {
 type Mirroring struct {
 	Sources             map[string]MirroredSource `json:"sources,omitempty"`
 	QuayCache           *QuayCache                `json:"quayCache,omitempty"`
+	InClusterCache      *InClusterCache           `json:"inClusterCache,omitempty"`
 	InsecureRegistries  []string                  `json:"insecureRegistries,omitempty"`
 	BlockedRegistries   []string                  `json:"blockedRegistries,omitempty"`
 	AllowedRegistries   []string                  `json:"allowedRegistries,omitempty"`
@@ -315,6 +317,16 @@ type QuayCache struct {
 	Host   string            `json:"host"`
 	Orgs   map[string]string `json:"orgs"`
 	Policy string            `json:"policy"`
+}
+
+// InClusterCache is a Quay pull-through cache running inside the cluster it
+// serves: the address the nodes reach it at, organisation -> upstream, the
+// repositories never routed through it.
+type InClusterCache struct {
+	Host                 string            `json:"host"`
+	Orgs                 map[string]string `json:"orgs"`
+	BootstrapImages      []string          `json:"bootstrapImages,omitempty"`
+	CheckIntervalSeconds int               `json:"checkIntervalSeconds"`
 }
 
 // TrustedCA references a ConfigMap in openshift-config.
@@ -396,6 +408,37 @@ type OVS struct {
 type ButaneMachineConfig struct {
 	Pool   string `json:"pool"`
 	Butane string `json:"butane"`
+}
+
+// Delivery is how the day-2 objects reach the cluster besides the site's
+// kustomize folder.
+type Delivery struct {
+	ACM *ACMDelivery `json:"acm,omitempty"`
+}
+
+// ACMDelivery delivers the day-2 objects as ACM policies from the hub
+// (generators/acm); the schema fills every default.
+type ACMDelivery struct {
+	RemediationAction string        `json:"remediationAction"`
+	Namespaces        ACMNamespaces `json:"namespaces"`
+	ClusterSet        string        `json:"clusterSet"`
+	GroupLabels       []string      `json:"groupLabels,omitempty"`
+}
+
+// ACMNamespaces are the hub namespaces of the common, group and site
+// policies.
+type ACMNamespaces struct {
+	Common string `json:"common"`
+	Group  string `json:"group"`
+	Site   string `json:"site"`
+}
+
+// ACM returns the site's hub delivery, nil when it has none.
+func (s *Site) ACM() *ACMDelivery {
+	if s.Delivery == nil {
+		return nil
+	}
+	return s.Delivery.ACM
 }
 
 // LintSettings are the site's lint suppressions and severity overrides.

@@ -11,17 +11,22 @@ import (
 // 3 for names of 9 or more characters). Ties go to the earlier candidate.
 func Nearest(name string, candidates []string) string {
 	best, bestD := "", 1<<30
+	limit := 2
+	if len(name) >= 9 {
+		limit = 3
+	}
+	lower := strings.ToLower(name)
 	for _, c := range candidates {
 		if strings.EqualFold(c, name) {
 			return c
 		}
-		if d := Distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
+		lc := strings.ToLower(c)
+		if len(lower)-len(lc) > limit || len(lc)-len(lower) > limit {
+			continue // the distance is at least the difference in length
+		}
+		if d := Distance(lower, lc); d < bestD {
 			best, bestD = c, d
 		}
-	}
-	limit := 2
-	if len(name) >= 9 {
-		limit = 3
 	}
 	if bestD <= limit {
 		return best

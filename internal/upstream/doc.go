@@ -1,7 +1,10 @@
 // Package upstream holds one minimal typed definition of each upstream API
 // object siteforge writes or reads that has no Go module it can use: the
-// siteconfig operator's ClusterInstance (siteconfig.go), the installer's
-// install-config (installconfig.go) and agent-config (agentconfig.go).
+// siteconfig operator's ClusterInstance (siteconfig.go), the ZTP SiteConfig v1
+// (siteconfigv1.go), the installer's install-config (installconfig.go) and
+// agent-config (agentconfig.go), and ACM's Policy, ConfigurationPolicy,
+// Placement, PlacementBinding, ManagedClusterSetBinding and PolicyGenerator
+// configuration (acm.go).
 //
 // Each struct is the union of the fields the generators set and the readers
 // (internal/manifests) and rules read, named and tagged exactly as the

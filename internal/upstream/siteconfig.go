@@ -44,6 +44,24 @@ type ClusterInstanceSpec struct {
 	// in strings (siteconfig validateClusterInstanceJSONFields).
 	InstallConfigOverrides string `json:"installConfigOverrides,omitempty"`
 	IgnitionConfigOverride string `json:"ignitionConfigOverride,omitempty"`
+
+	// What a SiteConfig carries and siteforge's sites do not (read from
+	// SiteConfig v1 and ClusterInstances, never rendered): the import warns
+	// about each (internal/importer).
+	HoldInstallation    bool                         `json:"holdInstallation,omitempty"`
+	CPUPartitioningMode string                       `json:"cpuPartitioningMode,omitempty"`
+	CPUArchitecture     string                       `json:"cpuArchitecture,omitempty"`
+	ExtraAnnotations    map[string]map[string]string `json:"extraAnnotations,omitempty"`
+	SuppressedManifests []string                     `json:"suppressedManifests,omitempty"`
+	Proxy               *Proxy                       `json:"proxy,omitempty"`
+	DiskEncryption      *DiskEncryptionSpec          `json:"diskEncryption,omitempty"`
+}
+
+// DiskEncryptionSpec is ClusterInstanceSpec diskEncryption: the type and the
+// tang servers.
+type DiskEncryptionSpec struct {
+	Type string       `json:"type,omitempty"`
+	Tang []TangServer `json:"tang,omitempty"`
 }
 
 // LocalObjectReference is corev1.LocalObjectReference (name only); also
@@ -95,6 +113,12 @@ type NodeSpec struct {
 	// strings (siteconfig validateClusterInstanceJSONFields).
 	InstallerArgs          string `json:"installerArgs,omitempty"`
 	IgnitionConfigOverride string `json:"ignitionConfigOverride,omitempty"`
+
+	// Read, never rendered (see ClusterInstanceSpec).
+	AutomatedCleaningMode string                       `json:"automatedCleaningMode,omitempty"`
+	IronicInspect         string                       `json:"ironicInspect,omitempty"`
+	ExtraAnnotations      map[string]map[string]string `json:"extraAnnotations,omitempty"`
+	SuppressedManifests   []string                     `json:"suppressedManifests,omitempty"`
 }
 
 // RoleOrDefault is the node's role, "master" when not written (NodeSpec

@@ -95,7 +95,8 @@ func TestOneTypePerObject(t *testing.T) {
 			others = append(others, s)
 		}
 	}
-	top := []string{"ClusterInstance", "ClusterInstanceSpec", "InstallConfig", "AgentConfig"}
+	top := []string{"ClusterInstance", "ClusterInstanceSpec", "InstallConfig", "AgentConfig",
+		"Policy", "ConfigurationPolicy", "PlacementBinding", "ManagedClusterSetBinding", "PolicyGenerator"}
 	for _, name := range top {
 		if !slices.ContainsFunc(ours, func(s structTags) bool { return s.name == name }) {
 			t.Errorf("internal/upstream does not define %s", name)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	configv1 "github.com/openshift/api/config/v1"
 	"go.podman.io/image/v5/docker/reference"
 
 	"github.com/siteforge/siteforge/internal/manifests"
@@ -327,8 +328,82 @@ func checkServiceMirrors(set lint.Set, r *lint.Reporter) {
 			if why == "" {
 				continue
 			}
-			r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster",
+			r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster, or, for a cache running in this cluster, use the bootstrap-safe form: a site's mirroring.inClusterCache adds its mirrors on each node only while it answers (docs/in-cluster-cache.md)",
 				e.where("mirrors", strconv.Itoa(j)), mirror, why), e.path("mirrors", strconv.Itoa(j))...)
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// MIR022: a blocked source whose mirror runs inside the cluster.
+
+// routeHosts maps the spec.host of the set's Routes to the Route.
+func routeHosts(set lint.Set) map[string]*manifests.Object {
+	out := map[string]*manifests.Object{}
+	for _, o := range set.Objects {
+		if o.Kind != "Route" || !strings.HasPrefix(o.APIVersion, "route.openshift.io/") {
+			continue
+		}
+		var x struct {
+			Spec struct {
+				Host string `json:"host"`
+			} `json:"spec"`
+		}
+		if o.DecodeLoose(&x) == nil && x.Spec.Host != "" {
+			out[x.Spec.Host] = o
+		}
+	}
+	return out
+}
+
+// inClusterMirror tells why a mirror location is served from inside the cluster ("" when it is
+// not known to be): a Service name or ClusterIP, or the host of a Route of the set.
+func inClusterMirror(mirror string, nets []serviceCIDR, routes map[string]*manifests.Object) string {
+	host := locationHost(mirror)
+	if why := inClusterService(host, nets); why != "" {
+		return why
+	}
+	if rt := routes[host]; rt != nil {
+		return "the host of " + rt.ID() + ", served by a workload of this cluster through its ingress"
+	}
+	return ""
+}
+
+// bootstrapDeadlock is what every MIR022 finding says after naming the source and its mirror.
+const bootstrapDeadlock = "a bootstrap deadlock: the mirror runs in this cluster, so until the cluster network, its ingress and the mirror's own pods run it cannot answer, and with the source blocked no node can pull what those need (the mirror's own images included), at install and after every reboot and upgrade; allow the source (mirrorSourcePolicy AllowContactingSource), and add the cache's mirrors only while it answers (a site's mirroring.inClusterCache)"
+
+func checkInClusterNeverContact(set lint.Set, r *lint.Reporter) {
+	m := readMirrorObjects(set)
+	if len(m.entries) == 0 {
+		return
+	}
+	nets := serviceCIDRs(set)
+	routes := routeHosts(set)
+	blocked := m.imageSpec.Spec.RegistrySources.BlockedRegistries
+	reportedBlocked := map[int]bool{}
+	for _, e := range m.entries {
+		why, mirror := "", ""
+		for _, mi := range e.mirrors {
+			if why = inClusterMirror(mi, nets, routes); why != "" {
+				mirror = mi
+				break
+			}
+		}
+		if why == "" {
+			continue
+		}
+		if e.effectivePolicy() == configv1.NeverContactSource {
+			r.Object(e.obj, fmt.Sprintf("%s is NeverContactSource while its mirror %q is %s: %s",
+				e.where("mirrorSourcePolicy"), mirror, why, bootstrapDeadlock), e.path("mirrorSourcePolicy")...)
+		}
+		for i, scope := range blocked {
+			if m.imageObj == nil || reportedBlocked[i] || !registries.ScopeCovers(scope, e.source) {
+				continue
+			}
+			reportedBlocked[i] = true
+			r.Object(m.imageObj, fmt.Sprintf("%s spec.registrySources.blockedRegistries[%d] %q blocks %s, whose mirror %q (%s) is %s: %s",
+				m.imageObj.ID(), i, scope, e.source, mirror, e.where(), why, bootstrapDeadlock),
+				"spec", "registrySources", "blockedRegistries", strconv.Itoa(i))
 		}
 	}
 }

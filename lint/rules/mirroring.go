@@ -200,8 +200,26 @@ func init() {
 				"of failure is known from containerd nodes whose cache mirror sat at a Service IP). The service network comes from the Network " +
 				"config, the install-config or the site (default 172.30.0.0/16).",
 			Fix: "Give the mirror an address the nodes reach without the cluster: a registry outside the cluster, or a Route/load-balancer host name " +
-				"that resolves in the nodes' DNS.",
+				"that resolves in the nodes' DNS. For a pull-through cache running in this cluster, describe it in a site as " +
+				"mirroring.inClusterCache (docs/in-cluster-cache.md): its mirrors are added on each node only while the cache answers, " +
+				"removed at every boot, and always allow the source.",
 			Check: checkServiceMirrors,
+		},
+		{
+			ID:       "MIR022",
+			Name:     "never-contact-source-through-in-cluster-mirror",
+			Severity: lint.Error,
+			Summary:  "a source is blocked (mirrorSourcePolicy NeverContactSource or blockedRegistries) while its mirror runs inside the cluster: a bootstrap deadlock",
+			Rationale: "CRI-O pulls on the node, before and outside the cluster network: a mirror served by the cluster itself (a Service name or " +
+				"ClusterIP, or the host of a Route of the cluster) answers only once the cluster network, the ingress and the mirror's own pods run. " +
+				"With the source blocked, MCO writes blocked = true on its registries.conf table and CRI-O never contacts it (c/image " +
+				"sysregistriesv2; docs \"Configuring image registry repository mirroring\"): the images the cluster needs to get there, the " +
+				"mirror's own pods included, cannot be pulled at install, after a reboot or during an upgrade. Gardener's registry cache met the " +
+				"same problem and fixed it by adding the node's mirror only once the cache answers (gardener/gardener-extension-registry-cache PR #68). " +
+				"A site's mirroring.inClusterCache refuses the combination in render and vet at the line that blocks the source.",
+			Fix: "Allow the source (mirrorSourcePolicy AllowContactingSource; take the scope out of blockedRegistries), or mirror through a registry " +
+				"outside the cluster. In a site, describe the cache as mirroring.inClusterCache: the nodes get its mirrors only while it answers.",
+			Check: checkInClusterNeverContact,
 		},
 		{
 			ID:       "MIR012",

@@ -389,6 +389,23 @@ spec:
 		"idms.yaml": mirIDMS("cache", "registry.redhat.io=quay.example.com/registry-redhat-io,10.0.0.5:5000/rh"),
 	}},
 
+	{rule: "MIR022", name: "NeverContactSource through a Service mirror", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", "registry.redhat.io=registry-cache.mirror.svc:5000/rh"+mirNever),
+	}, want: []string{
+		`idms.yaml:10:25: error: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrorSourcePolicy is NeverContactSource while its mirror "registry-cache.mirror.svc:5000/rh" is a cluster DNS name, which the node's resolver does not know: a bootstrap deadlock`,
+	}},
+	{rule: "MIR022", name: "blocked source mirrored at a Route of the cluster", files: map[string]string{
+		"idms.yaml":  mirIDMS("cache", "quay.io=quay-quay-registry.apps.c.example.com/quay-io"),
+		"image.yaml": mirImageConfig("blockedRegistries=quay.io"),
+		"route.yaml": "apiVersion: route.openshift.io/v1\nkind: Route\nmetadata:\n  name: quay-quay-registry\n  namespace: quay\nspec:\n  host: quay-quay-registry.apps.c.example.com\n  to: {kind: Service, name: quay-quay-app}\n",
+	}, want: []string{
+		`image.yaml:8:7: error: Image cluster spec.registrySources.blockedRegistries[0] "quay.io" blocks quay.io, whose mirror "quay-quay-registry.apps.c.example.com/quay-io" (ImageDigestMirrorSet cache spec.imageDigestMirrors[0]) is the host of Route quay/quay-quay-registry`,
+	}},
+	{rule: "MIR022", name: "in-cluster mirror allowing the source", files: map[string]string{
+		"idms.yaml":  mirIDMS("cache", "registry.redhat.io=registry-cache.mirror.svc:5000/rh"+mirAllowed, "quay.io=quay-quay-registry.apps.c.example.com/quay-io"),
+		"route.yaml": "apiVersion: route.openshift.io/v1\nkind: Route\nmetadata:\n  name: quay-quay-registry\n  namespace: quay\nspec:\n  host: quay-quay-registry.apps.c.example.com\n  to: {kind: Service, name: quay-quay-app}\n",
+	}},
+
 	{rule: "MIR012", name: "registries.conf by hand next to an IDMS", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", mirRHCache+mirNever),
 		"mc.yaml":   mirMachineConfig("99-worker-registries", "/etc/containers/registries.conf", mirRegistriesConfByHand),

@@ -3,17 +3,14 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
-	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/suggest"
 )
 
@@ -31,11 +28,15 @@ type env struct {
 	stderr io.Writer
 }
 
+// command is a verb: its flags are bound on the cobra command's flag set
+// (flags returns the run function reading them), its work is the run
+// function, which returns the exit code.
 type command struct {
 	name    string
 	args    string // usage after the verb
 	summary string
 	help    string // longer text
+	example string // cobra's Example: text
 	flags   func(fs *pflag.FlagSet) func(e env, args []string) int
 }
 
@@ -54,7 +55,9 @@ func Process(args []string) {
 
 // Main runs siteforge with args (without the program name) and returns the
 // exit code. It is the one recovery point: a panic in any goroutine a
-// command starts reaches it (guard.Group) and becomes exit 2.
+// command starts reaches it (guard.Group) and becomes exit 2. Parsing,
+// help and completion are cobra's (root.go); each verb's work is its run
+// function, which returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
@@ -63,84 +66,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = ExitFailure
 		}
 	}()
-	if len(args) == 0 {
-		usage(stderr)
-		return ExitFailure
+	root := newRoot(e)
+	if args == nil {
+		args = []string{} // cobra reads os.Args for nil
 	}
-	verb, rest := args[0], args[1:]
-	switch verb {
-	case "help", "-h", "--help":
-		if len(rest) > 0 {
-			c, ok := commands[rest[0]]
-			if !ok {
-				fmt.Fprintf(stderr, "siteforge: unknown command %s\n", `"`+diag.Clean(rest[0])+`"`)
-				return ExitFailure
-			}
-			commandHelp(stdout, c, nil)
-			return ExitOK
-		}
-		usage(stdout)
-		return ExitOK
-	case "--version", "-V":
-		verb = "version"
-	}
-	c, ok := commands[verb]
-	if !ok {
-		fmt.Fprintf(stderr, "siteforge: unknown command %s\n", `"`+diag.Clean(verb)+`"`)
-		if s := suggestCommand(verb); s != "" {
-			fmt.Fprintf(stderr, "did you mean %q?\n", s)
-		}
-		fmt.Fprintln(stderr, "run 'siteforge help' for the list of commands")
-		return ExitFailure
-	}
-	fs := pflag.NewFlagSet("siteforge "+c.name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = true
-	run := c.flags(fs)
-	if err := fs.Parse(rest); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			commandHelp(stdout, c, fs)
-			return ExitOK
-		}
-		// pflag's message quotes the argument as given
-		fmt.Fprintf(stderr, "siteforge %s: %s\n", c.name, diag.Clean(err.Error()))
-		fmt.Fprintf(stderr, "usage: siteforge %s %s\n", c.name, c.args)
-		return ExitFailure
-	}
-	return run(e, fs.Args())
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "siteforge compiles OpenShift site descriptions into manifests and lints them.")
-	fmt.Fprintln(w, "\nusage: siteforge <command> [flags] [args]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	width := 10
-	for _, n := range names {
-		width = max(width, len(n))
-	}
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nexit codes: 0 clean, 1 findings at or above --fail-on, 2 the tool could not do its job")
-	fmt.Fprintln(w, "run 'siteforge help <command>' for a command's flags")
-}
-
-func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
-	if fs == nil {
-		fs = pflag.NewFlagSet(c.name, pflag.ContinueOnError)
-		c.flags(fs)
-	}
-	fmt.Fprintf(w, "usage: siteforge %s %s\n\n%s\n", c.name, c.args, c.summary)
-	if c.help != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.help))
-	}
-	if fs.HasFlags() {
-		fmt.Fprintf(w, "\nflags:\n%s", fs.FlagUsages())
-	}
+	root.SetArgs(args)
+	return exitOf(e, root.Execute())
 }
 
 // suggestCommand returns the command nearest to a mistyped verb.

@@ -257,6 +257,7 @@ func gitSides(e env, rev string, paths []string) (before, after []impact.Cluster
 	var sc output.Scratch
 	defer guard.OnAbort(sc.Abort)()
 	defer sc.Abort()
+	guard.Announce(os.TempDir(), "siteforge-impact-")
 	tmp, err := sc.Create(os.TempDir(), "siteforge-impact-")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "siteforge impact: %s: %s\n", diag.Clean(os.TempDir()), diag.Clean(err.Error()))

@@ -545,6 +545,7 @@ func writeAssetsDir(dest string, files map[string][]byte) error {
 	var sc output.Scratch
 	defer guard.OnAbort(sc.Abort)()
 	defer sc.Abort() // short of the commit, the folder goes
+	guard.Announce(filepath.Dir(dest), "."+filepath.Base(dest)+".siteforge-")
 	tmp, err := sc.Create(filepath.Dir(dest), "."+filepath.Base(dest)+".siteforge-")
 	if err != nil {
 		return err

@@ -6,11 +6,13 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/config"
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -67,9 +69,21 @@ reason="..."); for the whole site, lint: suppress: [{rule: "MIR001", reason:
 "..."}]; on a manifest, the annotation siteforge.dev/ignore-MIR001: "<reason>".
 Unused and reasonless suppressions are findings.
 
+PATH - reads a stream of manifests from stdin (oc get ... -o yaml | siteforge
+lint -), linted with the plain manifests of the other PATHs; positions say
+<stdin>:line:col.
+
+Settings: .siteforge.yaml in the working folder or the nearest folder above
+(siteforge explain config) sets fail-on, format, ocp-version, exclude and the
+rules disabled with their reasons; the flags given win.
+
 Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run (a
-PATH that does not exist, an internal error); the report is printed in every
-case.`,
+PATH that does not exist, a bad .siteforge.yaml, an internal error); the report
+is printed in every case but the last two.`,
+		example: `  siteforge lint examples/fleet
+  siteforge lint --format sarif --fail-on warning examples/fleet > siteforge.sarif
+  siteforge render --stdout examples/agent-sno | siteforge lint -
+  oc get imagedigestmirrorsets,imagetagmirrorsets -o yaml | siteforge lint -`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			format := fs.String("format", "text", "output format: "+strings.Join(report.Names(), ", "))
 			failOn := fs.String("fail-on", "error", "exit 1 on findings at or above this severity: error, warning or info")
@@ -77,9 +91,40 @@ case.`,
 			disable := fs.StringArray("disable", nil, "skip these rules (ID or name; repeatable, comma-separated)")
 			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests without one")
 			exclude := fs.StringArray("exclude", nil, "gitignore pattern of paths not to lint, relative to each PATH (repeatable; also read from .siteforgeignore files)")
+			configPath := fs.String("config", "", "the configuration file (default: "+config.FileName+" in the working folder or the nearest folder above; siteforge explain config)")
+			noConfig := fs.Bool("no-config", false, "read no configuration file")
 			return func(e env, args []string) int {
 				if len(args) == 0 {
 					return usageError(e, "lint", "no PATH given")
+				}
+				if *configPath != "" && *noConfig {
+					return usageError(e, "lint", "give --config or --no-config, not both")
+				}
+				cfg, ok := readConfig(e, *configPath, *noConfig, args[0])
+				if !ok {
+					return ExitFailure
+				}
+				// flags win: a scalar given replaces the file's, a list adds to it
+				for flag, v := range map[string]struct {
+					to   *string
+					from string
+				}{"format": {format, cfg.Lint.Format}, "fail-on": {failOn, cfg.Lint.FailOn}, "ocp-version": {version, cfg.Lint.OCPVersion}} {
+					if !fs.Changed(flag) && v.from != "" {
+						*v.to = v.from
+					}
+				}
+				*exclude = append(slices.Clone(cfg.Lint.Exclude), *exclude...)
+				*disable = append(cfg.Lint.Rules(), *disable...)
+				var stdin []byte
+				if i := slices.Index(args, "-"); i >= 0 {
+					if slices.Contains(args[i+1:], "-") {
+						return usageError(e, "lint", "- (manifests on stdin) given twice")
+					}
+					data, ok := readStdin(e, "lint", manifests.MaxFileSize, "a manifest file")
+					if !ok {
+						return ExitFailure
+					}
+					stdin, args = data, slices.Delete(slices.Clone(args), i, i+1)
 				}
 				write, ok := report.Formats[*format]
 				if !ok {
@@ -100,7 +145,7 @@ case.`,
 				}
 				res, ok := func() (lint.Result, bool) {
 					defer fleetGC()()
-					return lintPaths(e, linter, args, *version, *exclude)
+					return lintPaths(e, linter, args, stdin, *version, *exclude)
 				}()
 				// The report is printed whatever happened: a CI step
 				// uploading SARIF or reading JSON gets the problems.
@@ -123,21 +168,53 @@ case.`,
 	})
 	register(&command{
 		name:    "explain",
-		args:    "[RULE]",
-		summary: "list the lint rules, or explain one",
+		args:    "[RULE|config]",
+		summary: "list the lint rules, or explain one; explain config documents .siteforge.yaml",
+		help: `Without an argument, lists every lint rule: ID, severity, name, summary. With
+a rule's ID or name, prints why it exists (the platform fact and its source),
+how to fix what it finds, and since when it exists. explain config documents
+the configuration file (.siteforge.yaml). --format json prints one object
+(schema: docs/json/explain.schema.json).`,
+		example: `  siteforge explain MTU001
+  siteforge explain config
+  siteforge explain --format json | jq -r '.rules[].id'`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			format := fs.String("format", "text", "output format: text or json (docs/json/explain.schema.json)")
 			return func(e env, args []string) int {
+				if !formatFlag(e, "explain", *format) {
+					return ExitFailure
+				}
+				out := explainJSON{SchemaVersion: jsonSchemaVersion}
 				switch len(args) {
 				case 0:
+					if *format == "json" {
+						out.Rules = []explainRule{}
+						for _, r := range lint.Rules() {
+							out.Rules = append(out.Rules, ruleJSON(r, false))
+						}
+						return writeJSON(e, "explain", out)
+					}
 					for _, r := range lint.Rules() {
 						fmt.Fprintf(e.stdout, "%s  %-7s  %-40s %s\n", r.ID, r.Severity, r.Name, r.Summary)
 					}
 					return ExitOK
 				case 1:
+					if text, ok := explainTopics[args[0]]; ok {
+						if *format == "json" {
+							out.Topic = &explainTopicJS{Name: args[0], Text: text}
+							return writeJSON(e, "explain", out)
+						}
+						fmt.Fprint(e.stdout, text)
+						return ExitOK
+					}
 					r := lint.Lookup(args[0])
 					if r == nil {
 						fmt.Fprintf(e.stderr, "siteforge explain: no rule \"%s\"; run siteforge explain for the list\n", diag.Clean(args[0]))
 						return ExitFailure
+					}
+					if *format == "json" {
+						out.Rules = []explainRule{ruleJSON(r, true)}
+						return writeJSON(e, "explain", out)
 					}
 					fmt.Fprint(e.stdout, lint.Explain(r))
 					return ExitOK
@@ -147,6 +224,9 @@ case.`,
 		},
 	})
 }
+
+// explainTopics are what explain documents besides the rules, by name.
+var explainTopics = map[string]string{}
 
 // fleetGCPercent and fleetMemoryLimit are the garbage collector's settings
 // while lint, render and vet run. They load (and render) every site on the workers
@@ -205,14 +285,24 @@ func fleetGC() (restore func()) {
 // render warnings are findings (INP rules): the run goes on. ok is false
 // when the run could not be done (a PATH that does not exist, an internal
 // error); the findings are still returned, for the report.
-func lintPaths(e env, linter *lint.Linter, paths []string, version string, exclude []string) (lint.Result, bool) {
+func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version string, exclude []string) (lint.Result, bool) {
 	ok := true
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			ok = false // reported by the walk, as INP006
 		}
 	}
-	found := discover.Paths(paths, discover.Options{Exclude: exclude})
+	var found discover.Result
+	if len(paths) > 0 {
+		found = discover.Paths(paths, discover.Options{Exclude: exclude})
+	}
+	if stdin != nil {
+		// a stream of manifests on stdin (PATH -): plain manifests of the
+		// cluster the other loose files are
+		objs, probs := manifests.Scan(load.Stdin, stdin)
+		found.Loose = append(found.Loose, objs...)
+		found.Problems = append(found.Problems, probs...)
+	}
 	minor, _ := platform.ParseOCPMinor(version) // 0 for ""
 	var inputs []lint.Finding
 	for _, p := range found.Problems {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/siteforge/siteforge/generators"
+	"github.com/siteforge/siteforge/generators/mirroring"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
@@ -42,13 +43,20 @@ cluster objects).
       containers/image), marking blocked and skipped ones, and whether the pull
       can succeed without reaching the source. Exit 1 when the site is
       disconnected (or --disconnected is given) and some pull cannot succeed.`,
+		example: `  siteforge mirrors preview examples/disconnected-quay-cache
+  siteforge mirrors resolve examples/disconnected-quay-cache --image registry.redhat.io/ubi9/ubi:latest
+  siteforge mirrors resolve --format json examples/disconnected-quay-cache --image quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			images := fs.StringArray("image", nil, "image reference to resolve (repeatable)")
 			version := fs.String("ocp-version", "", "OpenShift version (4.N) of plain manifests (default: latest behaviour)")
 			disconnected := fs.Bool("disconnected", false, "judge pulls as in a disconnected cluster (sites say it themselves)")
+			format := fs.String("format", "text", "output format: text or json (docs/json/mirrors-preview.schema.json, mirrors-resolve.schema.json)")
 			return func(e env, args []string) int {
 				if len(args) < 2 || (args[0] != "preview" && args[0] != "resolve") {
 					return usageError(e, "mirrors", "expected preview or resolve and at least one PATH")
+				}
+				if !formatFlag(e, "mirrors", *format) {
+					return ExitFailure
 				}
 				minor := 0
 				if *version != "" {
@@ -68,8 +76,13 @@ cluster objects).
 				if !ok {
 					return ExitFailure
 				}
-				if args[0] == "preview" {
+				switch {
+				case args[0] == "preview" && *format == "json":
+					return previewJSON(e, sets)
+				case args[0] == "preview":
 					return preview(e, sets)
+				case *format == "json":
+					return resolveJSON(e, sets, *images, *disconnected)
 				}
 				return resolve(e, sets, *images, *disconnected)
 			}
@@ -86,6 +99,11 @@ type mirrorSet struct {
 	// mirrors are the plain manifests' mirror objects (nil for a site):
 	// where MCO's refusal points in the user's files
 	mirrors *manifests.MirrorSet
+	// cacheHost and cacheDropIn are a site's in-cluster cache and the
+	// registries.conf.d drop-in its nodes get while the cache answers
+	// (generators/mirroring InClusterCacheDropInPreview); empty without one.
+	cacheHost   string
+	cacheDropIn []byte
 }
 
 // mirrorInputs reads sites and manifests as lint does (internal/discover):
@@ -149,7 +167,11 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 				return nil, false
 			}
 			in := ms.Input(int(m), o.Site.Cluster.ReleaseImage)
-			sets = append(sets, mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"})
+			set := mirrorSet{label: "site " + o.Site.Name, input: in, disconnected: o.Site.Cluster.Connectivity == "disconnected"}
+			if m := o.Site.Mirroring; m != nil && m.InClusterCache != nil {
+				set.cacheHost, set.cacheDropIn = m.InClusterCache.Host, o.Files[mirroring.InClusterCacheDropInPreview]
+			}
+			sets = append(sets, set)
 		}
 	}
 	if len(found.Loose) > 0 {
@@ -270,8 +292,20 @@ func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
 				fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %s\n", diag.Clean(ref), diag.Clean(err.Error()))
 				return ExitFailure
 			}
+			if s.cacheDropIn != nil {
+				fmt.Fprintf(out, "# before the in-cluster cache %s answers (at boot, after reboots and upgrades, while it is down):\n", diag.Clean(s.cacheHost))
+			}
 			if ok := printResolution(out, r); !ok && (disconnected || s.disconnected) {
 				code = ExitFindings
+			}
+			if s.cacheDropIn != nil {
+				after, err := registries.ResolveWithDropIn(b, s.cacheDropIn, ref)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "siteforge mirrors resolve: %s: %s\n", diag.Clean(ref), diag.Clean(err.Error()))
+					return ExitFailure
+				}
+				fmt.Fprintf(out, "# once the in-cluster cache %s answers (drop-in %s):\n", diag.Clean(s.cacheHost), platform.InClusterCacheDropInPath)
+				printResolution(out, after)
 			}
 		}
 		return code

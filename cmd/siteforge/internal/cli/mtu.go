@@ -31,11 +31,17 @@ Exit 0 when every site has a legal plan, 2 when a site does not load or has no
 legal cluster MTU (the problem is shown at its position). With --check, exit 1
 when a running site's mtu.current differs from its target: an MTU migration is
 due (siteforge render writes it).`,
+		example: `  siteforge mtu examples/aws-local-zones
+  siteforge mtu --check --format json examples/aws-local-zones | jq '.sites[].links[] | select(.binding)'`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			check := fs.Bool("check", false, "exit 1 when a running site's MTU differs from the plan (a migration is due)")
+			format := fs.String("format", "text", "output format: text or json (docs/json/mtu.schema.json)")
 			return func(e env, args []string) int {
 				if len(args) == 0 {
 					return usageError(e, "mtu", "no PATH given")
+				}
+				if !formatFlag(e, "mtu", *format) {
+					return ExitFailure
 				}
 				// The one check pipeline first (verdict.Site): a site that
 				// vet or render refuses has no plan to print either.
@@ -53,6 +59,7 @@ due (siteforge render writes it).`,
 				}
 				var due []string
 				first := true
+				plans := mtuJSON{SchemaVersion: jsonSchemaVersion, Sites: []mtuSiteJSON{}}
 				for _, i := range sortedIndexes(sites) {
 					s := sites[i]
 					p, err := mtu.Of(s)
@@ -61,14 +68,21 @@ due (siteforge render writes it).`,
 						fmt.Fprintf(e.stderr, "siteforge mtu: site %s: internal error: %s\n", diag.Clean(s.Name), diag.Clean(err.Error()))
 						return ExitFailure
 					}
+					if s.Cluster.Lifecycle == "running" && p.MigrationDue() {
+						due = append(due, s.Name)
+					}
+					if *format == "json" {
+						plans.Sites = append(plans.Sites, planJSON(s, p))
+						continue
+					}
 					if !first {
 						fmt.Fprintln(e.stdout)
 					}
 					first = false
 					writePlan(e.stdout, s, p)
-					if s.Cluster.Lifecycle == "running" && p.MigrationDue() {
-						due = append(due, s.Name)
-					}
+				}
+				if *format == "json" && writeJSON(e, "mtu", plans) != ExitOK {
+					return ExitFailure
 				}
 				if !ok {
 					return ExitFailure

@@ -46,6 +46,9 @@ user's cache directory ($SITEFORGE_CACHE, else the OS cache folder), never
 in DIR: a site whose inputs and folder did not change is not evaluated
 again ("unchanged"). SITEFORGE_CACHE=off renders every site. See
 docs/limits.md.`,
+		example: `  siteforge render -o rendered examples/fleet
+  siteforge render --check -o rendered examples/fleet
+  siteforge render --stdout examples/agent-sno`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			out := fs.StringP("output", "o", "", "output directory (one folder per site)")
 			stdout := fs.Bool("stdout", false, "write the resources as one YAML stream to stdout")
@@ -132,6 +135,10 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		return true
 	})
 	defer unregister()
+	// Should the process crash, its supervisor recovers the stage and
+	// removes the folders made for it (guard.Supervise).
+	guard.AnnounceCreated(output.MissingFolders(dir))
+	guard.Announce(dir, output.StagePrefix)
 	setupMu.Lock()
 	err := output.ErrInterrupted
 	if !aborted {
@@ -181,9 +188,11 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 		})
 	}
 	cache := newRenderCache(dir, units, opts)
+	hubs := &hubDelivery{}
 	// A site the digest cache vouches for keeps its folder as it is.
 	unchanged := func(i int, r cacheHit) {
 		stage.Keep(r.Name, r.folder)
+		hubs.kept(dir, r)
 		mu.Lock()
 		lines[i] = fmt.Sprintf("unchanged %s -> %s (%d files)", diag.SafeLine(units[i].Source()), diag.Clean(filepath.Join(dir, r.Name)), len(r.Files))
 		mu.Unlock()
@@ -200,6 +209,9 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 				return werr
 			}
 			cache.store(i, o)
+			if err := hubs.rendered(o); err != nil {
+				return err
+			}
 			select {
 			case queue <- job{i: i, site: output.Site{Name: o.Site.Name, Files: o.Files},
 				line: fmt.Sprintf("rendered %s -> %s (%d files)", diag.SafeLine(o.Site.Source), diag.Clean(filepath.Join(dir, o.Site.Name)), len(o.Files))}:
@@ -215,6 +227,17 @@ func renderDir(e env, paths []string, opts generators.Options, dir string) int {
 	}
 	if !finish(e, run, err) {
 		return ExitFailure
+	}
+	hub, ok := hubs.files(e, run)
+	if !ok {
+		return ExitFailure
+	}
+	if hub.Name != "" {
+		if err := stage.Add(hub); err != nil {
+			fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
+			return ExitFailure
+		}
+		lines[len(units)] = fmt.Sprintf("rendered hub policies -> %s (%d files)", diag.Clean(filepath.Join(dir, hub.Name)), len(hub.Files))
 	}
 	if err := stage.Commit(); err != nil {
 		fmt.Fprintf(e.stderr, "siteforge render: -o %s: %s\n", diag.Clean(dir), diag.Clean(err.Error()))
@@ -239,8 +262,13 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 	// inputs render to exactly the files its folder holds. A site rendered
 	// here leaves its record for the next run.
 	cache := newRenderCache(dir, units, opts)
-	run, err := eachUnitCached(units, ldiags, verdict.Options{Render: opts}, cache, nil, func(i int, o *generators.Output) error {
+	hubs := &hubDelivery{}
+	kept := func(i int, r cacheHit) { hubs.kept(dir, r) }
+	run, err := eachUnitCached(units, ldiags, verdict.Options{Render: opts}, cache, kept, func(i int, o *generators.Output) error {
 		cache.store(i, o)
+		if err := hubs.rendered(o); err != nil {
+			return err
+		}
 		d, err := output.Diff(dir, output.Site{Name: o.Site.Name, Files: o.Files})
 		if err != nil {
 			return err
@@ -252,6 +280,18 @@ func renderCheck(e env, paths []string, opts generators.Options, dir string) int
 	})
 	if !finish(e, run, err) {
 		return ExitFailure
+	}
+	hub, ok := hubs.files(e, run)
+	if !ok {
+		return ExitFailure
+	}
+	if hub.Name != "" {
+		d, err := output.Diff(dir, hub)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "siteforge render: %s\n", diag.Clean(err.Error()))
+			return ExitFailure
+		}
+		diffs[len(units)] = d
 	}
 	n := 0
 	// A render killed there (kill -9) left its stage, and maybe half its

@@ -3,11 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/spf13/pflag"
 
+	"github.com/siteforge/siteforge/cmd/siteforge/internal/verdict"
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/fsread"
@@ -35,29 +36,69 @@ what the site renders) and writes nothing: render refuses exactly what vet
 reports as an error, under the same rule ID. Every problem is reported at
 file:line:col in your files, with its rule ID; a check that could not run
 because an earlier one failed is named in a note. Exit 0 when every site is
-valid, 2 otherwise.`,
+valid, 2 otherwise.
+
+PATH - reads one site from stdin (YAML, JSON or CUE, told apart by its
+syntax; at most the size of a site file); positions say <stdin>:line:col.
+--format json prints one object with the sites that passed and every error
+and warning (docs/json/vet.schema.json).`,
+		example: `  siteforge vet examples/agent-sno
+  siteforge vet --format json examples/fleet | jq '.diagnostics[] | select(.severity == "error")'
+  siteforge vet - < examples/disconnected-quay-cache/site.yaml`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
+			format := fs.String("format", "text", "output format: text or json (docs/json/vet.schema.json)")
 			return func(e env, args []string) int {
 				if len(args) == 0 {
 					fmt.Fprintln(e.stderr, "siteforge vet: no PATH given\nusage: siteforge vet PATH...")
 					return ExitFailure
 				}
+				if !formatFlag(e, "vet", *format) {
+					return ExitFailure
+				}
+				if slices.Contains(args, "-") && len(args) > 1 {
+					return usageError(e, "vet", "- (a site on stdin) is the only PATH when given")
+				}
 				defer fleetGC()() // the same allocation profile as render and lint (fleetGCPercent)
-				lines := map[int]string{}
+				sites := map[int]vetSite{}
 				var mu sync.Mutex
-				run, err := eachSite(args, generators.Options{}, func(i int, o *generators.Output) error {
+				use := func(i int, o *generators.Output) error {
 					mu.Lock()
-					lines[i] = fmt.Sprintf("ok %s (site %s)", diag.SafeLine(o.Site.Source), o.Site.Name)
+					sites[i] = vetSite{Name: o.Site.Name, Source: o.Site.Source}
 					mu.Unlock()
 					return nil
-				})
+				}
+				var run siteRun
+				var err error
+				if len(args) == 1 && args[0] == "-" {
+					data, ok := readStdin(e, "vet", load.MaxFileSize, "a site")
+					if !ok {
+						return ExitFailure
+					}
+					run, err = stdinSite(data, verdict.Options{}, use)
+				} else {
+					run, err = eachSite(args, generators.Options{}, use)
+				}
+				if *format == "json" {
+					if err != nil {
+						fmt.Fprintf(e.stderr, "siteforge: %s\n", diag.Clean(err.Error()))
+						return ExitFailure
+					}
+					var passed []vetSite
+					for _, i := range sortedIndexes(sites) {
+						passed = append(passed, vetSite{Name: diag.Clean(sites[i].Name), Source: diag.Clean(sites[i].Source)})
+					}
+					if code := writeJSON(e, "vet", runJSON(run, passed)); code != ExitOK || len(run.Diagnostics) > 0 {
+						return ExitFailure
+					}
+					return ExitOK
+				}
 				if !finish(e, run, err) {
 					return ExitFailure
 				}
 				if !*quiet {
-					for _, i := range sortedIndexes(lines) {
-						fmt.Fprintln(e.stdout, lines[i])
+					for _, i := range sortedIndexes(sites) {
+						fmt.Fprintf(e.stdout, "ok %s (site %s)\n", diag.SafeLine(sites[i].Source), sites[i].Name)
 					}
 				}
 				return ExitOK
@@ -84,55 +125,7 @@ CUE tool: siteforge schema > siteforge.cue && cue vet -d '#Site' siteforge.cue s
 			}
 		},
 	})
-	register(&command{
-		name:    "version",
-		args:    "",
-		summary: "print the siteforge version",
-		flags: func(fs *pflag.FlagSet) func(env, []string) int {
-			return func(e env, args []string) int {
-				fmt.Fprintf(e.stdout, "siteforge %s (schema %s)\n", Version(), schema.APIVersion)
-				return ExitOK
-			}
-		},
-	})
 }
-
-// Version is the module version siteforge was built as; a build from a
-// checkout (no module version) is "0.0.0-devel", with "+<commit>" (and
-// ".dirty") when the build recorded its VCS state: a semantic version that
-// sorts below every release, as tools comparing versions (SARIF consumers)
-// expect.
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return develVersion
-	}
-	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	var rev string
-	dirty := false
-	for _, kv := range bi.Settings {
-		switch kv.Key {
-		case "vcs.revision":
-			rev = kv.Value
-		case "vcs.modified":
-			dirty = kv.Value == "true"
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	switch {
-	case rev == "":
-		return develVersion
-	case dirty:
-		return develVersion + "+" + rev + ".dirty"
-	}
-	return develVersion + "+" + rev
-}
-
-const develVersion = "0.0.0-devel"
 
 // printDiagnostics writes every diagnostic with its snippet and reports
 // whether there were any.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -90,8 +91,16 @@ func Abort(msg string) {
 // initialised; until HandleSignals runs, a signal exits 2 at once.
 func HandleSignals() {
 	var n atomic.Int32
+	var first atomic.Int64 // when the first signal came, unix nanoseconds
 	early.Handle(func(sig os.Signal) {
-		if n.Add(1) > 1 {
+		now := time.Now().UnixNano()
+		if n.Load() > 0 && now-first.Load() < sameSignalWindow.Nanoseconds() {
+			return // the supervisor's copy of the signal just taken (supervise.go)
+		}
+		if n.Add(1) == 1 {
+			first.Store(now)
+		}
+		if n.Load() > 1 {
 			fmt.Fprintf(errOut, "siteforge: %s again: exiting now (a later run removes any stage or temporary folder left behind)\n", name(sig))
 			exit(2)
 			return
@@ -99,6 +108,11 @@ func HandleSignals() {
 		go Abort(fmt.Sprintf("siteforge: interrupted (%s): stopped; nothing was written and any previous output is unchanged\n", name(sig)))
 	})
 }
+
+// sameSignalWindow: signals this close to the first are the same event.
+// A Ctrl-C reaches the worker twice, from the terminal and from the
+// supervisor (supervise.go); a person's second Ctrl-C comes later than this.
+const sameSignalWindow = 250 * time.Millisecond
 
 func name(sig os.Signal) string {
 	if n, ok := sig.(syscall.Signal); ok && unix.SignalName(n) != "" {

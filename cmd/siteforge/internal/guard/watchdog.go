@@ -80,13 +80,18 @@ func startWatchdog(limit time.Duration, growth uint64, abort func(string)) *watc
 // Track reports that the work named label (a site's input path) starts;
 // call the returned func when it ends.
 func Track(label string) (done func()) {
+	send('+', label)
 	wdMu.Lock()
 	w := wd
 	wdMu.Unlock()
 	if w == nil {
-		return func() {}
+		return func() { send('-', label) }
 	}
-	return w.track(label)
+	end := w.track(label)
+	return func() {
+		end()
+		send('-', label)
+	}
 }
 
 func (w *watchdog) track(label string) func() {

@@ -1,0 +1,382 @@
+package mirroring
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+
+	"github.com/siteforge/siteforge/internal/cluster/disruption"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/ignition"
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/registries"
+	"github.com/siteforge/siteforge/internal/ruleid"
+	"github.com/siteforge/siteforge/internal/site"
+)
+
+const (
+	inClusterExample = "../../examples/remote-quay-in-cluster"
+	exampleCache     = "quay-quay-registry.apps.store-0042.stores.example.com"
+	workerCacheMC    = "mirroring/machineconfig-99-worker-siteforge-in-cluster-cache.yaml"
+)
+
+func inClusterSite(t *testing.T) *site.Site {
+	t.Helper()
+	return loadExample(t, inClusterExample)[0]
+}
+
+// endpoints lists "mirror|source location" of the endpoints a node contacts, in order.
+func endpoints(r registries.Resolution) []string {
+	var out []string
+	for _, e := range r.Attempts() {
+		kind := "source"
+		if e.Mirror && !e.Source {
+			kind = "mirror"
+		}
+		out = append(out, kind+" "+e.Reference)
+	}
+	return out
+}
+
+func resolveAfter(t *testing.T, conf, dropIn []byte, ref string) registries.Resolution {
+	t.Helper()
+	r, err := registries.ResolveWithDropIn(conf, dropIn, ref)
+	if err != nil {
+		t.Fatalf("resolve %s with the drop-in: %v", ref, err)
+	}
+	return r
+}
+
+// TestInClusterCacheExample: the drop-in of the example loads in containers/image over the
+// nodes' registries.conf and resolves the cached images through the cache with the source as
+// fallback, and keeps the payload and the cache's own images off the cache.
+func TestInClusterCacheExample(t *testing.T) {
+	out := render(t, inClusterSite(t))
+	conf, dropIn := out.Files[workerPreview], out.Files[InClusterCacheDropInPreview]
+	if conf == nil || dropIn == nil {
+		t.Fatalf("missing %s or %s: %v", workerPreview, InClusterCacheDropInPreview, out.Paths())
+	}
+	if err := registries.LoadWithDropIn(conf, dropIn); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ref         string
+		before, now []string
+	}{
+		{"registry.redhat.io/ubi9/ubi:9.4",
+			[]string{"source registry.redhat.io/ubi9/ubi:9.4"},
+			[]string{"mirror " + exampleCache + "/registry-redhat-io/ubi9/ubi:9.4", "source registry.redhat.io/ubi9/ubi:9.4"}},
+		{"quay.io/prometheus/node-exporter@sha256:" + strings.Repeat("a", 64),
+			[]string{"source quay.io/prometheus/node-exporter@sha256:" + strings.Repeat("a", 64)},
+			[]string{"mirror " + exampleCache + "/quay-io/prometheus/node-exporter@sha256:" + strings.Repeat("a", 64), "source quay.io/prometheus/node-exporter@sha256:" + strings.Repeat("a", 64)}},
+		// the cache's own image, and the release payload: never through the cache
+		{"registry.redhat.io/quay/quay-rhel8:v3.12.0",
+			[]string{"source registry.redhat.io/quay/quay-rhel8:v3.12.0"},
+			[]string{"source registry.redhat.io/quay/quay-rhel8:v3.12.0"}},
+		{"quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:" + strings.Repeat("b", 64),
+			[]string{"source quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:" + strings.Repeat("b", 64)},
+			[]string{"source quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:" + strings.Repeat("b", 64)}},
+	} {
+		if got := endpoints(resolve(t, conf, tc.ref)); !slices.Equal(got, tc.before) {
+			t.Errorf("%s before the cache answers: %v, want %v", tc.ref, got, tc.before)
+		}
+		if got := endpoints(resolveAfter(t, conf, dropIn, tc.ref)); !slices.Equal(got, tc.now) {
+			t.Errorf("%s once the cache answers: %v, want %v", tc.ref, got, tc.now)
+		}
+	}
+	// The MachineConfigs carry the same drop-in, the script and the units.
+	for _, pool := range platform.BuiltinPools {
+		mc := decode[mcfgv1.MachineConfig](t, out, "mirroring/machineconfig-99-"+pool+"-siteforge-in-cluster-cache.yaml")
+		ign := mcIgnition(t, mc)
+		files := map[string]string{}
+		for _, f := range ign.Storage.Files {
+			compression := ""
+			if f.Contents.Compression != nil {
+				compression = *f.Contents.Compression
+			}
+			data, err := ignition.Contents(*f.Contents.Source, compression, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[f.Path] = string(data)
+		}
+		if files[inClusterCacheDropInCopy] == "" || !strings.Contains(string(dropIn), files[inClusterCacheDropInCopy][strings.Index(files[inClusterCacheDropInCopy], "[[registry]]"):]) {
+			t.Errorf("%s: %s is not the drop-in of %s", pool, inClusterCacheDropInCopy, InClusterCacheDropInPreview)
+		}
+		if files[inClusterCacheScript] != inClusterCacheScriptFor(inClusterSite(t)) {
+			t.Errorf("%s: %s is not the script", pool, inClusterCacheScript)
+		}
+		var units []string
+		for _, u := range ign.Systemd.Units {
+			units = append(units, u.Name)
+		}
+		if want := []string{inClusterCacheCleanup, inClusterCacheCheckUnit, inClusterCacheTimer}; !slices.Equal(units, want) {
+			t.Errorf("%s: units %v, want %v", pool, units, want)
+		}
+	}
+}
+
+func mcIgnition(t *testing.T, mc mcfgv1.MachineConfig) ign3types.Config {
+	t.Helper()
+	r, err := disruption.Merge([]mcfgv1.MachineConfig{mc}, platform.LatestMinor)
+	if err != nil {
+		t.Fatalf("%s: %v", mc.Name, err)
+	}
+	return r.Ignition
+}
+
+// TestInClusterCacheKeepsTheNodesMirrors: an upstream the site also mirrors outside the cluster
+// keeps that mirror after the cache, moved to each narrower table, and digest-only stays
+// digest-only.
+func TestInClusterCacheKeepsTheNodesMirrors(t *testing.T) {
+	s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running", mirroring: `  sources:
+    registry.redhat.io:
+      mirrors: [mirror.example.com/rh]
+  inClusterCache:
+    host: cache.apps.c.example.com
+    orgs: {rh: registry.redhat.io}
+    bootstrapImages: [registry.redhat.io/quay]
+`})
+	out := render(t, s)
+	conf, dropIn := out.Files[workerPreview], out.Files[InClusterCacheDropInPreview]
+	for ref, want := range map[string][]string{
+		"registry.redhat.io/ubi9/ubi@sha256:" + strings.Repeat("c", 64): {
+			"mirror cache.apps.c.example.com/rh/ubi9/ubi@sha256:" + strings.Repeat("c", 64),
+			"mirror mirror.example.com/rh/ubi9/ubi@sha256:" + strings.Repeat("c", 64),
+			"source registry.redhat.io/ubi9/ubi@sha256:" + strings.Repeat("c", 64)},
+		"registry.redhat.io/ubi9/ubi:9.4": { // the IDMS mirror is digest-only: skipped for a tag
+			"mirror cache.apps.c.example.com/rh/ubi9/ubi:9.4",
+			"source registry.redhat.io/ubi9/ubi:9.4"},
+		"registry.redhat.io/quay/quay-rhel8@sha256:" + strings.Repeat("d", 64): {
+			"mirror mirror.example.com/rh/quay/quay-rhel8@sha256:" + strings.Repeat("d", 64),
+			"source registry.redhat.io/quay/quay-rhel8@sha256:" + strings.Repeat("d", 64)},
+	} {
+		if got := endpoints(resolveAfter(t, conf, dropIn, ref)); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", ref, got, want)
+		}
+	}
+}
+
+// TestInClusterCacheRefusals: the bootstrap deadlock (MIR022) at the line that blocks the
+// source, and addresses or organizations the cache cannot use.
+func TestInClusterCacheRefusals(t *testing.T) {
+	cache := "  inClusterCache:\n    host: cache.apps.c.example.com\n    orgs: {rh: registry.redhat.io, q: quay.io}\n"
+	for _, tc := range []struct {
+		name, mirroring, path, rule, msg string
+	}{
+		{"NeverContactSource on a cached upstream", cache + "  sources:\n    registry.redhat.io:\n      mirrors: [mirror.example.com/rh]\n      policy: NeverContactSource\n",
+			`mirroring.sources."registry.redhat.io".policy`, ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+		{"NeverContactSource through the cache host", cache + "  sources:\n    docker.io:\n      mirrors: [cache.apps.c.example.com/dockerhub]\n      policy: NeverContactSource\n",
+			`mirroring.sources."docker.io".policy`, ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+		{"blocked cached upstream", cache + "  blockedRegistries: [quay.io]\n",
+			"mirroring.blockedRegistries[0]", ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+		{"a Quay cache at the same host with NeverContactSource", cache + "  quayCache:\n    host: cache.apps.c.example.com\n    policy: NeverContactSource\n    orgs: {hub: docker.io}\n",
+			"mirroring.quayCache.policy", ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+		{"a Service name", "  inClusterCache:\n    host: quay.quay.svc\n    orgs: {rh: registry.redhat.io}\n",
+			"mirroring.inClusterCache.host", "", "cluster DNS name"},
+		{"two organizations for one upstream", "  inClusterCache:\n    host: cache.apps.c.example.com\n    orgs: {a: registry.redhat.io, b: registry.redhat.io}\n",
+			"mirroring.inClusterCache.orgs.b", "", "cached by organization"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running", mirroring: tc.mirroring})
+			_, err := Generate(testContext(s), s)
+			dl, ok := err.(diag.List)
+			if !ok || len(dl) != 1 {
+				t.Fatalf("want one diagnostic, got %v", err)
+			}
+			d := dl[0]
+			if d.Path != tc.path || d.Rule != tc.rule || !strings.Contains(d.Message, tc.msg) || d.Pos != s.Positions.Of(tc.path) {
+				t.Errorf("got %s %q [%s] at %v, want %s [%s] containing %q", d.Path, d.Message, d.Rule, d.Pos, tc.path, tc.rule, tc.msg)
+			}
+		})
+	}
+}
+
+// TestInClusterCacheDisruption: adding the MachineConfig reboots each node of the pool once
+// (files and units without a node disruption policy), which is what `siteforge impact` says.
+func TestInClusterCacheDisruption(t *testing.T) {
+	s := inClusterSite(t)
+	out := render(t, s)
+	mc := decode[mcfgv1.MachineConfig](t, out, workerCacheMC)
+	minor, err := s.Minor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := disruption.Merge(nil, minor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := disruption.Merge([]mcfgv1.MachineConfig{mc}, minor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := disruption.PoolAction(disruption.Compare(before, after, nil, minor)); got != disruption.Reboot {
+		t.Errorf("adding %s: %v, want a reboot", mc.Name, got)
+	}
+}
+
+// ---------------------------------------------------------------- the script and units
+
+// scriptFile writes the example's script into dir and returns its path.
+func scriptFile(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "siteforge-cache-mirror")
+	if err := os.WriteFile(p, []byte(inClusterCacheScriptFor(inClusterSite(t))), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func need(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("SKIPPED: %s is not installed (make tools installs it on Debian as root: apt-get install -y shellcheck systemd curl)", tool)
+		}
+	}
+}
+
+// TestInClusterCacheScript runs the script against a local registry API answering 200 (the
+// drop-in appears, CRI-O is reloaded once), 200 again (nothing changes), 401 (still an answer),
+// then 503 (the drop-in disappears, CRI-O is reloaded), and remove.
+func TestInClusterCacheScript(t *testing.T) {
+	need(t, "bash", "curl")
+	var status atomic.Int32
+	var paths atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths.Store(r.URL.Path)
+		w.WriteHeader(int(status.Load()))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	script := scriptFile(t, dir)
+	source := filepath.Join(dir, "source.conf")
+	if err := os.WriteFile(source, []byte("[[registry]]\n  location = \"registry.redhat.io\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dropIn := filepath.Join(dir, "registries.conf.d", "99-siteforge-in-cluster-cache.conf")
+	reloads := filepath.Join(dir, "reloads")
+	run := func(mode string) {
+		t.Helper()
+		cmd := exec.Command("bash", script, mode)
+		cmd.Env = append(os.Environ(),
+			"SITEFORGE_CACHE_URL="+srv.URL+platform.RegistryAPIBasePath,
+			"SITEFORGE_CA_DIRS="+filepath.Join(dir, "no-certs"),
+			"SITEFORGE_DROPIN="+dropIn,
+			"SITEFORGE_DROPIN_SOURCE="+source,
+			"SITEFORGE_RELOAD_CRIO=echo reload >> '"+reloads+"'",
+		)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", mode, err, out)
+		}
+	}
+	state := func(step string, present bool, wantReloads int) {
+		t.Helper()
+		data, err := os.ReadFile(dropIn)
+		switch {
+		case present && err != nil:
+			t.Fatalf("%s: no drop-in: %v", step, err)
+		case present && !bytes.Equal(data, mustRead(t, source)):
+			t.Fatalf("%s: the drop-in is not the source file", step)
+		case !present && err == nil:
+			t.Fatalf("%s: the drop-in is still there", step)
+		}
+		got := 0
+		if b, err := os.ReadFile(reloads); err == nil {
+			got = strings.Count(string(b), "reload")
+		}
+		if got != wantReloads {
+			t.Fatalf("%s: %d CRI-O reloads, want %d", step, got, wantReloads)
+		}
+	}
+	status.Store(http.StatusOK)
+	run("check")
+	if p, _ := paths.Load().(string); p != platform.RegistryAPIBasePath {
+		t.Errorf("probed %q, want %s", p, platform.RegistryAPIBasePath)
+	}
+	state("200", true, 1)
+	run("check")
+	state("200 again", true, 1)
+	status.Store(http.StatusUnauthorized)
+	run("check")
+	state("401", true, 1)
+	status.Store(http.StatusServiceUnavailable)
+	run("check")
+	state("503", false, 2)
+	run("check")
+	state("503 again", false, 2)
+	status.Store(http.StatusOK)
+	run("check")
+	state("200 after 503", true, 3)
+	run("remove")
+	state("remove", false, 4)
+	srv.Close()
+	run("check") // nothing listens: no answer
+	state("server gone", false, 4)
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestInClusterCacheScriptShellcheck(t *testing.T) {
+	need(t, "shellcheck")
+	out, err := exec.Command("shellcheck", "--shell=bash", "--severity=style", scriptFile(t, t.TempDir())).CombinedOutput()
+	if err != nil {
+		t.Fatalf("shellcheck: %v\n%s", err, out)
+	}
+}
+
+// TestInClusterCacheUnitsVerify runs systemd-analyze verify on the units, the script at its
+// place under a scratch root.
+func TestInClusterCacheUnitsVerify(t *testing.T) {
+	need(t, "systemd-analyze")
+	root := t.TempDir()
+	bin := filepath.Join(root, filepath.Dir(inClusterCacheScript))
+	units := filepath.Join(root, "etc/systemd/system")
+	for _, d := range []string{bin, units} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, inClusterCacheScript), []byte(inClusterCacheScriptFor(inClusterSite(t))), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The host's system units (targets such as sysinit.target, timers.target) under the root.
+	const systemUnits = "/usr/lib/systemd/system"
+	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(systemUnits)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-a", systemUnits, filepath.Join(root, systemUnits)).CombinedOutput(); err != nil {
+		t.Skipf("SKIPPED: the host's systemd units (%s) cannot be copied under a scratch root: %v %s", systemUnits, err, out)
+	}
+	var paths []string
+	for _, u := range inClusterCacheUnits(inClusterSite(t).Mirroring.InClusterCache) {
+		p := filepath.Join(units, u.Name)
+		if err := os.WriteFile(p, []byte(u.Contents), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	cmd := exec.Command("systemd-analyze", append([]string{"verify", "--man=no", "--root=" + root}, paths...)...)
+	cmd.Env = append(os.Environ(), "SYSTEMD_LOG_LEVEL=warning")
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}

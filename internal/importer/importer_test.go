@@ -1,0 +1,277 @@
+package importer
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+const twoClusters = `apiVersion: ran.openshift.io/v1
+kind: SiteConfig
+metadata:
+  name: two
+  namespace: two
+spec:
+  baseDomain: example.com
+  pullSecretRef:
+    name: ps
+  clusterImageSetNameRef: openshift-4.18
+  sshPublicKey: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDlGLc2V2M4TMQ1p9 core
+  clusters:
+  - clusterName: a
+    networkType: OVNKubernetes
+    machineNetwork:
+    - cidr: 10.0.0.0/24
+    clusterLabels:
+      common: true
+      site: a
+    holdInstallation: true
+    unknownField: 1
+    nodes:
+    - hostName: a0
+      bmcAddress: redfish-virtualmedia://10.0.9.1/redfish/v1/Systems/1
+      bmcCredentialsName:
+        name: a0-bmc
+      bootMACAddress: "52:54:00:00:00:01"
+  - clusterName: b
+    networkType: OVNKubernetes
+    clusterImageSetNameRef: openshift-4.19
+    machineNetwork:
+    - cidr: 10.0.1.0/24
+    clusterLabels:
+      common: true
+      site: b
+    nodes:
+    - hostName: b0
+      bmcAddress: redfish-virtualmedia://10.0.9.2/redfish/v1/Systems/1
+      bmcCredentialsName:
+        name: b0-bmc
+      bootMACAddress: "52:54:00:00:00:02"
+`
+
+func writeInput(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFleetFactoring: two clusters become a fleet whose defaults hold what
+// both share, and each site only what is its own.
+func TestFleetFactoring(t *testing.T) {
+	res, errs := Import([]string{writeInput(t, "sc.yaml", twoClusters)}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	files, err := res.Files("yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defaults, a map[string]any
+	if err := yaml.Unmarshal(files["defaults.yaml"], &defaults); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(files["sites/a/site.yaml"], &a); err != nil {
+		t.Fatal(err)
+	}
+	wantDefaults := map[string]any{
+		"apiVersion": "siteforge.dev/v1alpha1", "kind": "Site",
+		"cluster": map[string]any{"baseDomain": "example.com", "installMethod": "assisted", "lifecycle": "install", "platform": "none"},
+		"install": map[string]any{"hub": map[string]any{"pullSecretRef": "ps", "clusterLabels": map[string]any{"common": "true"}},
+			"sshKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDlGLc2V2M4TMQ1p9 core"},
+		"network": map[string]any{"type": "OVNKubernetes"},
+		"pools":   map[string]any{"master": map[string]any{"uplinkInterface": "eno1", "uplinkMTU": float64(1500)}},
+	}
+	if !reflect.DeepEqual(defaults, wantDefaults) {
+		t.Errorf("defaults:\n%s", files["defaults.yaml"])
+	}
+	if a["name"] != "a" || a["kind"] != nil || a["cluster"].(map[string]any)["version"] != "4.18" {
+		t.Errorf("site a:\n%s", files["sites/a/site.yaml"])
+	}
+	// the warnings are positioned in the SiteConfig and listed in the site
+	var msgs []string
+	for _, w := range res.Sites[0].Warnings {
+		msgs = append(msgs, w.Pos.String()+" "+w.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"sc.yaml:20:5 holdInstallation has no place", "sc.yaml:21:5 spec.clusters.0.unknownField is not imported"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	if !strings.Contains(string(files["sites/a/site.yaml"]), "holdInstallation has no place") {
+		t.Errorf("the site file does not list its warnings:\n%s", files["sites/a/site.yaml"])
+	}
+}
+
+// TestImportRefusesTwice: a cluster imported twice is an error.
+func TestImportRefusesTwice(t *testing.T) {
+	p := writeInput(t, "sc.yaml", twoClusters)
+	if _, errs := Import([]string{p, p}, Options{}); len(errs) == 0 || !strings.Contains(errs.Error(), "imported twice") {
+		t.Fatalf("errors %v", errs)
+	}
+}
+
+// TestClusterInstanceWarnings: what a ClusterInstance holds beyond a site is
+// named, at its key: an unknown field, a label, a ConfigMap not among the
+// inputs; a ConfigMap among them is kept verbatim.
+func TestClusterInstanceWarnings(t *testing.T) {
+	dir := t.TempDir()
+	ci := `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: s1
+  namespace: s1
+  labels:
+    team: edge
+spec:
+  clusterName: s1
+  baseDomain: example.com
+  pullSecretRef:
+    name: ps
+  clusterImageSetNameRef: img4.17.3-x86-64
+  caBundleRef:
+    name: ca
+  extraManifestsRefs:
+  - name: found
+  - name: missing
+  machineNetwork:
+  - cidr: 10.0.0.0/24
+  templateRefs:
+  - name: ai-cluster-templates-v1
+    namespace: open-cluster-management
+  nodes:
+  - hostName: n0
+    role: master
+    bmcAddress: redfish-virtualmedia://10.0.9.1/redfish/v1/Systems/1
+    bmcCredentialsName:
+      name: n0-bmc
+    bootMACAddress: "52:54:00:00:00:01"
+    templateRefs:
+    - name: ai-node-templates-v1
+      namespace: open-cluster-management
+`
+	cm := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: found
+  namespace: s1
+data:
+  99-extra.yaml: |
+    apiVersion: v1
+    kind: Namespace
+    metadata:
+      name: extra
+`
+	for name, text := range map[string]string{"ci.yaml": ci, "cm.yaml": cm} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, errs := Import([]string{dir}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s := res.Sites[0]
+	var msgs []string
+	for _, w := range s.Warnings {
+		msgs = append(msgs, filepath.Base(w.Pos.File)+":"+w.Pos.String()[len(w.Pos.File)+1:]+" "+w.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		"ci.yaml:7:5 label team of the ClusterInstance has no place",
+		"ci.yaml:14:3 spec.caBundleRef is not imported",
+		"ci.yaml:18:5 ConfigMap missing of extraManifestsRefs is not among the inputs",
+		"cm.yaml:7:3 extra manifest 99-extra.yaml of ConfigMap found is kept verbatim in extra-manifests/99-extra.yaml",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	if got := string(s.Extra["extra-manifests/99-extra.yaml"]); !strings.Contains(got, "name: extra") {
+		t.Errorf("extra manifest %q", got)
+	}
+	if v := s.Data["cluster"].(map[string]any)["version"]; v != "4.17" {
+		t.Errorf("version %v, want 4.17 from the ClusterImageSet name", v)
+	}
+}
+
+// TestImportRefusesNamelessCluster: a cluster without a name cannot be a
+// site: an error at the cluster.
+func TestImportRefusesNamelessCluster(t *testing.T) {
+	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "clusterName: b", "clusterName: \"\"", 1))
+	_, errs := Import([]string{p}, Options{})
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "sc.yaml:28:18:") || !strings.Contains(errs[0].Message, "cannot name a site") {
+		t.Fatalf("errors %v", errs)
+	}
+}
+
+// TestInstallDirSecretsNotCopied: a day-0 manifest holding a Secret, or a
+// credential, is named and not copied; another is kept verbatim.
+func TestInstallDirSecretsNotCopied(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"install-config.yaml":     "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: lab\ncontrolPlane:\n  name: master\n  replicas: 1\nnetworking:\n  machineNetwork:\n  - cidr: 10.0.0.0/24\nplatform:\n  none: {}\n",
+		"openshift/secret.yaml":   "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: openshift-config\nstringData:\n  value: opaque\n",
+		"openshift/proxy.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  url: http://user:pass@proxy.example.com:3128\n",
+		"openshift/99-plain.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: plain\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, errs := Import([]string{dir}, Options{Release: "4.18"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s := res.Sites[0]
+	if _, ok := s.Extra["extra-manifests/99-plain.yaml"]; !ok || len(s.Extra) != 1 {
+		t.Errorf("kept %v, want only 99-plain.yaml", sortedKeys(s.Extra))
+	}
+	n := 0
+	for _, w := range s.Warnings {
+		if strings.Contains(w.Message, "holds a Secret or a credential: not copied") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d warnings about secrets, want 2: %v", n, s.Warnings)
+	}
+}
+
+// TestBMCAddressCredentialNotCopied: a BMC address with a password in it is
+// left out, with a warning, and the password is in no file.
+func TestBMCAddressCredentialNotCopied(t *testing.T) {
+	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "redfish-virtualmedia://10.0.9.1/", "redfish-virtualmedia://admin:s3cr3tpass@10.0.9.1/", 1))
+	res, errs := Import([]string{p}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	files, err := res.Files("yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range files {
+		if strings.Contains(string(b), "s3cr3tpass") {
+			t.Errorf("%s holds the BMC password", name)
+		}
+	}
+	found := false
+	for _, w := range res.Sites[0].Warnings {
+		found = found || strings.Contains(w.Message, "bmcAddress holds a credential")
+	}
+	if !found {
+		t.Error("no warning about the BMC address")
+	}
+}
