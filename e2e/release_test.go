@@ -120,16 +120,25 @@ func TestReleaseReproducible(t *testing.T) {
 			t.Errorf("built with %s=%q, want %q", k, flags[k], v)
 		}
 	}
+	// The version: the CLI's link-time version, from git; in a clone the
+	// go command stamps the same as the module version, with the commit.
+	// (-trimpath leaves -ldflags out of the build settings: ask the binary)
+	res := run(t, root, nil, bin, "version", "--format", "json")
+	var reported struct{ Version string }
+	if err := json.Unmarshal([]byte(res.stdout), &reported); err != nil || res.code != 0 {
+		t.Fatalf("siteforge version --format json: %v: %v", err, res)
+	}
+	stamped := reported.Version
+	head := git(t, root, "rev-parse", "HEAD")
+	if !strings.Contains(stamped, head[:12]) && !strings.Contains(git(t, root, "tag", "--points-at", "HEAD"), strings.TrimSuffix(stamped, "+dirty")) {
+		t.Errorf("siteforge version reports %q: want the tag at HEAD or a pseudo-version of %s", stamped, head[:12])
+	}
 	if fi, err := os.Stat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
-		head := git(t, root, "rev-parse", "HEAD")
-		if flags["vcs.revision"] != head || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
-			t.Errorf("a build from a clone at %s: vcs.revision %q, version %q: the version is not stamped", head, flags["vcs.revision"], bi.Main.Version)
-		}
-		if res := run(t, root, nil, bin, "version"); !strings.Contains(res.stdout, bi.Main.Version) {
-			t.Errorf("siteforge version does not print the stamped version %s: %v", bi.Main.Version, res)
+		if flags["vcs.revision"] != head || bi.Main.Version != stamped {
+			t.Errorf("a build from a clone at %s: vcs.revision %q, module version %q, want the commit and %s", head, flags["vcs.revision"], bi.Main.Version, stamped)
 		}
 	} else {
-		t.Logf("%s/.git is not a folder (a linked worktree): the go command stamps no version here (golang/go#58218)", root)
+		t.Logf("%s/.git is not a folder (a linked worktree): the go command stamps no module version here (golang/go#58218), only -ldflags", root)
 	}
 
 	// The SBOM against the package graph.
@@ -190,6 +199,9 @@ func TestReleaseReproducible(t *testing.T) {
 	}
 	if !strings.Contains(readFile(t, bin+".cdx.json"), `"timestamp"`) && bi.Main.Version != "(devel)" {
 		t.Errorf("the SBOM of a stamped build has no timestamp (the commit time)")
+	}
+	if sbom.Metadata.Component.Version != stamped {
+		t.Errorf("the SBOM names siteforge at %q, the build is %s", sbom.Metadata.Component.Version, stamped)
 	}
 }
 

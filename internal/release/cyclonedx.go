@@ -46,16 +46,22 @@ type dependency struct {
 }
 
 // cycloneDX is the SBOM of a binary from its build information: the
-// binary (the main module, its Go version and build settings) and every
+// binary (the main module at version, its Go version and build settings) and every
 // module linked into it, in the order the go command records them (sorted
 // by path), plus the Go standard library. A replaced module is listed as
 // its replacement, which is what was built.
-func cycloneDX(bi *debug.BuildInfo, p platform) bom {
+func cycloneDX(bi *debug.BuildInfo, p platform, version string) bom {
+	// the link-time version where the go command stamped none (a linked
+	// git worktree)
+	v := bi.Main.Version
+	if (v == "" || v == "(devel)") && version != "" {
+		v = version
+	}
 	app := component{
 		Type:    "application",
 		Name:    bi.Main.Path,
-		Version: bi.Main.Version,
-		PURL:    purl(bi.Main.Path, bi.Main.Version),
+		Version: v,
+		PURL:    purl(bi.Main.Path, v),
 		Properties: []property{
 			{Name: "siteforge:binary", Value: p.binary()},
 			{Name: "siteforge:package", Value: bi.Path},

@@ -112,30 +112,37 @@ func run(w io.Writer, dir string, args []string, dry, wantImage bool) error {
 	if err := clear(dir); err != nil {
 		return err
 	}
-	version := ""
+	version, err := gitVersion()
+	if err != nil {
+		return err
+	}
 	for _, p := range ps {
 		bin := filepath.Join(dir, p.binary())
-		if err := build(p, bin); err != nil {
+		if err := build(p, bin, version); err != nil {
 			return err
 		}
 		bi, err := buildinfo.ReadFile(bin)
 		if err != nil {
 			return fmt.Errorf("%s: %w", bin, err)
 		}
-		version = bi.Main.Version
-		doc, err := json.MarshalIndent(cycloneDX(bi, p), "", "  ")
+		if stamped := bi.Main.Version; stamped != "(devel)" && stamped != "" && stamped != version {
+			return fmt.Errorf("%s: the go command stamped version %s, git gives %s: report this mismatch", bin, stamped, version)
+		}
+		doc, err := json.MarshalIndent(cycloneDX(bi, p, version), "", "  ")
 		if err != nil {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(dir, p.sbom()), append(doc, '\n'), 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "built %s (%s), %s\n", bin, bi.Main.Version, p.sbom())
+		fmt.Fprintf(w, "built %s (%s), %s\n", bin, version, p.sbom())
 		if setting(bi, "vcs.revision") == "" {
 			fmt.Fprint(w, banner(
-				"WARNING: "+p.binary()+" carries NO VCS revision (version "+bi.Main.Version+"):",
-				"the go command stamps it only in a checkout whose .git is a folder,",
-				"not in a linked git worktree (golang/go#58218) nor outside git.",
+				"WARNING: "+p.binary()+" carries NO VCS build settings:",
+				"the go command stamps them only in a checkout whose .git is a",
+				"folder, not in a linked git worktree (golang/go#58218) nor outside",
+				"git. `siteforge version` reports (-ldflags -X):",
+				"  "+orDevel(version),
 				"Build a release from a clone."))
 		}
 	}
@@ -170,12 +177,17 @@ func clear(dir string) error {
 	return nil
 }
 
-// build runs the go command for one platform. The environment's GOFLAGS
-// (a -tags, -ldflags or -buildvcs=false of the user's) and the
+// build runs the go command for one platform, stamping version (when
+// there is one) into the CLI's link-time version too. The environment's
+// GOFLAGS (a -tags, -ldflags or -buildvcs=false of the user's) and the
 // microarchitecture levels are set, not inherited: the same commit and
 // toolchain give the same bytes.
-func build(p platform, bin string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=true", "-o", bin, mainPackage)
+func build(p platform, bin, version string) error {
+	args := []string{"build", "-trimpath", "-buildvcs=true"}
+	if version != "" {
+		args = append(args, "-ldflags=-X "+versionVar+"="+version)
+	}
+	cmd := exec.Command("go", append(args, "-o", bin, mainPackage)...)
 	cmd.Env = append(os.Environ(),
 		"CGO_ENABLED=0", "GOOS="+p.os, "GOARCH="+p.arch,
 		"GOFLAGS=-mod=readonly", "GOAMD64=v1", "GOARM64=v8.0", "GO386=sse2", "GOARM=7")
@@ -201,6 +213,13 @@ func writeSums(dir string, names []string) error {
 		fmt.Fprintf(&b, "%s  %s\n", hex.EncodeToString(sum[:]), n)
 	}
 	return os.WriteFile(filepath.Join(dir, sumsFile), []byte(b.String()), 0o644)
+}
+
+func orDevel(version string) string {
+	if version == "" {
+		return "its development version"
+	}
+	return version
 }
 
 func setting(bi *debug.BuildInfo, key string) string {
