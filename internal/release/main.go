@@ -10,9 +10,11 @@
 //   - the version stamped by the go command from git (-buildvcs=true, Go
 //     1.24 and later: the tag at HEAD, else a pseudo-version, "+dirty" for
 //     uncommitted changes; `go version -m` shows it, `siteforge version`
-//     prints it). The go command stamps only a checkout whose .git is a
-//     folder: a linked git worktree (.git is a file) gets no stamp
-//     (golang/go#58218), and the tool says so loudly;
+//     prints it), and the same version, derived from git here
+//     (gitVersion), in the CLI's link-time version (-ldflags -X): the go
+//     command stamps only a checkout whose .git is a folder, a linked git
+//     worktree (.git is a file) gets no stamp (golang/go#58218), and the
+//     tool says so loudly;
 //   - a CycloneDX SBOM per binary, siteforge-<os>-<arch>.cdx.json, from the
 //     module graph recorded in the binary itself (debug/buildinfo: every
 //     module linked in, with its version and go.sum hash, the Go standard
