@@ -211,3 +211,19 @@ bench-acm: build ## only the rows of day-2 delivery through the hub (delivery.ac
 
 golden: ## rewrite golden files and test expectations (review the diff!)
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./...
+
+# Release files (internal/release): a -trimpath, reproducible binary per
+# platform (CGO_ENABLED=0: static on linux) with the version the go command
+# stamps from git (the tag at HEAD, else a pseudo-version), stamped into the
+# CLI's link-time version too (a linked git worktree needs it: the go command
+# stamps nothing there, golang/go#58218); a CycloneDX SBOM of each from the
+# module graph recorded in it; SHA256SUMS (`cd dist && sha256sum -c
+# SHA256SUMS`); the image from ./Containerfile with podman or buildah
+# (SKIPPED, loudly, without them). RELEASE_ARGS=-n lists the files without
+# building.
+RELEASE_DIR ?= $(CURDIR)/dist
+RELEASE_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+RELEASE_ARGS ?=
+.PHONY: release
+release: ## binaries for linux and darwin (amd64, arm64), their SBOMs, SHA256SUMS and the image into RELEASE_DIR (dist/)
+	$(GO) run -tags release ./internal/release -o $(RELEASE_DIR) $(RELEASE_ARGS) $(RELEASE_PLATFORMS)

@@ -40,3 +40,25 @@ func TestContainerfilePinned(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseContainerfile: the release image's Containerfile (make
+// release) runs on the same pinned runtime image as examples/Containerfile
+// and copies the release binary of its target platform.
+func TestReleaseContainerfile(t *testing.T) {
+	arg := regexp.MustCompile(`(?m)^ARG RUNTIME_IMAGE=(\S+)$`)
+	release := readFile(t, filepath.Join(root, "Containerfile"))
+	example := readFile(t, filepath.Join(root, "examples", "Containerfile"))
+	r, e := arg.FindStringSubmatch(release), arg.FindStringSubmatch(example)
+	if r == nil || e == nil || r[1] != e[1] {
+		t.Errorf("the runtime images differ: Containerfile %v, examples/Containerfile %v", r, e)
+	}
+	froms := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllStringSubmatch(release, -1)
+	if len(froms) != 1 || froms[0][1] != "${RUNTIME_IMAGE}" {
+		t.Errorf("Containerfile: FROM lines %v, want one, FROM ${RUNTIME_IMAGE}", froms)
+	}
+	for _, want := range []string{"ARG TARGETOS\n", "ARG TARGETARCH\n", "COPY siteforge-${TARGETOS}-${TARGETARCH} /usr/local/bin/siteforge\n", `ENTRYPOINT ["siteforge"]`} {
+		if !strings.Contains(release, want) {
+			t.Errorf("Containerfile lacks %q", want)
+		}
+	}
+}

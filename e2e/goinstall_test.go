@@ -58,7 +58,7 @@ func TestGoInstallAtVersion(t *testing.T) {
 	// The module as a release would publish it: the checked-in files.
 	src := t.TempDir()
 	copyTree(t, root, src, func(rel string, d os.DirEntry) bool {
-		return rel == ".git" || rel == "bin" || rel == "out" || strings.HasSuffix(rel, ".test")
+		return rel == ".git" || rel == "bin" || rel == "out" || rel == "dist" || strings.HasSuffix(rel, ".test")
 	})
 	zf, err := os.Create(filepath.Join(dir, version+".zip"))
 	if err != nil {

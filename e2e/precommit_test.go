@@ -40,7 +40,7 @@ func hookRepo(t *testing.T) (dir, rev string) {
 	// What .gitignore leaves out, plus git's own folder.
 	copyTree(t, root, dir, func(rel string, d fs.DirEntry) bool {
 		switch {
-		case rel == ".git", rel == "bin", rel == "out":
+		case rel == ".git", rel == "bin", rel == "out", rel == "dist":
 			return true
 		case strings.HasSuffix(rel, ".test"), strings.HasSuffix(rel, ".prof"):
 			return true

@@ -129,37 +129,51 @@ func (e *OutsideError) Error() string {
 // it stays inside root after resolving symbolic links. It returns the path
 // to use (root joined with p). p must exist.
 func Confine(root, p string) (string, error) {
+	return ConfineWithin(root, "the kustomization root", root, p)
+}
+
+// ConfineWithin resolves p (relative to base, a folder inside bound, as a
+// user wrote it) and checks that it stays inside bound (boundName says what
+// bound is, for the error): as written, with ".." taken from base's real
+// location as the kernel resolves it, and after resolving symbolic links. It
+// returns the path to use (base joined with p). p must exist.
+func ConfineWithin(bound, boundName, base, p string) (string, error) {
 	if p == "" {
-		return "", &OutsideError{Path: p, Root: root, Why: "is empty"}
+		return "", &OutsideError{Path: p, Root: bound, Why: "is empty"}
 	}
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
-		return "", &OutsideError{Path: p, Root: root, Why: "is an absolute path; give a path relative to the kustomization root"}
+		return "", &OutsideError{Path: p, Root: bound, Why: "is an absolute path; give a path relative to the kustomization folder"}
+	}
+	realBound, err := realAbs(bound)
+	if err != nil {
+		return "", err
+	}
+	realBase, err := realAbs(base)
+	if err != nil {
+		return "", err
 	}
 	clean := filepath.Clean(filepath.FromSlash(p))
-	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return "", &OutsideError{Path: p, Root: root, Why: "leaves the kustomization root"}
+	if !Within(realBound, filepath.Join(realBase, clean)) {
+		return "", &OutsideError{Path: p, Root: bound, Why: "leaves " + boundName}
 	}
-	joined := filepath.Join(root, clean)
-	realRoot, err := filepath.EvalSymlinks(root)
+	joined := filepath.Join(base, clean)
+	real, err := realAbs(joined)
 	if err != nil {
 		return "", err
 	}
-	realRoot, err = filepath.Abs(realRoot)
-	if err != nil {
-		return "", err
-	}
-	real, err := filepath.EvalSymlinks(joined)
-	if err != nil {
-		return "", err
-	}
-	real, err = filepath.Abs(real)
-	if err != nil {
-		return "", err
-	}
-	if !Within(realRoot, real) {
-		return "", &OutsideError{Path: p, Root: root, Why: "resolves (through a symbolic link) outside the kustomization root"}
+	if !Within(realBound, real) {
+		return "", &OutsideError{Path: p, Root: bound, Why: "resolves (through a symbolic link) outside " + boundName}
 	}
 	return joined, nil
+}
+
+// realAbs is p absolute, with its symbolic links resolved.
+func realAbs(p string) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
 }
 
 // Within reports whether the absolute, clean path p is root or lies under

@@ -85,3 +85,35 @@ func TestConfine(t *testing.T) {
 		}
 	}
 }
+
+// TestConfineWithin: a path relative to a folder inside the bound (a
+// kustomization inside its git work tree) may climb to anywhere in the
+// bound, and no further, as written or through a symbolic link.
+func TestConfineWithin(t *testing.T) {
+	repo := t.TempDir()
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, "sites", "a"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "clusters", "a"), 0o755)
+	os.WriteFile(filepath.Join(outside, "x"), nil, 0o644)
+	os.Symlink(outside, filepath.Join(repo, "sites", "out"))
+	base := filepath.Join(repo, "clusters", "a")
+	for p, want := range map[string]string{
+		"../../sites/a":          "",
+		"../../sites/../sites/a": "",
+		".":                      "",
+		"../../../" + filepath.Base(outside) + "/x": "leaves the repository",
+		"../../sites/out/x":                         "resolves (through a symbolic link) outside the repository",
+		filepath.Join(outside, "x"):                 "is an absolute path",
+		"../../nothere":                             "no such file",
+	} {
+		got, err := ConfineWithin(repo, "the repository", base, p)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", p, err)
+		case want == "" && got != filepath.Join(base, p):
+			t.Errorf("%s: resolved to %s, want %s", p, got, filepath.Join(base, p))
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: %v, want %q", p, err, want)
+		}
+	}
+}

@@ -288,8 +288,8 @@ func swapIn(tmp, dir string, e *entry) error {
 	if e.oldIno == 0 {
 		return os.Rename(src, dst)
 	}
-	err := unix.Renameat2(unix.AT_FDCWD, src, unix.AT_FDCWD, dst, unix.RENAME_EXCHANGE)
-	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+	err := exchange(src, dst)
+	if !errors.Is(err, errNoExchange) {
 		return err
 	}
 	// No atomic exchange on this file system: move the old folder aside,
@@ -334,8 +334,8 @@ func restore(tmp, dir string, e entry) error {
 		// The usual case: one exchange undoes another.
 		src := filepath.Join(tmp, e.name)
 		if ino, _ := inode(src); ino == e.oldIno {
-			err := unix.Renameat2(unix.AT_FDCWD, src, unix.AT_FDCWD, dst, unix.RENAME_EXCHANGE)
-			if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+			err := exchange(src, dst)
+			if !errors.Is(err, errNoExchange) {
 				return err
 			}
 		}

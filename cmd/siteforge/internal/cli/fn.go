@@ -16,9 +16,11 @@ stdout; kustomize (or kpt) runs it. The function config (apiVersion
 ` + krm.APIVersion + `) decides what it does:
 
   kind: SiteRender   (kustomization generators:; kpt mutators:)
-    spec.paths: [ONE site input inside the package, relative to it: the
-    kustomization folder, or under kpt the folder of this config file;
-    absolute paths, .. and symbolic links leading out are refused] or
+    spec.paths: [ONE site input, relative to the kustomization folder (under
+    kpt the folder of this config file), anywhere in the git work tree
+    holding that folder (../../sites/<name>; without git, inside the
+    folder); absolute paths, .. and symbolic links leading out are
+    refused] or
     spec.site: {an inline site}; spec.strict: true turns warnings into
     errors. Emits the site's resources, as render --stdout writes them,
     marked ` + krm.GeneratedByAnnotation + `: SiteRender/<name>; under kpt they

@@ -592,3 +592,99 @@ func TestSiteRenderWarningRule(t *testing.T) {
 		})
 	}
 }
+
+// TestPathsInsideRepository: in a git work tree, a kustomization in
+// clusters/<name>/ names its site in sites/<name>/ (the common GitOps
+// layout); what resolves outside the work tree (an absolute path, "..", a
+// symbolic link) is still refused, and without git the kustomization
+// folder is the boundary, as before.
+func TestPathsInsideRepository(t *testing.T) {
+	// git's discovery from the folder alone (a hook's GIT_DIR would name
+	// another work tree)
+	t.Setenv("GIT_DIR", "")
+	t.Setenv("GIT_WORK_TREE", "")
+	site := string(exampleSite(t))
+	outside := writeFiles(t, map[string]string{"site/site.yaml": site})
+	repo := writeFiles(t, map[string]string{
+		"sites/lab/site.yaml":                site,
+		"clusters/lab/kustomization.yaml":    "generators:\n- render.yaml\n",
+		"clusters/lab/manifests/object.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default}\n",
+	})
+	if err := os.Symlink(outside, filepath.Join(repo, "sites", "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	kdir := filepath.Join(repo, "clusters", "lab")
+	rel, _ := filepath.Rel(kdir, filepath.Join(outside, "site"))
+	refused := []struct{ path, want string }{
+		{filepath.Join(outside, "site"), "is an absolute path"},
+		{rel, "leaves the git work tree holding the kustomization"},
+		{"../../sites/elsewhere/site", "resolves (through a symbolic link) outside the git work tree"},
+	}
+	config := func(kind, path string) string {
+		return strings.Replace(renderConfig, "SiteRender", kind, 1) + "    paths: [" + strconv.Quote(path) + "]\nitems: []\n"
+	}
+
+	// Without git: the kustomization folder is the boundary.
+	for _, kind := range []string{"SiteRender", "SiteLint"} {
+		if _, stderr, code := run(t, kdir, config(kind, "../../sites/lab")); code != exitFailure || !strings.Contains(stderr, "leaves the kustomization root") {
+			t.Errorf("%s outside a git work tree: exit %d, want 2 and \"leaves the kustomization root\":\n%s", kind, code, stderr)
+		}
+	}
+
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := run(t, kdir, config("SiteRender", "../../sites/lab"))
+	if code != exitOK {
+		t.Fatalf("SiteRender ../../sites/lab in a git work tree: exit %d:\n%s", code, stderr)
+	}
+	var found bool
+	for _, it := range out.Items {
+		meta := it["metadata"].(map[string]any)
+		ann, _ := meta["annotations"].(map[string]any)
+		if src := ann[generators.SourceAnnotation]; src != "sites/lab" {
+			t.Errorf("%v %v: %s = %v, want sites/lab (from the repository root)", it["kind"], meta["name"], generators.SourceAnnotation, src)
+		}
+		found = found || meta["name"] == "lab-disconnected-krm-test"
+	}
+	if !found {
+		t.Errorf("the rendered ConfigMap is missing from the items: %v", out.Items)
+	}
+	if _, stderr, code := run(t, kdir, config("SiteLint", "../../sites/lab")); code != exitOK {
+		t.Errorf("SiteLint ../../sites/lab in a git work tree: exit %d:\n%s", code, stderr)
+	}
+	for _, tc := range refused {
+		for _, kind := range []string{"SiteRender", "SiteLint"} {
+			_, stderr, code := run(t, kdir, config(kind, tc.path))
+			if code != exitFailure || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%s %s: exit %d, want 2 and %q:\n%s", kind, tc.path, code, tc.want, stderr)
+			}
+		}
+	}
+}
+
+// TestSiteLintBaseInsideRepository: a base outside the kustomization folder
+// but inside its git work tree (clusters/<name> using ../../base) is read
+// for positions; without git it is not, and the finding names the object.
+func TestSiteLintBaseInsideRepository(t *testing.T) {
+	t.Setenv("GIT_DIR", "")
+	t.Setenv("GIT_WORK_TREE", "")
+	repo := writeFiles(t, map[string]string{
+		"clusters/lab/kustomization.yaml": "namePrefix: p-\nresources:\n- ../../base\n",
+		"base/kustomization.yaml":         "resources:\n- catalog.yaml\n- idms.yaml\n",
+		"base/catalog.yaml":               catalogSource,
+		"base/idms.yaml":                  idms,
+	})
+	kdir := filepath.Join(repo, "clusters", "lab")
+	rl := lintList("  spec:\n    disable: [MIR002]\n")
+	if _, stderr, code := run(t, kdir, rl); code != exitFindings || !strings.Contains(stderr, "CatalogSource openshift-marketplace/p-redhat-operators (kustomize output): error:") {
+		t.Errorf("outside a git work tree: exit %d, want 1 and the finding named by its object:\n%s", code, stderr)
+	}
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, kdir, rl)
+	if want := "../../base/catalog.yaml:8:10: error: "; code != exitFindings || !strings.Contains(stderr, want) {
+		t.Errorf("in a git work tree: exit %d, want 1 and %q:\n%s", code, want, stderr)
+	}
+}

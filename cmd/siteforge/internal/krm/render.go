@@ -1,7 +1,6 @@
 package krm
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	_ "github.com/siteforge/siteforge/generators/all" // every generator
 	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/fsread"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
@@ -31,14 +29,15 @@ func loadSites(r *reporter, root string, paths []string, inline bool) ([]*site.S
 		return nil, load.Result{}, false
 	}
 	res := load.Result{Sources: map[string][]byte{}}
+	b := boundaryOf(root)
 	joined := make([]string, len(paths))
 	for i, p := range paths {
-		if !confined(r, root, fmt.Sprintf("spec.paths[%d]", i), p) {
+		if !b.confined(r, root, fmt.Sprintf("spec.paths[%d]", i), p) {
 			return nil, res, false
 		}
 		joined[i] = filepath.Join(root, filepath.FromSlash(p))
 	}
-	// Every file the sites read, too: a site folder inside the root may
+	// Every file the sites read, too: a site folder inside the boundary may
 	// hold a symbolic link to a file outside it.
 	units, diags := load.Discover(joined)
 	files, _ := load.InputPaths(units)
@@ -47,7 +46,7 @@ func loadSites(r *reporter, root string, paths []string, inline bool) ([]*site.S
 		if err != nil {
 			rel = f
 		}
-		if !confined(r, root, "spec.paths", rel) {
+		if !b.confined(r, root, "spec.paths", rel) {
 			return nil, res, false
 		}
 	}
@@ -86,26 +85,6 @@ func loadSites(r *reporter, root string, paths []string, inline bool) ([]*site.S
 		return nil, res, false
 	}
 	return res.Sites, res, true
-}
-
-// confined reports a path (what names it) that leads outside root (the
-// package or kustomization folder), naming the path and never its content.
-func confined(r *reporter, root, what, p string) bool {
-	_, err := fsread.Confine(root, p)
-	var oe *fsread.OutsideError
-	switch {
-	case err == nil:
-		return true
-	case errors.As(err, &oe):
-		r.failure("%s: %s: the function reads only inside the kustomization or kpt package folder (kustomize's own default, --load-restrictor LoadRestrictionsRootOnly); move the site under that folder", what, err)
-	default:
-		name := p
-		if root != "." {
-			name += " (" + filepath.ToSlash(filepath.Join(root, p)) + ": spec.paths are relative to the function config's folder)"
-		}
-		r.failure("%s: %s: %s", what, name, fsread.Describe(err))
-	}
-	return false
 }
 
 // renderOutputs runs the check pipeline (verdict.Site: render, then the

@@ -16,9 +16,12 @@ import (
 // kustomize passes items without positions. sources finds the object an
 // item was built from in the local files the kustomization (in the working
 // dir) lists, recursively through local bases, so a finding points at the
-// user's file:line:col. Remote resources are not fetched.
+// user's file:line:col. Remote resources are not fetched. Only files
+// inside the boundary (the git work tree holding the kustomization, else
+// the kustomization folder) are read.
 type sources struct {
 	loaded bool
+	bound  boundary
 	objs   []*manifests.Object
 	files  map[string][]*manifests.Object
 }
@@ -35,6 +38,7 @@ func (s *sources) load() {
 		return
 	}
 	s.loaded = true
+	s.bound = boundaryOf(".")
 	s.files = map[string][]*manifests.Object{}
 	s.walk(".", 0, map[string]bool{})
 }
@@ -51,7 +55,7 @@ func (s *sources) walk(dir string, depth int, seen map[string]bool) {
 	}
 	found := false
 	for _, name := range kustomizationNames {
-		if _, err := fsread.Confine(".", filepath.Join(dir, name)); err != nil {
+		if _, err := s.confine(filepath.Join(dir, name)); err != nil {
 			continue
 		}
 		data, err := fsread.File(filepath.Join(dir, name), manifests.MaxFileSize)
@@ -72,8 +76,8 @@ func (s *sources) walk(dir string, depth int, seen map[string]bool) {
 			continue // remote
 		}
 		p := filepath.Join(dir, r)
-		if _, err := fsread.Confine(".", p); err != nil {
-			continue // outside the kustomization root: not read
+		if _, err := s.confine(p); err != nil {
+			continue // outside the boundary: not read
 		}
 		fi, err := os.Stat(p)
 		switch {
@@ -85,6 +89,12 @@ func (s *sources) walk(dir string, depth int, seen map[string]bool) {
 			s.read(p)
 		}
 	}
+}
+
+// confine checks that p (relative to the working directory) stays inside
+// the boundary.
+func (s *sources) confine(p string) (string, error) {
+	return fsread.ConfineWithin(s.bound.dir, s.bound.name, ".", p)
 }
 
 func (s *sources) read(file string) []*manifests.Object {
@@ -103,7 +113,7 @@ func (s *sources) find(it *item) *manifests.Object {
 	if it.path != "" {
 		// The item's own file (kpt: relative to the package, which is the
 		// working directory), followed only inside it.
-		if p, err := fsread.Confine(".", it.path); err == nil {
+		if p, err := s.confine(it.path); err == nil {
 			if o := match(s.read(filepath.Clean(p)), it); o != nil {
 				return o
 			}
@@ -111,8 +121,8 @@ func (s *sources) find(it *item) *manifests.Object {
 	}
 	if it.origin != "" {
 		// The origin annotation is input too: followed only inside the
-		// kustomization root.
-		if p, err := fsread.Confine(".", it.origin); err == nil {
+		// boundary.
+		if p, err := s.confine(it.origin); err == nil {
 			if o := match(s.read(filepath.Clean(p)), it); o != nil {
 				return o
 			}
