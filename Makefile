@@ -65,9 +65,13 @@ vet: ## go vet and gofmt check, go.mod tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# go test's own vet pass (a subset of go vet's analyzers, over the same
+# packages and their tests) type-checks every package again: `make test`
+# runs the whole go vet first, so its go test runs skip that pass
+# (TESTFLAGS=-vet=off). `make unit` alone keeps it.
+TESTFLAGS ?=
 unit: tools ## go test ./... (no fuzzing)
-	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) CUE=$(CUE) $(GO) test -count=1 ./...
-	$(GO) test -count=1 $(FIDELITY)
+	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) CUE=$(CUE) $(GO) test $(TESTFLAGS) -count=1 ./... $(FIDELITY)
 	@if [ ! -f "$(UPSTREAM_SITECONFIG)/siteconfig.open-cluster-management.io_clusterinstances.yaml" ]; then \
 		echo "************************************************************************"; \
 		echo "* WARNING: $(UPSTREAM_SITECONFIG) is not here: rendered ClusterInstances"; \
@@ -119,7 +123,18 @@ pre-commit:
 		echo "************************************************************************"; \
 	fi
 
-test: vet unit race fuzz-short corpus ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
+# test runs its parts in three steps, each step's parts side by side (make
+# -j; each part's output printed whole when it ends): go vet with the
+# pinned tools' installs (downloads overlap the compiling), then the tests,
+# the race tests and the fuzz targets (three builds of the module with
+# different flags that share nothing: normal, -race, fuzz-instrumented,
+# so running them together compiles nothing twice and keeps both cores
+# busy while one of them runs tests), then the corpus.
+TEST_JOBS ?= 3
+test: ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
+	@$(MAKE) --no-print-directory -j2 --output-sync=target vet tools
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target unit race fuzz-short TESTFLAGS=-vet=off
+	@$(MAKE) --no-print-directory corpus
 
 # The real-world corpus (38 sets of manifests from public repositories, with
 # what a correct linter reports for each): run when ../shared/corpus is
@@ -145,16 +160,27 @@ corpus: build ## lint the real-world corpus and compare with its expectations (w
 # in them, staging, aborts), again under the race detector.
 RACE_TESTS := TestWorkerPanicExits2|TestGroup|TestAbort|TestWatchdog|TestCommit|TestKilled|TestRunning|TestConcurrent
 race: ## the concurrency tests under -race
-	$(GO) test -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
+	$(GO) test $(TESTFLAGS) -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
 
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT)
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT) TESTFLAGS='$(TESTFLAGS)'
 
+# Each package's fuzz-instrumented test binary is built once (go test -c
+# -fuzz instruments what it links as go test -fuzz does) and runs each of
+# the package's targets as go test -fuzz runs it: in the package's folder
+# (its testdata/fuzz seeds, where a failing input is written) with go
+# test's corpus cache, GOCACHE/fuzz/<import path>. One link per package,
+# not per target: 9 links of these large binaries instead of 12.
+MODULE := $(shell sed -n 's/^module //p' go.mod)
 fuzz: ## run every fuzz target for FUZZTIME (default 30s)
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
+	@set -e; bins=$$(mktemp -d); trap 'rm -rf "$$bins"' EXIT; \
+	cache=$$($(GO) env GOCACHE)/fuzz; built=; \
+	for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; bin=$$bins/$$(echo "$${pkg#./}" | tr / _).test; \
+		if [ "$$pkg" != "$$built" ]; then $(GO) test $(TESTFLAGS) -c -o "$$bin" -fuzz "^$$name$$" $$pkg; built=$$pkg; fi; \
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
+		(cd "$$pkg" && "$$bin" -test.run '^$$' -test.fuzz "^$$name$$" -test.fuzztime $(FUZZTIME) \
+			-test.fuzzcachedir "$$cache/$(MODULE)/$${pkg#./}" -test.paniconexit0); \
 	done
 
 N ?= 100
