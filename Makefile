@@ -5,10 +5,16 @@ BIN := $(CURDIR)/bin
 # Short fuzz run per target inside `make test`; `make fuzz` runs longer.
 # The seed corpora (f.Add and testdata/fuzz) already run as ordinary tests in
 # `make unit`; fuzz-short adds 1000 instrumented executions per target.
-# Budget, measured on the 2-core CI machine kind: fuzz-short 2 min 10 s with
-# a cold build cache (building the instrumented test binaries is most of
-# it), about 45 s warm; the whole `make test` 2 min 25 s warm on an idle
-# machine, 3 min on a clean clone (`.ci/run`).
+# Where a clean clone's `make test` spends its CPU (empty build cache,
+# modules already downloaded; user+sys of each go command, 2 cores shared
+# with other work, 2026-11-27): go vet 188 s (it compiles every
+# dependency, which the tests then reuse), the pinned tools 67 s, the tests
+# 206 s, the race tests 140 s, fuzz-short 265 s (building instrumented
+# test binaries: FuzzLoadCUE's 119 s, FuzzBuild's 74 s with the fidelity
+# harness), 884 s in all (1020 s before these steps ran side by side
+# without go test's second vet, test binaries linked without DWARF, fuzz
+# binaries linked once per package and the race run of
+# TestWorkerPanicExits2 shortened).
 # A count, not a duration: Go 1.26's fuzz coordinator can fail a duration run
 # with a spurious "context deadline exceeded" at the -fuzztime boundary under
 # CPU load (golang/go#75804, fixed in Go 1.27); a count has no deadline.
