@@ -5,10 +5,16 @@ BIN := $(CURDIR)/bin
 # Short fuzz run per target inside `make test`; `make fuzz` runs longer.
 # The seed corpora (f.Add and testdata/fuzz) already run as ordinary tests in
 # `make unit`; fuzz-short adds 1000 instrumented executions per target.
-# Budget, measured on the 2-core CI machine kind: fuzz-short 2 min 10 s with
-# a cold build cache (building the instrumented test binaries is most of
-# it), about 45 s warm; the whole `make test` 2 min 25 s warm on an idle
-# machine, 3 min on a clean clone (`.ci/run`).
+# Where a clean clone's `make test` spends its CPU (empty build cache,
+# modules already downloaded; user+sys of each go command, 2 cores shared
+# with other work, 2026-11-27): go vet 188 s (it compiles every
+# dependency, which the tests then reuse), the pinned tools 67 s, the tests
+# 206 s, the race tests 140 s, fuzz-short 265 s (building instrumented
+# test binaries: FuzzLoadCUE's 119 s, FuzzBuild's 74 s with the fidelity
+# harness), 884 s in all (1020 s before these steps ran side by side
+# without go test's second vet, test binaries linked without DWARF, fuzz
+# binaries linked once per package and the race run of
+# TestWorkerPanicExits2 shortened).
 # A count, not a duration: Go 1.26's fuzz coordinator can fail a duration run
 # with a spurious "context deadline exceeded" at the -fuzztime boundary under
 # CPU load (golang/go#75804, fixed in Go 1.27); a count has no deadline.
@@ -70,9 +76,18 @@ vet: ## go vet and gofmt check, go.mod tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# go test's own vet pass (a subset of go vet's analyzers, over the same
+# packages and their tests) type-checks every package again: `make test`
+# runs the whole go vet first, so its go test runs skip that pass
+# (TESTFLAGS=-vet=off). `make unit` alone keeps it.
+TESTFLAGS ?=
+# Test binaries link without DWARF (-w): linking the ~60 test binaries of
+# the module, hundreds of packages each, is a large part of a run's CPU,
+# and DWARF is about 40% of a link (cli.test: 4.0 s CPU against 2.4 s).
+# Panics, stack traces and profiles use the symbol table, which stays.
+TEST_LDFLAGS ?= -ldflags=-w
 unit: tools ## go test ./... (no fuzzing)
-	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) CUE=$(CUE) $(GO) test -count=1 ./...
-	$(GO) test -count=1 $(FIDELITY)
+	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) CUE=$(CUE) $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -count=1 ./... $(FIDELITY)
 	@if [ ! -f "$(UPSTREAM_SITECONFIG)/siteconfig.open-cluster-management.io_clusterinstances.yaml" ]; then \
 		echo "************************************************************************"; \
 		echo "* WARNING: $(UPSTREAM_SITECONFIG) is not here: rendered ClusterInstances"; \
@@ -147,7 +162,20 @@ node-tools:
 		fi; \
 	done
 
-test: vet unit race fuzz-short corpus ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
+
+# test runs its parts in three steps: go vet (which compiles the module's
+# dependencies) then the pinned tools' installs, one after the other (side
+# by side, the installs compiled again what vet was compiling: 27 s more
+# CPU); then the tests, the race tests and the fuzz targets side by side
+# (make -j, each part's output printed whole when it ends): three builds of
+# the module with flags that share nothing (normal, -race,
+# fuzz-instrumented), so together they compile nothing twice and keep both
+# cores busy while one of them runs tests; then the corpus.
+TEST_JOBS ?= 3
+test: ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
+	@$(MAKE) --no-print-directory vet tools
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target unit race fuzz-short TESTFLAGS=-vet=off
+	@$(MAKE) --no-print-directory corpus
 
 # The real-world corpus (38 sets of manifests from public repositories, with
 # what a correct linter reports for each): run when ../shared/corpus is
@@ -173,16 +201,27 @@ corpus: build ## lint the real-world corpus and compare with its expectations (w
 # in them, staging, aborts), again under the race detector.
 RACE_TESTS := TestWorkerPanicExits2|TestGroup|TestAbort|TestWatchdog|TestCommit|TestKilled|TestRunning|TestConcurrent
 race: ## the concurrency tests under -race
-	$(GO) test -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
+	$(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
 
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT)
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT) TESTFLAGS='$(TESTFLAGS)'
 
+# Each package's fuzz-instrumented test binary is built once (go test -c
+# -fuzz instruments what it links as go test -fuzz does) and runs each of
+# the package's targets as go test -fuzz runs it: in the package's folder
+# (its testdata/fuzz seeds, where a failing input is written) with go
+# test's corpus cache, GOCACHE/fuzz/<import path>. One link per package,
+# not per target: 9 links of these large binaries instead of 12.
+MODULE := $(shell sed -n 's/^module //p' go.mod)
 fuzz: ## run every fuzz target for FUZZTIME (default 30s)
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
+	@set -e; bins=$$(mktemp -d); trap 'rm -rf "$$bins"' EXIT; \
+	cache=$$($(GO) env GOCACHE)/fuzz; built=; \
+	for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; bin=$$bins/$$(echo "$${pkg#./}" | tr / _).test; \
+		if [ "$$pkg" != "$$built" ]; then $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -c -o "$$bin" -fuzz "^$$name$$" $$pkg; built=$$pkg; fi; \
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
+		(cd "$$pkg" && "$$bin" -test.run '^$$' -test.fuzz "^$$name$$" -test.fuzztime $(FUZZTIME) \
+			-test.fuzzcachedir "$$cache/$(MODULE)/$${pkg#./}" -test.paniconexit0); \
 	done
 
 N ?= 100

@@ -105,7 +105,7 @@ func writeTree(root string, files map[string][]byte) error {
 			}
 			made[dir] = true
 		}
-		if err := os.WriteFile(full, files[p], 0o644); err != nil {
+		if err := writeFile(full, files[p], 0o644); err != nil {
 			return err
 		}
 	}

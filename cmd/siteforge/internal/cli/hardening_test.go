@@ -90,8 +90,9 @@ func noDebris(t *testing.T, dir string) {
 
 // Defect 1: a panic in a worker goroutine exits 2, never 0 with an empty
 // stream (before: the panic escaped the workers, and the main goroutine
-// could return 0 before the runtime finished crashing). Run many times; make
-// test runs it with -race through the race target as well.
+// could return 0 before the runtime finished crashing). Run many times
+// (panicRuns); make test runs it with -race through the race target as
+// well.
 func TestWorkerPanicExits2(t *testing.T) {
 	dir := t.TempDir()
 	sites := map[string]string{"fleet/defaults.cue": "package site\n"}
@@ -105,7 +106,7 @@ func TestWorkerPanicExits2(t *testing.T) {
 		}
 	}
 	defer func() { testHookSite = nil }()
-	for i := 0; i < 50; i++ {
+	for i := 0; i < panicRuns; i++ {
 		for _, verb := range [][]string{{"render", "--stdout"}, {"render", "-o", "out"}, {"vet"}, {"lint"}} {
 			r := mainIn(t, dir, append(verb, "fleet")...)
 			if r.code != ExitFailure {
