@@ -2,9 +2,10 @@ package importer
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -425,14 +426,7 @@ func strs(v []string) []any {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // addressNetwork is the network of the first static address with a prefix
 // length of the nodes' NMState configs, and the node's index.
