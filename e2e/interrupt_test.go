@@ -56,6 +56,20 @@ func matching(t *testing.T, dir, prefix string) []string {
 	return out
 }
 
+// killGroup sends SIGKILL to every process of the run cmd started in its
+// own process group (the supervisor, its worker, the worker's git), waits
+// for the supervisor, then until no process of the group is left.
+func killGroup(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if !waitFor(func() bool { return syscall.Kill(-cmd.Process.Pid, 0) == syscall.ESRCH }, 20*time.Second) {
+		t.Fatal("the killed run's processes are still there")
+	}
+}
+
 // waitFor polls until cond holds; false after the deadline.
 func waitFor(cond func() bool, limit time.Duration) bool {
 	deadline := time.Now().Add(limit)
@@ -153,6 +167,7 @@ func startImpact(t *testing.T, dir, tmp string) *exec.Cmd {
 	cmd := exec.Command(filepath.Join(binDir, "siteforge"), "impact", "--git", "HEAD", "fleet")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +181,9 @@ func startImpact(t *testing.T, dir, tmp string) *exec.Cmd {
 
 // TestInterruptedImpactLeavesNothing: SIGINT or SIGTERM during impact
 // --git exits 2 and removes the copy of the tree at REV (before: only a
-// defer removed it, which an abort never runs); kill -9 leaves it, and
-// the next impact --git removes it.
+// defer removed it, which an abort never runs). kill -9 of the supervisor
+// makes its worker clean up (Pdeathsig); kill -9 of the whole run leaves
+// the folder, and the next impact --git removes it.
 func TestInterruptedImpactLeavesNothing(t *testing.T) {
 	dir := impactRepo(t)
 	tmp := t.TempDir()
@@ -182,12 +198,22 @@ func TestInterruptedImpactLeavesNothing(t *testing.T) {
 			t.Fatalf("%s left %v in TMPDIR", sig, left)
 		}
 	}
+	// kill -9 of the supervisor alone: its worker gets SIGTERM
+	// (Pdeathsig) and aborts as for any SIGTERM.
 	cmd := startImpact(t, dir, tmp)
 	cmd.Process.Kill()
 	cmd.Wait()
-	if left := matching(t, tmp, "siteforge-impact-"); len(left) != 1 {
-		t.Fatalf("after kill -9: %v, want the killed run's folder", left)
+	if !waitFor(func() bool { return len(matching(t, tmp, "siteforge-impact-")) == 0 }, 20*time.Second) {
+		t.Fatalf("kill -9 of the supervisor: its worker left %v", matching(t, tmp, "siteforge-impact-"))
 	}
+	// kill -9 of every process of the run (a power cut, the OOM killer
+	// of a cgroup): nothing runs to clean up, so the folder stays...
+	cmd = startImpact(t, dir, tmp)
+	killGroup(t, cmd)
+	if left := matching(t, tmp, "siteforge-impact-"); len(left) != 1 {
+		t.Fatalf("after kill -9 of the run: %v, want the killed run's folder", left)
+	}
+	// ...and the next impact --git removes it.
 	if r := run(t, dir, []string{"TMPDIR=" + tmp}, filepath.Join(binDir, "siteforge"), "impact", "--git", "HEAD", "fleet"); r.code != 0 {
 		t.Fatal(r)
 	}
@@ -232,6 +258,7 @@ func startInstallConfig(t *testing.T, dir string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, "siteforge"), "install-config", "--pull-secret", "pull-secret.json", "--to", "installs/assets", "out/sno-edge")
 	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -247,8 +274,9 @@ func startInstallConfig(t *testing.T, dir string) *exec.Cmd {
 // writes exits 2 and leaves neither the staging folder nor DIR (before:
 // the abort's RemoveAll raced the writer, which went on writing into the
 // folder being removed or moved it into place: 15 to 270 files left,
-// once an empty DIR); kill -9 leaves the staging folder, and the next
-// install-config --to DIR removes it.
+// once an empty DIR). kill -9 of the supervisor makes its worker clean up
+// (Pdeathsig); kill -9 of the whole run leaves the staging folder, and the
+// next install-config --to DIR removes it.
 func TestInterruptedInstallConfigLeavesNothing(t *testing.T) {
 	dir := installConfigInputs(t, 3000)
 	installs := filepath.Join(dir, "installs")
@@ -267,11 +295,20 @@ func TestInterruptedInstallConfigLeavesNothing(t *testing.T) {
 			t.Fatalf("SIGINT %d ms after the staging folder appeared: exit %d, left %v in %s", i*3, code, left, installs)
 		}
 	}
+	// kill -9 of the supervisor alone: its worker gets SIGTERM
+	// (Pdeathsig) and aborts, leaving neither the staging folder nor DIR.
+	cmd := startInstallConfig(t, dir)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if !waitFor(func() bool { return len(matching(t, installs, "")) == 0 }, 20*time.Second) {
+		t.Fatalf("kill -9 of the supervisor: its worker left %v in %s", matching(t, installs, ""), installs)
+	}
+	// kill -9 of every process of the run: the staging folder stays (the
+	// kill may also come after the move into place: start again)...
 	killed := false
 	for i := 0; i < 5 && !killed; i++ {
 		cmd := startInstallConfig(t, dir)
-		cmd.Process.Kill()
-		cmd.Wait()
+		killGroup(t, cmd)
 		left := matching(t, installs, ".assets.siteforge-")
 		killed = len(left) == 1
 		os.RemoveAll(filepath.Join(installs, "assets"))
@@ -279,6 +316,7 @@ func TestInterruptedInstallConfigLeavesNothing(t *testing.T) {
 	if !killed {
 		t.Fatal("kill -9 never left a staging folder")
 	}
+	// ...and the next install-config --to DIR removes it.
 	if r := siteforge(t, dir, "install-config", "--pull-secret", "pull-secret.json", "--to", "installs/assets", "out/sno-edge"); r.code != 0 {
 		t.Fatal(r)
 	}
