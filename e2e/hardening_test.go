@@ -382,7 +382,7 @@ func TestBuiltinAskingTooMuchMemory(t *testing.T) {
 	} {
 		m := measure(t, dir, nil, args...)
 		t.Logf("%s: exit %d, %d MiB", strings.Join(args, " "), m.code, m.maxRSS>>20)
-		if m.code != 2 || !strings.Contains(m.stderr, ": error: evaluating this site asked for more memory than the system gives") {
+		if m.code != 2 || !strings.Contains(m.stderr, ": error: evaluating this site asked for more memory than one site may use (512 MiB) or the system gives") {
 			t.Errorf("%v: %s", args, m.result)
 		}
 		for _, bad := range []string{"fatal error", "goroutine ", "runtime: "} {
@@ -398,6 +398,52 @@ func TestBuiltinAskingTooMuchMemory(t *testing.T) {
 		t.Errorf("a crashed render left its stage: %v", s)
 	}
 	sameTree(t, "output after a crashed render", snapshot(t, filepath.Join(dir, "prev")), before)
+}
+
+// TestDoubledStringWithinTwiceTheSiteLimit: a string doubled field by
+// field (1 MB, 2 MB, ... 8 GB; each step one allocation twice the last)
+// is stopped with the site named, and the run's peak memory stays within
+// twice the per-site limit above what a small site takes (before: the
+// watchdog, looking every 10 ms, stopped it at 8 GB after 28 s; now the
+// kernel refuses the allocation that would pass the worker's address-space
+// bound, guard.SiteAddressSpaceGrowth). A string that needs less than the
+// limit still evaluates.
+func TestDoubledStringWithinTwiceTheSiteLimit(t *testing.T) {
+	doubled := func(name string, steps int) string {
+		var b strings.Builder
+		b.WriteString("_s0: \"x\" * 1000000\n")
+		for i := 1; i <= steps; i++ {
+			fmt.Fprintf(&b, "_s%d: _s%d + _s%d\n", i, i-1, i-1)
+		}
+		site := strings.Replace(smallSiteCUE(name), `baseDomain: "example.com"`, fmt.Sprintf(`baseDomain: "x\(len(_s%d))example.com"`, steps), 1)
+		return b.String() + site
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"small/site.cue": smallSiteCUE("small"),
+		"bomb/site.cue":  doubled("bomb", 13),
+		"fits/site.cue":  doubled("fits", 5),
+	})
+	small := measure(t, dir, nil, "vet", "small")
+	if small.code != 0 {
+		t.Fatal(small.result)
+	}
+	if m := measure(t, dir, nil, "vet", "fits"); m.code != 0 {
+		t.Errorf("a site with a 32 MB string: %s", m.result)
+	}
+	for _, args := range [][]string{{"vet", "bomb"}, {"render", "-o", "out", "bomb"}, {"lint", "bomb"}} {
+		m := measure(t, dir, nil, args...)
+		t.Logf("%s: exit %d, %d MiB (a small site: %d MiB), %s", strings.Join(args, " "), m.code, m.maxRSS>>20, small.maxRSS>>20, m.wall)
+		if m.code != 2 || !strings.Contains(m.stderr, "bomb: error: evaluating this site") {
+			t.Errorf("%v: %s", args, m.result)
+		}
+		if limit := small.maxRSS + 2*256<<20; m.maxRSS > limit {
+			t.Errorf("%v: peak %d MiB, more than a small site's %d MiB + twice the 256 MiB per-site limit", args, m.maxRSS>>20, small.maxRSS>>20)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a stopped render left its output folder: %v", err)
+	}
 }
 
 // smallSiteCUE is a valid site named name, in CUE.

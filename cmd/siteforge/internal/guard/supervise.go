@@ -282,8 +282,8 @@ func (f *stderrFilter) firstFatalLine() string {
 func crashMessage(site string, oom bool, fatal, sig string) string {
 	switch {
 	case oom && site != "":
-		return fmt.Sprintf("%s: error: evaluating this site asked for more memory than the system gives; stopped (nothing was written)\n"+
-			"  = hint: a site needs a few MiB: look for a builtin call or an interpolation whose result is far larger than a cluster could use (strings.Replace, strings.Repeat, strings.Join, list.Repeat, a string doubled in a loop)\n", diag.Clean(site))
+		return fmt.Sprintf("%s: error: evaluating this site asked for more memory than one site may use (%d MiB) or the system gives; stopped (nothing was written)\n"+
+			"  = hint: a site needs a few MiB: look for a builtin call or an interpolation whose result is far larger than a cluster could use (strings.Replace, strings.Repeat, strings.Join, list.Repeat, a string doubled in a loop)\n", diag.Clean(site), SiteAddressSpaceGrowth>>20)
 	case oom:
 		return "siteforge: error: out of memory: the system refused an allocation; stopped (nothing was written; any previous output is unchanged)\n"
 	case sig != "" && site != "":

@@ -28,6 +28,13 @@ const (
 	// A site's evaluation allocates a few MiB; with the process's own
 	// baseline this keeps vet and render of any input under 512 MiB.
 	SiteHeapGrowthLimit = 256 << 20
+	// SiteAddressSpaceGrowth is how much a supervised worker's address
+	// space may grow while a site evaluates (aslimit_linux.go): twice
+	// SiteHeapGrowthLimit (the heap grows in the runtime's 64 MiB arenas,
+	// and the collector lets garbage accumulate up to GOGC's target before
+	// it runs). It bounds what the watchdog cannot see coming: one
+	// allocation far past the limit, a string doubled in a few steps.
+	SiteAddressSpaceGrowth = 2 * SiteHeapGrowthLimit
 	// watchInterval is how often the watchdog looks.
 	watchInterval = 10 * time.Millisecond
 )
@@ -81,15 +88,20 @@ func startWatchdog(limit time.Duration, growth uint64, abort func(string)) *watc
 // call the returned func when it ends.
 func Track(label string) (done func()) {
 	send('+', label)
+	unbound := boundAddressSpace()
 	wdMu.Lock()
 	w := wd
 	wdMu.Unlock()
 	if w == nil {
-		return func() { send('-', label) }
+		return func() {
+			unbound()
+			send('-', label)
+		}
 	}
 	end := w.track(label)
 	return func() {
 		end()
+		unbound()
 		send('-', label)
 	}
 }
