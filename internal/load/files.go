@@ -53,6 +53,9 @@ type Unit struct {
 	// ignored are the YAML and JSON files at the fleet root that are not
 	// fleet defaults (fleetDefaults).
 	ignored []string
+	// stdin is the site read from standard input (StdinUnit): its one
+	// file, Stdin, is these bytes, read from no disk.
+	stdin *stdinInput
 }
 
 // Ignored lists the files at the unit's fleet root that were not read as
@@ -360,9 +363,9 @@ func siteFilesIn(dir string) ([]string, error) {
 
 func describeErr(err error) string { return fsread.Describe(err) }
 
-// parseFile reads (through read) and parses one input file into CUE
-// syntax. YAML and JSON keep their line numbers.
-func parseFile(name string, src map[string][]byte, read ReadFunc) (*ast.File, diag.List) {
+// parseFile reads (through read) and parses one input file, of the kind
+// ext says, into CUE syntax. YAML and JSON keep their line numbers.
+func parseFile(name, ext string, src map[string][]byte, read ReadFunc) (*ast.File, diag.List) {
 	data, err := read(name)
 	var tl *fsread.TooLargeError
 	switch {
@@ -372,7 +375,7 @@ func parseFile(name string, src map[string][]byte, read ReadFunc) (*ast.File, di
 		return nil, diag.List{{Pos: diag.Position{File: name}, Message: "cannot read: " + describeErr(err),
 			Hint: "site inputs are regular files"}}
 	}
-	return parseBytesInto(name, data, src)
+	return parseAsInto(name, ext, data, src)
 }
 
 func tooLarge(name string, size int64) diag.Diagnostic {
@@ -384,14 +387,9 @@ func tooLarge(name string, size int64) diag.Diagnostic {
 		Hint: "a site description is a few kilobytes; split generated data out of it"}
 }
 
-// parseBytesInto parses data as the kind its name says and records the
-// text (as parsed) in src, for snippets.
-func parseBytesInto(name string, data []byte, src map[string][]byte) (*ast.File, diag.List) {
-	return parseAsInto(name, extOf(name), data, src)
-}
-
-// parseAsInto is parseBytesInto for data of the kind ext says (".cue",
-// ".json", else YAML), whatever its name.
+// parseAsInto parses data as the kind ext says (".cue", ".json", else
+// YAML), whatever its name, and records the text (as parsed) in src, for
+// snippets.
 func parseAsInto(name, ext string, data []byte, src map[string][]byte) (*ast.File, diag.List) {
 	if ext != ".cue" {
 		data = diag.LoneCRToLF(data)

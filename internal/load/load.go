@@ -113,7 +113,7 @@ func (n *Names) AddName(name string, pos diag.Position) diag.List {
 
 // LoadUnit loads one site; the files it reads are added to sources.
 func (l *Loader) LoadUnit(u Unit, sources map[string][]byte) (*site.Site, diag.List) {
-	return l.LoadUnitRead(u, sources, ReadInput)
+	return l.LoadUnitRead(u, sources, u.Read)
 }
 
 // LoadUnitRead is LoadUnit reading each file through read, so that a
@@ -126,7 +126,7 @@ func (l *Loader) LoadUnitRead(u Unit, sources map[string][]byte, read ReadFunc) 
 	var files []*ast.File
 	var diags diag.List
 	for _, name := range u.files {
-		f, d := parseFile(name, sources, read)
+		f, d := parseFile(name, u.ext(name), sources, read)
 		diags = append(diags, d...)
 		if f != nil {
 			files = append(files, f)
@@ -149,22 +149,6 @@ func (l *Loader) LoadUnitRead(u Unit, sources map[string][]byte, read ReadFunc) 
 // (whose extension says the format). It reads nothing from disk.
 func (l *Loader) LoadSource(name string, data []byte) Result {
 	return l.loadSource(name, extOf(name), data)
-}
-
-// Stdin is the file name positions give for a site read from standard
-// input.
-const Stdin = "<stdin>"
-
-// LoadStdin loads one site read from standard input: CUE when it is not
-// a YAML (or JSON) mapping, which CUE syntax (comments, unquoted struct
-// bodies without commas, definitions, attributes) never is; where the two
-// syntaxes agree, they mean the same values. Positions name Stdin.
-func (l *Loader) LoadStdin(data []byte) Result {
-	ext := ".yaml"
-	if !isYAMLMapping(data) {
-		ext = ".cue"
-	}
-	return l.loadSource(Stdin, ext, data)
 }
 
 func (l *Loader) loadSource(name, ext string, data []byte) Result {

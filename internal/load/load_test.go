@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -704,7 +705,7 @@ func TestFieldsGatheredInTheUnknownWalk(t *testing.T) {
 	for _, u := range units {
 		var files []*ast.File
 		for _, name := range u.files {
-			f, d := parseFile(name, map[string][]byte{}, ReadInput)
+			f, d := parseFile(name, extOf(name), map[string][]byte{}, ReadInput)
 			if len(d) > 0 {
 				t.Fatal(d)
 			}
@@ -871,21 +872,22 @@ func TestLoadStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	loadStdin := func(data []byte) Result { return l.LoadUnits([]Unit{StdinUnit(data)}, nil) }
 	yamlSite, err := os.ReadFile("../../examples/disconnected-quay-cache/site.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := l.LoadStdin(yamlSite); len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Source != Stdin {
+	if res := loadStdin(yamlSite); len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Source != Stdin {
 		t.Fatalf("YAML on stdin: %v %+v", res.Diagnostics, res.Sites)
 	}
 	cueSite, err := os.ReadFile("../../examples/agent-sno/site.cue")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := l.LoadStdin(cueSite); len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Name != "sno-edge" {
+	if res := loadStdin(cueSite); len(res.Diagnostics) > 0 || len(res.Sites) != 1 || res.Sites[0].Name != "sno-edge" {
 		t.Fatalf("CUE on stdin: %v %+v", res.Diagnostics, res.Sites)
 	}
-	bad := l.LoadStdin([]byte("apiVersion: siteforge.dev/v1alpha1\nkind: Site\nname: x\nbogus: 1\n"))
+	bad := loadStdin([]byte("apiVersion: siteforge.dev/v1alpha1\nkind: Site\nname: x\nbogus: 1\n"))
 	found := false
 	for _, d := range bad.Diagnostics {
 		if d.Pos.File == Stdin && d.Pos.Line == 4 && d.Pos.Col == 1 {
@@ -894,5 +896,80 @@ func TestLoadStdin(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("an unknown field on stdin is not reported at <stdin>:4:1: %v", bad.Diagnostics)
+	}
+	// JSON is parsed as JSON, as in a .json file: the same positions
+	jsonSite := []byte(`{"apiVersion": "siteforge.dev/v1alpha1", "kind": "Site", "name": "x", "bogus": 1}`)
+	fromFile := l.LoadSource("site.json", jsonSite).Diagnostics
+	fromStdin := loadStdin(jsonSite).Diagnostics
+	if len(fromFile) == 0 || len(fromFile) != len(fromStdin) {
+		t.Fatalf("JSON on stdin: %v, in a file: %v", fromStdin, fromFile)
+	}
+	for i := range fromFile {
+		if a, b := fromFile[i].Pos, fromStdin[i].Pos; a.Line != b.Line || a.Col != b.Col {
+			t.Errorf("JSON on stdin: %v at %v, in a file at %v", fromStdin[i].Message, b, a)
+		}
+	}
+	big := append([]byte("apiVersion: siteforge.dev/v1alpha1\n#"), bytes.Repeat([]byte("x"), MaxFileSize)...)
+	if res := loadStdin(big); len(res.Sites) != 0 || len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "larger than the") {
+		t.Errorf("a site on stdin larger than a site file may be is not refused as such a file is: %v", res.Diagnostics)
+	}
+}
+
+// TestClassifyStdin: what lint - reads on standard input is a site or a
+// stream of manifests, told apart as a file's content is, CUE by its
+// syntax.
+func TestClassifyStdin(t *testing.T) {
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for name, tc := range map[string]struct {
+		data []byte
+		want StdinKind
+	}{
+		"YAML site":              {read("../../examples/disconnected-quay-cache/site.yaml"), StdinSite},
+		"CUE site":               {read("../../examples/agent-sno/site.cue"), StdinSite},
+		"JSON site":              {[]byte(`{"apiVersion": "siteforge.dev/v1alpha1", "kind": "Site", "name": "x"}`), StdinSite},
+		"broken site":            {[]byte("apiVersion: siteforge.dev/v1alpha1\nkind: Site\nname: [x\n"), StdinSite},
+		"CUE without apiVersion": {[]byte("// a site\nname: \"x\"\ncluster: {\n\tdomain: \"example.com\"\n}\n"), StdinSite},
+		"manifests":              {[]byte("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"), StdinManifests},
+		"JSON list":              {[]byte(`{"apiVersion": "v1", "kind": "List", "items": []}`), StdinManifests},
+		"broken YAML":            {[]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [a\n"), StdinManifests},
+		"empty":                  {nil, StdinManifests},
+		"function config":        {[]byte("apiVersion: siteforge.dev/v1alpha1\nkind: SiteLint\nmetadata:\n  name: lint\n"), StdinNotInput},
+		"schema":                 {schema.Source, StdinNotInput},
+	} {
+		if got := ClassifyStdin(tc.data); got != tc.want {
+			t.Errorf("%s: ClassifyStdin = %d, want %d", name, got, tc.want)
+		}
+	}
+}
+
+// TestStdinSyntax: a site on standard input is parsed as the syntax it is
+// written in, broken ones too, so that its errors are those of the same
+// content in a file of that kind.
+func TestStdinSyntax(t *testing.T) {
+	cueSite, err := os.ReadFile("../../examples/agent-sno/site.cue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"JSON", `{"apiVersion": "siteforge.dev/v1alpha1", "kind": "Site"}`, ".json"},
+		{"broken JSON", `{"apiVersion": "siteforge.dev/v1alpha1", "kind": "Site",,}`, ".json"},
+		{"YAML", "apiVersion: siteforge.dev/v1alpha1\nkind: Site\n", ".yaml"},
+		{"YAML with a tab", "apiVersion: siteforge.dev/v1alpha1\nnetwork:\n  a: [x]\n\tb: [\"y\"]\npools:\n  nodes:\n    - {name: m, ip: 192.168.50.10}\n", ".yaml"},
+		{"YAML list", "- apiVersion: siteforge.dev/v1alpha1\n", ".yaml"},
+		{"CUE", string(cueSite), ".cue"},
+		{"broken CUE", strings.Replace(string(cueSite), "kind:", "kind: {", 1), ".cue"},
+		{"broken CUE without comments", "apiVersion: \"siteforge.dev/v1alpha1\"\ncluster: {\n\tbaseDomain: \"x\" version: 4\n}\n", ".cue"},
+	} {
+		if got := stdinExt([]byte(tc.data)); got != tc.want {
+			t.Errorf("%s: read as %s, want %s", tc.name, got, tc.want)
+		}
 	}
 }

@@ -69,9 +69,13 @@ reason="..."); for the whole site, lint: suppress: [{rule: "MIR001", reason:
 "..."}]; on a manifest, the annotation siteforge.dev/ignore-MIR001: "<reason>".
 Unused and reasonless suppressions are findings.
 
-PATH - reads a stream of manifests from stdin (oc get ... -o yaml | siteforge
-lint -), linted with the plain manifests of the other PATHs; positions say
-<stdin>:line:col.
+PATH - reads stdin: a stream of manifests (oc get ... -o yaml | siteforge
+lint -), linted with the plain manifests of the other PATHs, or one site
+(cat site.cue | siteforge lint -), linted as a site file is; positions say
+<stdin>:line:col. A site is told from manifests as a file is: it declares
+apiVersion siteforge.dev/v1alpha1 (a SiteRender or SiteLint function config
+is neither); CUE, JSON and YAML are told apart by their syntax (CUE that is
+not YAML is a site even without apiVersion).
 
 Settings: .siteforge.yaml in the working folder or the nearest folder above
 (siteforge explain config) sets fail-on, format, ocp-version, exclude and the
@@ -83,6 +87,7 @@ is printed in every case but the last two.`,
 		example: `  siteforge lint examples/fleet
   siteforge lint --format sarif --fail-on warning examples/fleet > siteforge.sarif
   siteforge render --stdout examples/agent-sno | siteforge lint -
+  siteforge lint - < examples/agent-sno/site.cue
   oc get imagedigestmirrorsets,imagetagmirrorsets -o yaml | siteforge lint -`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			format := fs.String("format", "text", "output format: "+strings.Join(report.Names(), ", "))
@@ -118,8 +123,9 @@ is printed in every case but the last two.`,
 				var stdin []byte
 				if i := slices.Index(args, "-"); i >= 0 {
 					if slices.Contains(args[i+1:], "-") {
-						return usageError(e, "lint", "- (manifests on stdin) given twice")
+						return usageError(e, "lint", "- (standard input) given twice")
 					}
+					// a site on stdin is bounded as a site file is by the loader
 					data, ok := readStdin(e, "lint", manifests.MaxFileSize, "a manifest file")
 					if !ok {
 						return ExitFailure
@@ -296,12 +302,23 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 	if len(paths) > 0 {
 		found = discover.Paths(paths, discover.Options{Exclude: exclude})
 	}
+	var units []load.Unit
+	var diags diag.List
+	if len(found.Sites) > 0 {
+		units, diags = load.Discover(found.Sites)
+	}
 	if stdin != nil {
-		// a stream of manifests on stdin (PATH -): plain manifests of the
-		// cluster the other loose files are
-		objs, probs := manifests.Scan(load.Stdin, stdin)
-		found.Loose = append(found.Loose, objs...)
-		found.Problems = append(found.Problems, probs...)
+		// PATH -: a site, linted as a site file is, or a stream of
+		// manifests, plain manifests of the cluster the other loose files
+		// are (vet - reads a site the same way: load.StdinUnit)
+		switch load.ClassifyStdin(stdin) {
+		case load.StdinSite:
+			units = append(units, load.StdinUnit(stdin))
+		case load.StdinManifests:
+			objs, probs := manifests.Scan(load.Stdin, stdin)
+			found.Loose = append(found.Loose, objs...)
+			found.Problems = append(found.Problems, probs...)
+		}
 	}
 	minor, _ := platform.ParseOCPMinor(version) // 0 for ""
 	var inputs []lint.Finding
@@ -310,8 +327,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 	}
 	parts := []lint.Result{}
 	linted := map[string]bool{} // names of the sites linted
-	if len(found.Sites) > 0 {
-		units, diags := load.Discover(found.Sites)
+	if len(units) > 0 || len(diags) > 0 {
 		var extra []*manifests.Object
 		if len(units) == 1 {
 			extra, found.Loose = found.Loose, nil // one cluster: the site and the files beside it

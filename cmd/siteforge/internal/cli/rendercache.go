@@ -213,7 +213,7 @@ func (r *runInputs) read(u load.Unit) unitInputs {
 			continue
 		}
 		if !u.Shared(f) {
-			files[f] = readInputFile(f)
+			files[f] = readInputFile(u, f)
 			continue
 		}
 		r.mu.Lock()
@@ -223,14 +223,16 @@ func (r *runInputs) read(u load.Unit) unitInputs {
 			r.shared[f] = s
 		}
 		r.mu.Unlock()
-		s.once.Do(func() { s.in = readInputFile(f) })
+		s.once.Do(func() { s.in = readInputFile(u, f) })
 		files[f] = s.in
 	}
 	return files
 }
 
-func readInputFile(f string) *inputFile {
-	b, err := load.ReadInput(f)
+// readInputFile reads unit u's file f (from disk, or what was read from
+// standard input).
+func readInputFile(u load.Unit, f string) *inputFile {
+	b, err := u.Read(f)
 	in := &inputFile{b: b, err: err}
 	if err == nil {
 		in.sum = digest.FileHash(b)

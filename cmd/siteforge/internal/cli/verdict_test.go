@@ -198,13 +198,60 @@ func runVerdictCommands(t *testing.T, root, name string) []verdictResult {
 	r := mainIn(t, root, "lint", "--format", "json", name)
 	out = append(out, lintVerdict(r, name))
 
+	// The site on standard input (vet -, lint -): the same errors, at
+	// <stdin>:L:C for the site file's L:C.
+	entries, err := os.ReadDir(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Logf("SKIPPED: vet - and lint -: %d files make up this site, and stdin holds one", len(entries))
+		return append(out, fnAndArgocdVerdicts(t, root, name)...)
+	}
+	file := entries[0].Name()
+	data, err := os.ReadFile(filepath.Join(root, name, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = mainInStdin(t, root, string(data), "vet", "-")
+	res := verdictResult{command: "vet -", code: r.code, wantCode: ExitFailure, output: "stderr:\n" + bounded(r.stderr)}
+	res.errs, res.msgs = textErrors(r.stderr, "")
+	out = append(out, fromStdin(res, file))
+	r = mainInStdin(t, root, string(data), "lint", "--format", "json", "-")
+	res = lintVerdict(r, "")
+	res.command = "lint --format json -"
+	out = append(out, fromStdin(res, file))
+	return append(out, fnAndArgocdVerdicts(t, root, name)...)
+}
+
+// fromStdin is res with the errors at <stdin> put at file, the site file
+// whose content stdin held.
+func fromStdin(res verdictResult, file string) verdictResult {
+	errs, msgs := map[verdictError]bool{}, map[verdictError]string{}
+	for e := range res.errs {
+		m := res.msgs[e]
+		if rest, ok := strings.CutPrefix(e.pos, "<stdin>"); ok {
+			e.pos = file + rest
+		}
+		errs[e], msgs[e] = true, m
+	}
+	res.errs, res.msgs = errs, msgs
+	return res
+}
+
+// fnAndArgocdVerdicts runs the KRM function and argocd generate on the
+// case folder root/name.
+func fnAndArgocdVerdicts(t *testing.T, root, name string) []verdictResult {
+	t.Helper()
+	var out []verdictResult
+
 	rl := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n" +
 		"  apiVersion: siteforge.dev/v1alpha1\n  kind: SiteRender\n  metadata:\n    name: render\n" +
 		"    annotations:\n      config.kubernetes.io/local-config: \"true\"\n" +
 		"  spec:\n    paths: [" + strconv.Quote(name) + "]\nitems: []\n"
 	out = append(out, fnVerdict(t, root, name, rl))
 
-	r = mainIn(t, filepath.Join(root, name), "argocd", "generate")
+	r := mainIn(t, filepath.Join(root, name), "argocd", "generate")
 	res := verdictResult{command: "argocd generate", code: r.code, wantCode: ExitFailure,
 		output: "stderr:\n" + bounded(r.stderr)}
 	res.errs, res.msgs = textErrors(r.stderr, ".")

@@ -75,7 +75,8 @@ and warning (docs/json/vet.schema.json).`,
 					if !ok {
 						return ExitFailure
 					}
-					run, err = stdinSite(data, verdict.Options{}, use)
+					// the one check pipeline, as for a site file
+					run, err = eachUnit([]load.Unit{load.StdinUnit(data)}, nil, verdict.Options{}, use)
 				} else {
 					run, err = eachSite(args, generators.Options{}, use)
 				}
