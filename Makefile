@@ -56,8 +56,14 @@ FUZZ_TARGETS := \
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-build: ## build bin/siteforge
-	$(GO) build -o $(BIN)/siteforge ./cmd/siteforge
+# -buildvcs=auto: stamp the commit (siteforge version) where the go command
+# can, whatever GOFLAGS says (a flag on the command line wins over GOFLAGS,
+# and CI images often set GOFLAGS=-buildvcs=false); auto, not true, so a
+# build from a tarball or a linked git worktree (golang/go#58218) still
+# builds, and `siteforge version` says it carries no VCS information.
+BUILDVCS := -buildvcs=auto
+build: ## build bin/siteforge (stamped with the commit of a clone)
+	$(GO) build $(BUILDVCS) -o $(BIN)/siteforge ./cmd/siteforge
 
 # Man pages, one per command, from the cobra command tree (cobra/doc), into
 # bin/man (not committed); SOURCE_DATE_EPOCH fixes the date in them.

@@ -9,15 +9,22 @@ import (
 	"testing"
 )
 
-// TestVersionOfCheckoutBuild: a siteforge built from a git checkout
-// reports the commit it was built from, in `--version` and in `version
-// --format json` (the toolchain's VCS stamping, read from the build info).
-// (Since Go 1.24 the go command also derives the module version from the
-// commit: a pseudo-version v0.0.0-<time>-<commit>.) The checkout is a fresh repository holding this tree: the go command
-// stamps only a .git directory, not a worktree's .git file.
+// TestVersionOfCheckoutBuild: a siteforge built from a git checkout by
+// `make build` reports the commit it was built from, in `--version` and in
+// `version --format json` (the toolchain's VCS stamping, read from the
+// build info), even with GOFLAGS=-buildvcs=false in the environment (CI
+// images set it): the Makefile passes -buildvcs=auto, and a flag on the
+// command line wins over GOFLAGS. The same build without that flag carries
+// no VCS information, and siteforge version says so. (Since Go 1.24 the go
+// command also derives the module version from the commit: a
+// pseudo-version v0.0.0-<time>-<commit>.) The checkout is a fresh
+// repository holding this tree: the go command stamps only a .git
+// directory, not a worktree's .git file.
 func TestVersionOfCheckoutBuild(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("SKIPPED LOUDLY: git is not installed; the VCS stamping of a checkout build is not tested")
+	for _, tool := range []string{"git", "make"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("SKIPPED LOUDLY: %s is not installed; the VCS stamping of a checkout build is not tested", tool)
+		}
 	}
 	src := t.TempDir()
 	copyTree(t, root, src, func(rel string, d os.DirEntry) bool {
@@ -30,24 +37,42 @@ func TestVersionOfCheckoutBuild(t *testing.T) {
 		}
 	}
 	rev := strings.TrimSpace(run(t, src, gitEnv, "git", "rev-parse", "HEAD").stdout)
-	bin := filepath.Join(t.TempDir(), "siteforge")
-	// GOFLAGS may say -buildvcs=false (CI images do): this build asks for it
-	if r := run(t, src, []string{"GOFLAGS="}, "go", "build", "-buildvcs=true", "-o", bin, "./cmd/siteforge"); r.code != 0 {
+	noVCS := []string{"GOFLAGS=-buildvcs=false"}
+
+	// without -buildvcs on the command line, GOFLAGS wins: no stamp, and
+	// siteforge version says so
+	plain := filepath.Join(t.TempDir(), "siteforge")
+	if r := run(t, src, noVCS, "go", "build", "-o", plain, "./cmd/siteforge"); r.code != 0 {
 		t.Fatalf("go build: %s", r)
 	}
-	r := run(t, src, nil, bin, "--version")
+	r := run(t, src, nil, plain, "version")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "siteforge 0.0.0-devel (schema") || !strings.Contains(r.stdout, "revision  none: this build carries no VCS information") {
+		t.Errorf("version of a build with GOFLAGS=-buildvcs=false does not say it carries no VCS information: %s", r)
+	}
+	r = run(t, src, nil, plain, "version", "--format", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"vcs": false,`) || strings.Contains(r.stdout, `"revision"`) {
+		t.Errorf("version --format json of a build with GOFLAGS=-buildvcs=false: %s", r)
+	}
+
+	// make build, with GOFLAGS=-buildvcs=false still in the environment
+	out := t.TempDir()
+	if r := run(t, src, noVCS, "make", "-s", "build", "BIN="+out); r.code != 0 {
+		t.Fatalf("make build: %s", r)
+	}
+	bin := filepath.Join(out, "siteforge")
+	r = run(t, src, nil, bin, "--version")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "siteforge ") || !strings.Contains(strings.SplitN(r.stdout, "\n", 2)[0], rev[:12]) || !strings.Contains(r.stdout, "revision  "+rev+"\n") || !strings.Contains(r.stdout, "modified  false\n") {
 		t.Errorf("--version of a checkout build at %s: %s", rev, r)
 	}
 	r = run(t, src, nil, bin, "version", "--format", "json")
 	var got struct {
 		Version, Revision, Time string
-		Modified                bool
+		VCS, Modified           bool
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != 0 {
 		t.Fatalf("version --format json: %v: %s", err, r)
 	}
-	if got.Revision != rev || got.Time == "" || got.Modified || !strings.Contains(got.Version, rev[:12]) {
+	if got.Revision != rev || got.Time == "" || !got.VCS || got.Modified || !strings.Contains(got.Version, rev[:12]) {
 		t.Errorf("version --format json of a checkout build at %s: %+v", rev, got)
 	}
 }

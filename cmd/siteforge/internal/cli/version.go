@@ -20,8 +20,11 @@ func init() {
 the binary: the module version, the VCS revision and commit time of a build
 from a checkout, and whether the work tree had changes (modified). A build
 from a checkout without a module version is 0.0.0-devel+<revision>, which
-sorts below every release. --format json prints one object (schema:
-docs/json/version.schema.json).`,
+sorts below every release. A build that carries no VCS information (built
+with -buildvcs=false, as GOFLAGS may say, by go run, outside a git checkout,
+or in a linked git worktree) says so: its revision is unknown. make build passes
+-buildvcs=auto, which stamps a clone's commit whatever GOFLAGS says.
+--format json prints one object (schema: docs/json/version.schema.json).`,
 		example: `  siteforge version
   siteforge version --format json | jq -r .revision`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
@@ -50,6 +53,7 @@ type BuildInfo struct {
 	Version       string `json:"version"`            // the version siteforge reports (Version())
 	Schema        string `json:"schema"`             // the site API version
 	Module        string `json:"module"`             // the main module's version as built ("(devel)" from a checkout)
+	VCS           bool   `json:"vcs"`                // the build carries VCS information (vcs.revision)
 	Revision      string `json:"revision,omitempty"` // vcs.revision
 	Time          string `json:"time,omitempty"`     // vcs.time, RFC 3339
 	Modified      bool   `json:"modified"`           // vcs.modified: the work tree had changes
@@ -79,8 +83,13 @@ func buildOf(bi *debug.BuildInfo, ok bool) BuildInfo {
 			b.Modified = kv.Value == "true"
 		}
 	}
+	b.VCS = b.Revision != ""
 	return b
 }
+
+// noVCS is what version prints for a build that carries no VCS
+// information: why there may be none, and how to get it.
+const noVCS = "none: this build carries no VCS information (built with -buildvcs=false, as GOFLAGS may say, by go run, outside a git checkout, or in a linked git worktree: golang/go#58218); make build in a clone stamps the commit"
 
 // printVersion writes the build information as text or JSON.
 func printVersion(e env, format string) int {
@@ -95,10 +104,12 @@ func writeVersion(e env, format string, b BuildInfo) int {
 	if b.Module != "" {
 		fmt.Fprintf(e.stdout, "  module    %s\n", b.Module)
 	}
-	if b.Revision != "" {
+	if b.VCS {
 		fmt.Fprintf(e.stdout, "  revision  %s\n", b.Revision)
 		fmt.Fprintf(e.stdout, "  time      %s\n", b.Time)
 		fmt.Fprintf(e.stdout, "  modified  %t\n", b.Modified)
+	} else {
+		fmt.Fprintf(e.stdout, "  revision  %s\n", noVCS)
 	}
 	if b.Go != "" {
 		fmt.Fprintf(e.stdout, "  go        %s\n", b.Go)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"runtime/debug"
 	"strings"
@@ -22,9 +23,13 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		stamped string
 		want    BuildInfo
 	}{
-		"checkout": {bi: checkout, want: BuildInfo{SchemaVersion: "1", Version: "0.0.0-devel+0123456789ab.dirty", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
+		"checkout": {bi: checkout, want: BuildInfo{SchemaVersion: "1", Version: "0.0.0-devel+0123456789ab.dirty", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", VCS: true, Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
 		"module":   {bi: release, want: BuildInfo{SchemaVersion: "1", Version: "v1.2.3", Schema: "siteforge.dev/v1alpha1", Module: "v1.2.3", Go: "go1.26.8"}},
-		"stamped":  {bi: checkout, stamped: "v9.9.9", want: BuildInfo{SchemaVersion: "1", Version: "v9.9.9", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
+		"stamped":  {bi: checkout, stamped: "v9.9.9", want: BuildInfo{SchemaVersion: "1", Version: "v9.9.9", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", VCS: true, Revision: rev, Time: "2026-11-26T10:00:00Z", Modified: true, Go: "go1.26.8"}},
+		// GOFLAGS=-buildvcs=false, or a linked git worktree
+		"no VCS": {bi: &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/siteforge/siteforge", Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "-buildvcs", Value: "false"}}},
+			want: BuildInfo{SchemaVersion: "1", Version: "0.0.0-devel", Schema: "siteforge.dev/v1alpha1", Module: "(devel)", Go: "go1.26.8"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			old := version
@@ -42,10 +47,16 @@ func TestVersionFromBuildInfo(t *testing.T) {
 			if tc.want.Revision != "" && !strings.Contains(text.String(), "revision  "+rev+"\n") {
 				t.Errorf("text has no revision: %s", text.String())
 			}
+			if tc.want.VCS == strings.Contains(text.String(), "carries no VCS information") {
+				t.Errorf("text says the build carries VCS information %v wrongly: %s", !tc.want.VCS, text.String())
+			}
 			writeVersion(env{stdout: &js}, "json", got)
 			var back BuildInfo
 			if err := json.Unmarshal(js.Bytes(), &back); err != nil || back != tc.want {
 				t.Errorf("json %s: %+v, %v", js.String(), back, err)
+			}
+			if !strings.Contains(js.String(), fmt.Sprintf(`"vcs": %t,`, tc.want.VCS)) {
+				t.Errorf("json does not say vcs: %t: %s", tc.want.VCS, js.String())
 			}
 		})
 	}
