@@ -54,20 +54,45 @@ func TestReleaseFiles(t *testing.T) {
 }
 
 // TestReleaseReproducible builds the linux/amd64 release twice, into two
-// folders, and requires the same bytes in every file; SHA256SUMS verifies
-// with sha256sum -c; the SBOM lists the module's dependencies as the
-// package graph has them (go list -deps, not the binary's own record the
-// SBOM is made from) and the Go standard library; a build from a clone
-// carries the commit.
+// folders, once in this checkout and once in a copy of it at another path,
+// and requires the same bytes in every file: -trimpath keeps the paths of
+// the checkout out of the binary. SHA256SUMS verifies with sha256sum -c;
+// the SBOM lists the module's dependencies as the package graph has them
+// (go list -deps, not the binary's own record the SBOM is made from) and
+// the Go standard library; a build from a clone carries the commit.
+//
+// The copy shares the checkout's git state through a .git symlink (to the
+// folder of a clone, or to a linked worktree's .git file: the go command
+// stamps the copy exactly as it stamps the checkout) and reads it with
+// GIT_OPTIONAL_LOCKS=0, so that git status in the copy does not rewrite
+// the checkout's index. Both builds share the build cache: the go command
+// keys a package's compiled output by its folder unless -trimpath is given
+// (cmd/go's action IDs), so the copy's packages come from the cache only
+// because -trimpath is in effect, and without it they would be compiled
+// again with the copy's paths in them, and the bytes would differ. A cold
+// second cache would prove that the cache changes nothing, at the cost of
+// compiling every dependency again (minutes of CPU on 2 cores), and would
+// prove nothing more about paths.
 func TestReleaseReproducible(t *testing.T) {
 	mk := makeCommand(t)
 	tmp := t.TempDir()
+	other := filepath.Join(tmp, "elsewhere", "siteforge")
+	copyTree(t, root, other, func(rel string, d os.DirEntry) bool {
+		return rel == ".git" || rel == "bin" || rel == "out" || rel == "dist" || strings.HasSuffix(rel, ".test")
+	})
+	if err := os.Symlink(filepath.Join(root, ".git"), filepath.Join(other, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	gitEnv := append([]string{"GIT_OPTIONAL_LOCKS=0"}, releaseEnv...)
+	if a, b := run(t, root, gitEnv, "git", "status", "--porcelain"), run(t, other, gitEnv, "git", "status", "--porcelain"); a.code != 0 || a != b {
+		t.Fatalf("git status differs between the checkout and its copy at %s:\n%v\n%v", other, a, b)
+	}
 	var dirs []string
-	for _, name := range []string{"a", "b"} {
-		dir := filepath.Join(tmp, name)
-		res := run(t, root, releaseEnv, mk, "-s", "release", "RELEASE_DIR="+dir, "RELEASE_PLATFORMS=linux/amd64", "RELEASE_ARGS=-image=false")
+	for i, src := range []string{root, other} {
+		dir := filepath.Join(tmp, string(rune('a'+i)))
+		res := run(t, src, gitEnv, mk, "-s", "release", "RELEASE_DIR="+dir, "RELEASE_PLATFORMS=linux/amd64", "RELEASE_ARGS=-image=false")
 		if res.code != 0 {
-			t.Fatalf("make release RELEASE_PLATFORMS=linux/amd64: %v", res)
+			t.Fatalf("make release RELEASE_PLATFORMS=linux/amd64 in %s: %v", src, res)
 		}
 		dirs = append(dirs, dir)
 	}
@@ -88,7 +113,7 @@ func TestReleaseReproducible(t *testing.T) {
 	for _, f := range files {
 		a, b := readFile(t, filepath.Join(dirs[0], f)), readFile(t, filepath.Join(dirs[1], f))
 		if a != b {
-			t.Errorf("%s differs between two builds of the same tree", f)
+			t.Errorf("%s differs between two builds of the same tree at two paths (%s, %s)", f, root, other)
 		}
 	}
 
