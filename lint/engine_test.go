@@ -160,7 +160,7 @@ func TestRulesDoc(t *testing.T) {
 func TestFactOncePerSet(t *testing.T) {
 	type key string
 	objs := readDocs(t, idms)
-	set := lint.ManifestSet(objs, 0)
+	set := lint.ManifestSet(objs, 0, "")
 	calls := 0
 	compute := func() *int { calls++; v := calls; return &v }
 	a := lint.Fact(set, key("n"), compute)
@@ -172,7 +172,7 @@ func TestFactOncePerSet(t *testing.T) {
 	if c := lint.Fact(set, key("other"), compute); calls != 2 || c == a {
 		t.Errorf("another key did not compute its own fact")
 	}
-	if d := lint.Fact(lint.ManifestSet(objs, 0), key("n"), compute); calls != 3 || d == a {
+	if d := lint.Fact(lint.ManifestSet(objs, 0, ""), key("n"), compute); calls != 3 || d == a {
 		t.Errorf("another set shared the first set's fact")
 	}
 	// Nested: a fact computed from another fact.
@@ -193,7 +193,7 @@ func TestCheckEqualsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := lint.Merge(l.Check(lint.ManifestSet(objs, 0)))
+	got := lint.Merge(l.Check(lint.ManifestSet(objs, 0, "")))
 	if rules(got) != rules(want) || rules(want) == "" {
 		t.Errorf("Check: %s\nRun:   %s", rules(got), rules(want))
 	}

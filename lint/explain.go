@@ -38,7 +38,8 @@ const releaseDoc = `## The release of plain manifests
 Rules gated on the OpenShift release take it, for a site, from cluster.version; for plain
 manifests given together, from the first of these that says it:
 
-1. ` + "`--ocp-version`" + ` (the KRM function's ` + "`ocpVersion`" + `).
+1. ` + "`--ocp-version`" + `, else ` + "`ocp-version`" + ` in ` + "`.siteforge.yaml`" + ` (the KRM function's ` + "`spec.ocpVersion`" + `); a
+   message names which one.
 2. A ClusterVersion (config.openshift.io/v1): spec.desiredUpdate.version, else status.desired.version,
    else the version of spec.channel (stable-4.17).
 3. The ClusterImageSet (hive.openshift.io/v1) a ClusterInstance (siteconfig.open-cluster-management.io/v1alpha1,

@@ -192,6 +192,10 @@ type Input struct {
 	// Minor is the OpenShift minor version plain manifests target
 	// (--ocp-version; 0: unknown).
 	Minor platform.OCPMinor
+	// MinorFrom says where Minor was given, as messages name it: "" is
+	// --ocp-version; a configuration's key otherwise (a SiteLint's
+	// spec.ocpVersion, .siteforge.yaml's ocp-version).
+	MinorFrom string
 
 	sets []Set // computed once
 }
@@ -266,19 +270,29 @@ func SiteSet(s *Site) Set {
 }
 
 // ManifestSet is the set of plain manifests given together; minor is the
-// --ocp-version (0: what the objects say, manifests.ReadRelease). The
-// precedence: --ocp-version, then ClusterVersion, then ClusterImageSet /
-// ClusterInstance / AgentClusterInstall, then ImageSetConfiguration
-// (docs/rules.md "The release of plain manifests").
-func ManifestSet(objs []*manifests.Object, minor platform.OCPMinor) Set {
+// --ocp-version (0: what the objects say, manifests.ReadRelease), given
+// where from says (GivenMinorFrom). The precedence: --ocp-version, then
+// ClusterVersion, then ClusterImageSet / ClusterInstance /
+// AgentClusterInstall, then ImageSetConfiguration (docs/rules.md "The
+// release of plain manifests").
+func ManifestSet(objs []*manifests.Object, minor platform.OCPMinor, from string) Set {
 	objs, dups := manifests.Dedup(objs)
-	set := Set{Objects: objs, Duplicates: dups, Minor: minor, MinorFrom: "--ocp-version", facts: &facts{}}
+	set := Set{Objects: objs, Duplicates: dups, Minor: minor, MinorFrom: GivenMinorFrom(from), facts: &facts{}}
 	rel := manifests.ReadRelease(objs)
 	if set.Minor == 0 {
 		set.Minor, set.MinorFrom, set.MinorConflict = rel.Minor, rel.MinorFrom, rel.Conflict
 	}
 	set.ReleaseImage, set.ReleaseImageFrom = rel.Image, rel.ImageFrom
 	return set
+}
+
+// GivenMinorFrom is where a version given to lint comes from, as messages
+// name it: from, or --ocp-version when from is "".
+func GivenMinorFrom(from string) string {
+	if from == "" {
+		return "--ocp-version"
+	}
+	return from
 }
 
 // facts holds what rules derived from a set, by key.
@@ -356,7 +370,7 @@ func (in *Input) Sets() []Set {
 		s.Extra = append(append([]*manifests.Object{}, s.Extra...), in.Objects...)
 		set := SiteSet(&s)
 		if set.Minor == 0 && in.Minor > 0 {
-			set.Minor, set.MinorFrom = in.Minor, "--ocp-version"
+			set.Minor, set.MinorFrom = in.Minor, GivenMinorFrom(in.MinorFrom)
 		}
 		in.sets = []Set{set}
 		return in.sets
@@ -365,7 +379,7 @@ func (in *Input) Sets() []Set {
 		in.sets = append(in.sets, SiteSet(s))
 	}
 	if len(in.Objects) > 0 {
-		in.sets = append(in.sets, ManifestSet(in.Objects, in.Minor))
+		in.sets = append(in.sets, ManifestSet(in.Objects, in.Minor, in.MinorFrom))
 	}
 	return in.sets
 }

@@ -80,7 +80,7 @@ func BenchmarkEgressIPLint(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				l.Check(lint.ManifestSet(objs, 0))
+				l.Check(lint.ManifestSet(objs, 0, ""))
 			}
 		})
 	}

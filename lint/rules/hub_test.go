@@ -27,11 +27,11 @@ func lintRepo(t *testing.T, paths []string, enable ...string) []string {
 	}
 	parts := []lint.Result{l.Inputs(inputs)}
 	if len(found.Loose) > 0 {
-		parts = append(parts, l.Check(lint.ManifestSet(found.Loose, 0)))
+		parts = append(parts, l.Check(lint.ManifestSet(found.Loose, 0, "")))
 	}
 	for _, c := range found.Clusters {
 		if len(c.Objects) > 0 {
-			parts = append(parts, l.Check(lint.ManifestSet(c.Objects, 0)))
+			parts = append(parts, l.Check(lint.ManifestSet(c.Objects, 0, "")))
 		}
 	}
 	var got []string

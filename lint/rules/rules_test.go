@@ -166,7 +166,7 @@ func lintFiles(t *testing.T, files map[string]string, enable ...string) lint.Res
 	}
 	parts := []lint.Result{l.Inputs(inputs)}
 	if len(objs) > 0 {
-		parts = append(parts, l.Check(lint.ManifestSet(objs, 0)))
+		parts = append(parts, l.Check(lint.ManifestSet(objs, 0, "")))
 	}
 	return lint.Merge(parts...)
 }

@@ -66,6 +66,79 @@ spec:
 	}
 }
 
+// TestConfigFileExcludeAndOCPVersion: the file's exclude and ocp-version
+// are applied (a finding under an excluded folder is gone; a rule that
+// depends on the OpenShift version runs at the file's version), and the
+// flags win: --ocp-version replaces the file's version, --exclude adds to
+// its patterns; --no-config brings both findings back.
+func TestConfigFileExcludeAndOCPVersion(t *testing.T) {
+	root := t.TempDir()
+	// MIR014 (info): an ImageContentSourcePolicy on 4.13 or later; without
+	// a version the rule does not run, and its message says where the
+	// version comes from
+	icsp := `apiVersion: operator.openshift.io/v1alpha1
+kind: ImageContentSourcePolicy
+metadata:
+  name: old
+spec:
+  repositoryDigestMirrors:
+  - source: registry.redhat.io
+    mirrors: [mirror.example.com/redhat]
+`
+	// MIR018 (info): tag mirroring, whatever the version
+	itms := `apiVersion: config.openshift.io/v1
+kind: ImageTagMirrorSet
+metadata:
+  name: tags
+spec:
+  imageTagMirrors:
+  - source: registry.example.com/team
+    mirrors: [mirror.example.com/team]
+`
+	write(t, root, map[string]string{
+		".siteforge.yaml":  "lint:\n  ocp-version: \"4.16\"\n  exclude: [vendor/]\n",
+		"icsp.yaml":        icsp,
+		"vendor/itms.yaml": itms,
+		"extra/itms.yaml":  strings.Replace(itms, "name: tags", "name: extra", 1),
+	})
+	const (
+		mir014    = "icsp.yaml:2:7: info: ImageContentSourcePolicy old: ImageContentSourcePolicy is deprecated since OpenShift 4.13, and this is 4.16 (from ocp-version in .siteforge.yaml);"
+		mir014Any = "[MIR014]"
+		vendor    = "vendor/itms.yaml:"
+		extra     = "extra/itms.yaml:"
+		// MIR016 (error): an ImageTagMirrorSet before 4.13
+		mir016 = "extra/itms.yaml:2:7: error: ImageTagMirrorSet extra needs OpenShift 4.13 or later, this is 4.12 (from --ocp-version):"
+	)
+	for _, tc := range []struct {
+		what    string
+		args    []string
+		code    int
+		has     []string
+		hasNone []string
+	}{
+		{"the file's version and exclude", []string{"lint", "."}, ExitOK, []string{mir014, extra}, []string{vendor}},
+		{"--no-config", []string{"lint", "--no-config", "."}, ExitOK, []string{vendor, extra}, []string{mir014Any}},
+		{"--ocp-version replaces the file's", []string{"lint", "--ocp-version", "4.12", "."}, ExitFindings, []string{mir016}, []string{mir014Any, vendor}},
+		{"--ocp-version 4.18", []string{"lint", "--ocp-version", "4.18", "."}, ExitOK, []string{"and this is 4.18 (from --ocp-version);"}, []string{vendor}},
+		{"--exclude adds to the file's", []string{"lint", "--exclude", "extra/", "."}, ExitOK, []string{mir014}, []string{vendor, extra}},
+	} {
+		r := mainIn(t, root, tc.args...)
+		if r.code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tc.what, r.code, tc.code, r.stdout, r.stderr)
+		}
+		for _, s := range tc.has {
+			if !strings.Contains(r.stdout, s) {
+				t.Errorf("%s: no %q in\n%s", tc.what, s, r.stdout)
+			}
+		}
+		for _, s := range tc.hasNone {
+			if strings.Contains(r.stdout, s) {
+				t.Errorf("%s: %q in\n%s", tc.what, s, r.stdout)
+			}
+		}
+	}
+}
+
 // TestNewEchoesEscaped: the values the cobra command line, the JSON
 // formats and the configuration file echo are escaped as every other
 // (TestEchoedValuesEscaped): an unknown key or value of .siteforge.yaml, a

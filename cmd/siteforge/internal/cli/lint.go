@@ -118,6 +118,10 @@ is printed in every case but the last two.`,
 						*v.to = v.from
 					}
 				}
+				versionFrom := "" // --ocp-version
+				if !fs.Changed("ocp-version") && cfg.Lint.OCPVersion != "" {
+					versionFrom = "ocp-version in " + diag.Clean(cfg.Path)
+				}
 				*exclude = append(slices.Clone(cfg.Lint.Exclude), *exclude...)
 				*disable = append(cfg.Lint.Rules(), *disable...)
 				var stdin []byte
@@ -151,7 +155,7 @@ is printed in every case but the last two.`,
 				}
 				res, ok := func() (lint.Result, bool) {
 					defer fleetGC()()
-					return lintPaths(e, linter, args, stdin, *version, *exclude)
+					return lintPaths(e, linter, args, stdin, *version, versionFrom, *exclude)
 				}()
 				// The report is printed whatever happened: a CI step
 				// uploading SARIF or reading JSON gets the problems.
@@ -290,8 +294,10 @@ func fleetGC() (restore func()) {
 // one site. Files that cannot be read, templates, sites that do not load and
 // render warnings are findings (INP rules): the run goes on. ok is false
 // when the run could not be done (a PATH that does not exist, an internal
-// error); the findings are still returned, for the report.
-func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version string, exclude []string) (lint.Result, bool) {
+// error); the findings are still returned, for the report. version is the
+// OpenShift version of what does not say its own, given where versionFrom
+// says (lint.GivenMinorFrom).
+func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version, versionFrom string, exclude []string) (lint.Result, bool) {
 	ok := true
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
@@ -333,7 +339,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 			extra, found.Loose = found.Loose, nil // one cluster: the site and the files beside it
 		}
 		var mu sync.Mutex
-		run, err := eachUnit(units, diags, verdict.Options{Linter: linter, Extra: extra, Minor: minor, Findings: true}, func(i int, o *generators.Output) error {
+		run, err := eachUnit(units, diags, verdict.Options{Linter: linter, Extra: extra, Minor: minor, MinorFrom: versionFrom, Findings: true}, func(i int, o *generators.Output) error {
 			mu.Lock()
 			linted[o.Site.Name] = true
 			mu.Unlock()
@@ -353,7 +359,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 		parts = append(parts, run.Lint...)
 	}
 	if len(found.Loose) > 0 {
-		parts = append(parts, linter.Check(lint.ManifestSet(found.Loose, minor)))
+		parts = append(parts, linter.Check(lint.ManifestSet(found.Loose, minor, versionFrom)))
 	}
 	for _, c := range found.Clusters {
 		if c.RenderedSite != "" && linted[c.RenderedSite] {
@@ -362,7 +368,7 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 		if len(c.Objects) == 0 {
 			continue
 		}
-		set := lint.ManifestSet(c.Objects, minor)
+		set := lint.ManifestSet(c.Objects, minor, versionFrom)
 		if c.RenderedSite != "" {
 			// linted without its site: the site's suppressions apply
 			from, gone := renderedFrom(c)

@@ -87,7 +87,7 @@ func TestConcurrentLintMatchesOneRun(t *testing.T) {
 	for _, procs := range []int{1, 4} {
 		prev := runtime.GOMAXPROCS(procs)
 		var stderr bytes.Buffer
-		got, ok := lintPaths(env{stdout: &bytes.Buffer{}, stderr: &stderr}, linter, append(append([]string(nil), sites...), plain), nil, "", nil)
+		got, ok := lintPaths(env{stdout: &bytes.Buffer{}, stderr: &stderr}, linter, append(append([]string(nil), sites...), plain), nil, "", "", nil)
 		runtime.GOMAXPROCS(prev)
 		if !ok {
 			t.Fatalf("GOMAXPROCS %d: lint failed: %s", procs, stderr.String())

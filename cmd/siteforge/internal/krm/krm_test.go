@@ -358,6 +358,24 @@ func TestSiteLintFailOn(t *testing.T) {
 	}
 }
 
+// TestSiteLintOCPVersion: spec.ocpVersion is the release of the items, and
+// a finding that depends on it names it as where the version comes from.
+func TestSiteLintOCPVersion(t *testing.T) {
+	out, stderr, code := run(t, t.TempDir(), lintList("  spec:\n    disable: [MIR001, MIR002]\n    ocpVersion: \"4.12\"\n"))
+	found := false
+	for _, r := range out.Results {
+		if r.Tags["rule"] == "MIR016" {
+			found = true
+			if !strings.Contains(r.Message, "this is 4.12 (from spec.ocpVersion)") {
+				t.Errorf("MIR016 does not say the version comes from spec.ocpVersion: %s", r.Message)
+			}
+		}
+	}
+	if code != 1 || !found {
+		t.Errorf("an ImageDigestMirrorSet on 4.12: exit %d, results %+v, stderr:\n%s", code, out.Results, stderr)
+	}
+}
+
 func TestSiteLintSite(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"site.yaml": string(exampleSite(t))})
 	// The site's own rendered objects come back as items (a SiteRender

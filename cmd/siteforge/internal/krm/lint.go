@@ -38,7 +38,7 @@ func lintItems(r *reporter, spec LintSpec) int {
 			r.failure("spec.ocpVersion %q: %v", spec.OCPVersion, err)
 			return exitFailure
 		}
-		in.Minor = m
+		in.Minor, in.MinorFrom = m, "spec.ocpVersion"
 	}
 
 	linted := map[string]bool{} // site sources linted as sites
@@ -66,7 +66,7 @@ func lintItems(r *reporter, spec LintSpec) int {
 		}
 		if in.Minor == 0 && len(sites) == 1 {
 			if m, err := platform.ParseOCPMinor(sites[0].Cluster.Version); err == nil {
-				in.Minor = m
+				in.Minor, in.MinorFrom = m, "the site's cluster.version"
 			}
 		}
 	}

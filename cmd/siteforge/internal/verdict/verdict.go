@@ -35,8 +35,10 @@ type Options struct {
 	// (`siteforge lint SITE extra.yaml`, SiteLint's items).
 	Extra []*manifests.Object
 	// Minor is the release of a site whose cluster.version does not say
-	// one (lint --ocp-version).
-	Minor platform.OCPMinor
+	// one (lint --ocp-version), given where MinorFrom says
+	// (lint.GivenMinorFrom).
+	Minor     platform.OCPMinor
+	MinorFrom string
 	// Findings is lint's mode: the lint rules' findings are the report
 	// (Result.Lint, every severity), not refusals of the site.
 	Findings bool
@@ -110,7 +112,7 @@ func Site(s *site.Site, opts Options) (Result, error) {
 	}
 	set := lint.SiteSet(&lint.Site{Site: s, Objects: objs, Origin: origin, Extra: opts.Extra, Warnings: warnings})
 	if set.Minor == 0 && opts.Minor > 0 {
-		set.Minor, set.MinorFrom = opts.Minor, "--ocp-version"
+		set.Minor, set.MinorFrom = opts.Minor, lint.GivenMinorFrom(opts.MinorFrom)
 	}
 	r.Lint, r.Linted = linter.Check(set), true
 	if opts.Findings {
