@@ -146,7 +146,7 @@ func TestSignalWhileStartingExits2(t *testing.T) {
 func impactRepo(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
+		t.Skip("SKIPPED: git is not installed, so impact --git is NOT tested under interruption")
 	}
 	dir := t.TempDir()
 	if err := fleetgen.Write(filepath.Join(dir, "fleet"), 200); err != nil {

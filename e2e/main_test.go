@@ -88,12 +88,14 @@ func siteforge(t *testing.T, dir string, args ...string) result {
 	return run(t, dir, nil, filepath.Join(binDir, "siteforge"), args...)
 }
 
-// kustomize returns the pinned kustomize `make test` installs, or skips.
+// kustomize returns the pinned kustomize `make test` installs, or skips
+// loudly, naming the test that did not run.
 func kustomize(t *testing.T) string {
 	t.Helper()
 	k := os.Getenv("KUSTOMIZE")
 	if k == "" {
-		t.Skip("SKIPPED: KUSTOMIZE is not set; run through `make test`, which installs the pinned kustomize into ./bin and exports KUSTOMIZE")
+		t.Skipf("SKIPPED: KUSTOMIZE is not set, so %s is NOT tested with the real kustomize: run through `make test`, "+
+			"which installs the pinned kustomize into ./bin and exports KUSTOMIZE (or set KUSTOMIZE=bin/kustomize-<version>)", t.Name())
 	}
 	return k
 }

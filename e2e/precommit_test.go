@@ -63,6 +63,51 @@ func goEnv(t *testing.T, name string) string {
 	return strings.TrimSpace(res.stdout)
 }
 
+// hookVariant is one way the published hooks run: language golang
+// (pre-commit builds siteforge with go install ./... in its clone of the
+// hook repository; PATH without the test's siteforge, so the hook can only
+// run what pre-commit built) or system (the siteforge on PATH; suffix
+// -system).
+type hookVariant struct{ name, suffix, path string }
+
+// hookVariants are both variants (a function: TestMain puts the test's
+// siteforge first on PATH).
+func hookVariants() []hookVariant {
+	return []hookVariant{
+		{"golang", "", strings.Join(withoutDir(filepath.SplitList(os.Getenv("PATH")), binDir), string(os.PathListSeparator))},
+		{"system", "-system", os.Getenv("PATH")},
+	}
+}
+
+// hookEnv is the environment pre-commit runs a variant's hooks in, with
+// cache as PRE_COMMIT_HOME (its clones and envs). pre-commit points GOPATH
+// at its env folder: the module and build caches stay the ones the rest of
+// the run uses, so go install needs no network for modules already
+// downloaded (others come through GOPROXY), and compiles only what changed.
+// GOFLAGS passes through (a -buildvcs=false there changes only the stamp).
+func hookEnv(t *testing.T, v hookVariant, cache string) []string {
+	t.Helper()
+	return []string{
+		"PATH=" + v.path,
+		"PRE_COMMIT_HOME=" + cache,
+		"GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
+		"GOCACHE=" + goEnv(t, "GOCACHE"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+	}
+}
+
+// checkHookBuild fails the test when a golang variant's hooks ran without
+// pre-commit building siteforge into its env under cache.
+func checkHookBuild(t *testing.T, v hookVariant, cache string) {
+	t.Helper()
+	if v.suffix != "" {
+		return
+	}
+	if built, _ := filepath.Glob(filepath.Join(cache, "repo*", "golangenv-*", "bin", "siteforge")); len(built) == 0 {
+		t.Errorf("pre-commit did not build siteforge into its golang env under %s", cache)
+	}
+}
+
 // TestPreCommitHooks runs the published hooks through pre-commit, in a user
 // repository that uses this tree as its hook repository: siteforge-lint
 // passes on an example site and fails on a tag-pulled catalog under
@@ -74,15 +119,7 @@ func TestPreCommitHooks(t *testing.T) {
 	hooks, rev := hookRepo(t)
 	cache := t.TempDir() // PRE_COMMIT_HOME: pre-commit's clones and envs
 
-	for _, variant := range []struct {
-		name, suffix string
-		path         string
-	}{
-		// language: golang: PATH without the test's siteforge, so the hook
-		// can only run what pre-commit built.
-		{"golang", "", strings.Join(withoutDir(filepath.SplitList(os.Getenv("PATH")), binDir), string(os.PathListSeparator))},
-		{"system", "-system", os.Getenv("PATH")},
-	} {
+	for _, variant := range hookVariants() {
 		t.Run(variant.name, func(t *testing.T) {
 			user := t.TempDir()
 			writeFiles(t, user, map[string]string{
@@ -96,15 +133,7 @@ func TestPreCommitHooks(t *testing.T) {
 			}
 			git(t, user, "init", "-q", "-b", "main")
 			git(t, user, "add", "-A")
-			env := []string{
-				"PATH=" + variant.path,
-				"PRE_COMMIT_HOME=" + cache,
-				// pre-commit sets GOPATH to its env folder; keep the module
-				// and build caches the rest of the test run uses.
-				"GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
-				"GOCACHE=" + goEnv(t, "GOCACHE"),
-				"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-			}
+			env := hookEnv(t, variant, cache)
 			runHooks := func() result {
 				t.Helper()
 				return run(t, user, env, pc, "run", "--all-files", "--color", "never")
@@ -113,11 +142,7 @@ func TestPreCommitHooks(t *testing.T) {
 			if res := runHooks(); res.code != 0 {
 				t.Fatalf("hooks failed on a clean example site: %v", res)
 			}
-			if variant.suffix == "" {
-				if built, _ := filepath.Glob(filepath.Join(cache, "repo*", "golangenv-*", "bin", "siteforge")); len(built) == 0 {
-					t.Errorf("pre-commit did not build siteforge into its golang env under %s", cache)
-				}
-			}
+			checkHookBuild(t, variant, cache)
 
 			// Another registry than the site's: the committed rendered output
 			// holds tag mirrors for registry.redhat.io, and lint checks the

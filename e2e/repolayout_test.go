@@ -45,6 +45,7 @@ func repoLayout(t *testing.T, extra map[string]string) (repo, kdir string) {
 // writes for the site, linted clean; a site outside the work tree is
 // refused.
 func TestKustomizeRepositoryLayout(t *testing.T) {
+	kustomize(t) // skips loudly, before the repository is made, without KUSTOMIZE
 	repo, kdir := repoLayout(t, nil)
 	built := kustomizeBuild(t, kdir, execFlags...)
 	if built.code != 0 {
@@ -92,47 +93,55 @@ func TestKustomizeRepositoryLayout(t *testing.T) {
 	}
 }
 
-// TestPreCommitRepositoryLayout runs the documented hooks (lint and impact,
-// with the siteforge on PATH) through pre-commit on the sites/<name> +
-// clusters/<name> layout: the site is one site (the SiteRender and
-// SiteLint configs naming it are not a second one, and nothing is
-// "already used"), a clean tree passes, and a change to the site is
-// reported by impact once, for that site.
+// TestPreCommitRepositoryLayout runs the documented hooks (lint and impact)
+// through pre-commit on the sites/<name> + clusters/<name> layout, both as
+// language golang (pre-commit builds siteforge from the hook repository
+// with go install ./..., modules from the run's module cache or GOPROXY)
+// and as -system hooks (the siteforge on PATH): the site is one site (the
+// SiteRender and SiteLint configs naming it are not a second one, and
+// nothing is "already used"), a clean tree passes, and a change to the site
+// is reported by impact once, for that site.
 func TestPreCommitRepositoryLayout(t *testing.T) {
 	pc := preCommit(t)
 	hooks, rev := hookRepo(t)
-	repo, _ := repoLayout(t, map[string]string{
-		".pre-commit-config.yaml": "repos:\n- repo: " + hooks + "\n  rev: " + rev + "\n  hooks:\n" +
-			"  - id: siteforge-lint-system\n" +
-			"  - id: siteforge-impact-system\n",
-	})
-	env := []string{"PATH=" + os.Getenv("PATH"), "PRE_COMMIT_HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}
-	res := run(t, repo, env, pc, "run", "--all-files", "--color", "never")
-	if res.code != 0 {
-		t.Fatalf("hooks failed on the sites/ + clusters/ layout: %v", res)
-	}
-	for _, bad := range []string{"already used", "INP002"} {
-		if strings.Contains(res.stdout, bad) {
-			t.Errorf("the hooks report %q: the site was read twice: %v", bad, res)
-		}
-	}
+	cache := t.TempDir() // PRE_COMMIT_HOME: pre-commit's clones and envs
+	for _, variant := range hookVariants() {
+		t.Run(variant.name, func(t *testing.T) {
+			repo, _ := repoLayout(t, map[string]string{
+				".pre-commit-config.yaml": "repos:\n- repo: " + hooks + "\n  rev: " + rev + "\n  hooks:\n" +
+					"  - id: siteforge-lint" + variant.suffix + "\n" +
+					"  - id: siteforge-impact" + variant.suffix + "\n",
+			})
+			env := hookEnv(t, variant, cache)
+			res := run(t, repo, env, pc, "run", "--all-files", "--color", "never")
+			if res.code != 0 {
+				t.Fatalf("hooks failed on the sites/ + clusters/ layout: %v", res)
+			}
+			checkHookBuild(t, variant, cache)
+			for _, bad := range []string{"already used", "INP002"} {
+				if strings.Contains(res.stdout, bad) {
+					t.Errorf("the hooks report %q: the site was read twice: %v", bad, res)
+				}
+			}
 
-	// A change to the site's chrony MachineConfig: impact reports the
-	// reboot of the site's master pool once, and lint still passes.
-	site := filepath.Join(repo, "sites", "lab-kustomize", "site.yaml")
-	changed := strings.Replace(readFile(t, site), "server ntp1.lab.example.com iburst", "server ntp2.lab.example.com iburst", 1)
-	if changed == readFile(t, site) {
-		t.Fatal("examples/kustomize/site/site.yaml no longer names ntp1.lab.example.com")
-	}
-	writeFiles(t, repo, map[string]string{"sites/lab-kustomize/site.yaml": changed})
-	git(t, repo, "add", "-A")
-	res = run(t, repo, env, pc, "run", "--all-files", "--color", "never")
-	if res.code != 0 {
-		t.Fatalf("hooks failed after a change to the site: %v", res)
-	}
-	for _, once := range []string{"\nlab-kustomize  master  3      reboot", "\nlab-kustomize/master: reboot: MachineConfig 99-master-chrony /etc/chrony.conf"} {
-		if n := strings.Count(res.stdout, once); n != 1 {
-			t.Errorf("impact prints %q %d times, want once: %v", once, n, res)
-		}
+			// A change to the site's chrony MachineConfig: impact reports the
+			// reboot of the site's master pool once, and lint still passes.
+			site := filepath.Join(repo, "sites", "lab-kustomize", "site.yaml")
+			changed := strings.Replace(readFile(t, site), "server ntp1.lab.example.com iburst", "server ntp2.lab.example.com iburst", 1)
+			if changed == readFile(t, site) {
+				t.Fatal("examples/kustomize/site/site.yaml no longer names ntp1.lab.example.com")
+			}
+			writeFiles(t, repo, map[string]string{"sites/lab-kustomize/site.yaml": changed})
+			git(t, repo, "add", "-A")
+			res = run(t, repo, env, pc, "run", "--all-files", "--color", "never")
+			if res.code != 0 {
+				t.Fatalf("hooks failed after a change to the site: %v", res)
+			}
+			for _, once := range []string{"\nlab-kustomize  master  3      reboot", "\nlab-kustomize/master: reboot: MachineConfig 99-master-chrony /etc/chrony.conf"} {
+				if n := strings.Count(res.stdout, once); n != 1 {
+					t.Errorf("impact prints %q %d times, want once: %v", once, n, res)
+				}
+			}
+		})
 	}
 }
