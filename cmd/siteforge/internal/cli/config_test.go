@@ -7,12 +7,9 @@ import (
 	"testing"
 )
 
-// TestConfigFile: lint reads .siteforge.yaml from the working folder or
-// the nearest folder above; flags win over it; a mistyped key is refused
-// (exit 2) at its line with "did you mean", before anything is linted.
-func TestConfigFile(t *testing.T) {
-	root := t.TempDir()
-	itms := `apiVersion: config.openshift.io/v1
+// itmsByTag is an ImageTagMirrorSet: tag mirroring, an info finding
+// (MIR018) whatever the version.
+const itmsByTag = `apiVersion: config.openshift.io/v1
 kind: ImageTagMirrorSet
 metadata:
   name: tags
@@ -21,8 +18,14 @@ spec:
   - source: registry.example.com/team
     mirrors: [mirror.example.com/team]
 `
+
+// TestConfigFile: lint reads .siteforge.yaml from the working folder or
+// the nearest folder above; flags win over it; a mistyped key is refused
+// (exit 2) at its line with "did you mean", before anything is linted.
+func TestConfigFile(t *testing.T) {
+	root := t.TempDir()
 	write(t, root, map[string]string{
-		"repo/clusters/a/itms.yaml": itms, // an info finding: MIR018
+		"repo/clusters/a/itms.yaml": itmsByTag, // an info finding: MIR018
 		"repo/.siteforge.yaml":      "lint:\n  fail-on: info\n",
 	})
 	deep := filepath.Join(root, "repo", "clusters", "a")
@@ -85,21 +88,11 @@ spec:
   - source: registry.redhat.io
     mirrors: [mirror.example.com/redhat]
 `
-	// MIR018 (info): tag mirroring, whatever the version
-	itms := `apiVersion: config.openshift.io/v1
-kind: ImageTagMirrorSet
-metadata:
-  name: tags
-spec:
-  imageTagMirrors:
-  - source: registry.example.com/team
-    mirrors: [mirror.example.com/team]
-`
 	write(t, root, map[string]string{
 		".siteforge.yaml":  "lint:\n  ocp-version: \"4.16\"\n  exclude: [vendor/]\n",
 		"icsp.yaml":        icsp,
-		"vendor/itms.yaml": itms,
-		"extra/itms.yaml":  strings.Replace(itms, "name: tags", "name: extra", 1),
+		"vendor/itms.yaml": itmsByTag,
+		"extra/itms.yaml":  strings.Replace(itmsByTag, "name: tags", "name: extra", 1),
 	})
 	const (
 		mir014    = "icsp.yaml:2:7: info: ImageContentSourcePolicy old: ImageContentSourcePolicy is deprecated since OpenShift 4.13, and this is 4.16 (from ocp-version in .siteforge.yaml);"
