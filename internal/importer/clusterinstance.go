@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/siteforge/siteforge/internal/credential"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -247,7 +248,7 @@ func hubNode(n upstream.NodeSpec, warn func(msg, hint string, p ...string)) (map
 	if n.BootMACAddress != "" {
 		node["bootMAC"] = n.BootMACAddress
 	}
-	if diag.HoldsCredential([]byte(n.BmcAddress)) {
+	if credential.Find([]byte(n.BmcAddress)) != "" {
 		warn("bmcAddress holds a credential: left out (siteforge never copies a secret)", "put the BMC credentials into the Secret bmcCredentialsName names, and the address without them into the site", "bmcAddress")
 		n.BmcAddress = ""
 	}
@@ -487,8 +488,8 @@ func setAddresses(node map[string]any, cfg any) {
 }
 
 // holdsCredential reports whether a decoded value holds a credential
-// (diag.HoldsCredential on its YAML).
+// (credential.Find on its YAML).
 func holdsCredential(v any) bool {
 	b, err := yaml.Marshal(v)
-	return err != nil || diag.HoldsCredential(b)
+	return err != nil || credential.Find(b) != ""
 }

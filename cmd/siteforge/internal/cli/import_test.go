@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -337,7 +338,8 @@ func TestImportRefusesBadInput(t *testing.T) {
 }
 
 // TestImportNeverCopiesSecrets: the pull secret of an install-config is not
-// copied, and a SiteConfig's secrets stay names.
+// copied, nor a day-0 MachineConfig that writes it as an Ignition data: URL,
+// and a SiteConfig's secrets stay names.
 func TestImportNeverCopiesSecrets(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "install")
@@ -349,6 +351,16 @@ func TestImportNeverCopiesSecrets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "install-config.yaml"), []byte(ic), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// the same pull secret written by a day-0 MachineConfig, base64 in an
+	// Ignition data: URL (the audit's leak: it was kept verbatim)
+	mc := "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-pull\n  labels:\n    machineconfiguration.openshift.io/role: master\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      files:\n      - path: /var/lib/kubelet/config.json\n        contents:\n          source: data:;base64," +
+		base64.StdEncoding.EncodeToString([]byte(secret)) + "\n"
+	if err := os.MkdirAll(filepath.Join(dir, "openshift"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "openshift", "99-pull.yaml"), []byte(mc), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(tmp, "out")
 	code, stdout, stderr := runCLI(t, "import", dir, "-o", out)
 	if code != ExitOK {
@@ -357,12 +369,18 @@ func TestImportNeverCopiesSecrets(t *testing.T) {
 	if !strings.Contains(stderr, "pullSecret is not imported") {
 		t.Errorf("no warning about the pull secret:\n%s", stderr)
 	}
+	if !strings.Contains(stderr, "day-0 manifest openshift/99-pull.yaml holds the kubelet's copy of the global pull secret (/var/lib/kubelet/config.json): not copied") {
+		t.Errorf("no warning about the MachineConfig writing the pull secret:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "extra-manifests", "99-pull.yaml")); err == nil {
+		t.Error("the MachineConfig writing the pull secret was copied")
+	}
 	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := os.ReadFile(p)
-		if bytes.Contains(b, []byte("c2VjcmV0")) {
+		if bytes.Contains(b, []byte("c2VjcmV0")) || bytes.Contains(b, []byte(base64.StdEncoding.EncodeToString([]byte(secret))[:24])) {
 			t.Errorf("%s holds the pull secret", p)
 		}
 		return err
@@ -370,7 +388,7 @@ func TestImportNeverCopiesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(stdout+stderr, "c2VjcmV0") {
+	if strings.Contains(stdout+stderr, "c2VjcmV0") || strings.Contains(stdout+stderr, base64.StdEncoding.EncodeToString([]byte(secret))[:24]) {
 		t.Error("the pull secret was printed")
 	}
 }
