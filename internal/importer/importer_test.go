@@ -57,6 +57,21 @@ spec:
       bootMACAddress: "52:54:00:00:00:02"
 `
 
+// clusterInstanceHead starts a test ClusterInstance s1 (release 4.18), up to
+// the fields of its spec each test adds.
+const clusterInstanceHead = `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: s1
+  namespace: s1
+spec:
+  clusterName: s1
+  baseDomain: example.com
+  pullSecretRef:
+    name: ps
+  clusterImageSetNameRef: openshift-4.18
+`
+
 // oneMasterSpec ends the spec of a test ClusterInstance: its machine
 // network, the bundled templates and one master node.
 const oneMasterSpec = `  machineNetwork:
@@ -91,6 +106,16 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// warningLines are a site's warnings, one "file:line:col message" a line
+// (the file's base name).
+func warningLines(s *Site) string {
+	var msgs []string
+	for _, w := range s.Warnings {
+		msgs = append(msgs, filepath.Base(w.Pos.File)+":"+w.Pos.String()[len(w.Pos.File)+1:]+" "+w.Message)
+	}
+	return strings.Join(msgs, "\n")
 }
 
 func writeInput(t *testing.T, name, text string) string {
@@ -140,13 +165,17 @@ func TestFleetFactoring(t *testing.T) {
 		msgs = append(msgs, w.Pos.String()+" "+w.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"sc.yaml:20:5 holdInstallation has no place", "sc.yaml:21:5 spec.clusters.0.unknownField is not imported"} {
+	for _, want := range []string{"sc.yaml:21:5 spec.clusters.0.unknownField is not imported"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning %q in:\n%s", want, all)
 		}
 	}
-	if !strings.Contains(string(files["sites/a/site.yaml"]), "holdInstallation has no place") {
+	if !strings.Contains(string(files["sites/a/site.yaml"]), "unknownField is not imported") {
 		t.Errorf("the site file does not list its warnings:\n%s", files["sites/a/site.yaml"])
+	}
+	// a ClusterInstance field the site carries as written: site a's own
+	if hub, _ := a["install"].(map[string]any)["hub"].(map[string]any); hub["holdInstallation"] != true {
+		t.Errorf("site a: install.hub.holdInstallation not imported:\n%s", files["sites/a/site.yaml"])
 	}
 }
 
@@ -200,11 +229,7 @@ data:
 		t.Fatal(errs)
 	}
 	s := res.Sites[0]
-	var msgs []string
-	for _, w := range s.Warnings {
-		msgs = append(msgs, filepath.Base(w.Pos.File)+":"+w.Pos.String()[len(w.Pos.File)+1:]+" "+w.Message)
-	}
-	all := strings.Join(msgs, "\n")
+	all := warningLines(s)
 	for _, want := range []string{
 		"ci.yaml:7:5 label team of the ClusterInstance has no place",
 		"ci.yaml:14:3 spec.caBundleRef is not imported",
@@ -358,18 +383,7 @@ func TestMachineConfigPullSecretNotCopied(t *testing.T) {
 			cm += "    " + l + "\n"
 		}
 	}
-	ci := `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
-kind: ClusterInstance
-metadata:
-  name: s1
-  namespace: s1
-spec:
-  clusterName: s1
-  baseDomain: example.com
-  pullSecretRef:
-    name: ps
-  clusterImageSetNameRef: openshift-4.18
-  extraManifestsRefs:
+	ci := clusterInstanceHead + `  extraManifestsRefs:
   - name: extra
 ` + oneMasterSpec
 	writeFiles(t, hubDir, map[string]string{"ci.yaml": ci, "cm.yaml": cm})
@@ -404,5 +418,97 @@ spec:
 				}
 			}
 		}
+	}
+}
+
+// TestClusterInstanceFieldsAsWritten: the ClusterInstance fields a site
+// carries are imported as written (install, install.hub, a node's hub),
+// but for what vet would refuse or what holds a credential: each of those
+// is left out with a warning at its field, and no file holds it.
+func TestClusterInstanceFieldsAsWritten(t *testing.T) {
+	ci := clusterInstanceHead + `  cpuPartitioningMode: AllNodes
+  cpuArchitecture: s390x
+  holdInstallation: true
+  proxy:
+    httpProxy: http://admin:hunter2@proxy.example.com:3128
+  installConfigOverrides: '{"capabilities": {"baselineCapabilitySet": "None"}}'
+  ignitionConfigOverride: '{"storage": {"files": [{"path": "/root/.docker/config.json", "contents": {"source": "data:,x"}}]}}'
+  suppressedManifests: [KlusterletAddonConfig]
+  diskEncryption:
+    type: nbde
+    tang:
+    - url: http://tang.example.com:7500
+      thumbprint: abc
+` + oneMasterSpec + `    nodeLabels:
+      node-role.kubernetes.io/master-du: ""
+    installerArgs: --append-karg nosmt
+    automatedCleaningMode: metadata
+    ironicInspect: disabled
+    extraAnnotations:
+      BareMetalHost:
+        example.com/rack: r1
+`
+	res, errs := Import([]string{writeInput(t, "ci.yaml", ci)}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s := res.Sites[0]
+	install := s.Data["install"].(map[string]any)
+	hub := install["hub"].(map[string]any)
+	node := s.Data["pools"].(map[string]any)["master"].(map[string]any)["nodes"].([]any)[0].(map[string]any)
+	for what, got := range map[string]any{
+		"cpuPartitioningMode": install["cpuPartitioningMode"], "holdInstallation": hub["holdInstallation"],
+		"installConfigOverrides": hub["installConfigOverrides"], "suppressedManifests": hub["suppressedManifests"],
+		"diskEncryption.type": hub["diskEncryption"].(map[string]any)["type"],
+		"node nodeLabels":     node["hub"].(map[string]any)["nodeLabels"], "node automatedCleaningMode": node["hub"].(map[string]any)["automatedCleaningMode"],
+		"node ironicInspect": node["hub"].(map[string]any)["ironicInspect"], "node extraAnnotations": node["hub"].(map[string]any)["extraAnnotations"],
+	} {
+		if got == nil {
+			t.Errorf("%s not imported", what)
+		}
+	}
+	for _, key := range []string{"proxy", "cpuArchitecture", "ignitionConfigOverride"} {
+		if install[key] != nil || hub[key] != nil {
+			t.Errorf("%s imported, want it left out", key)
+		}
+	}
+	if node["hub"].(map[string]any)["installerArgs"] != nil {
+		t.Error("installerArgs that are no JSON imported")
+	}
+	all := warningLines(s)
+	for _, want := range []string{
+		"ci.yaml:13:3 cpuArchitecture \"s390x\" is not imported: the ClusterInstance takes one of [x86_64 aarch64 multi]",
+		"ci.yaml:15:3 proxy holds a credential (user-info in a URL): left out",
+		"ci.yaml:18:3 ignitionConfigOverride holds registry credentials (/root/.docker/config.json): left out",
+		"ci.yaml:42:5 installerArgs is not a valid JSON document: the siteconfig operator refuses the ClusterInstance: left out",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	files, err := res.Files("yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range files {
+		if strings.Contains(string(b), "hunter2") || strings.Contains(string(b), ".docker/config.json\", \"contents") {
+			t.Errorf("%s holds a credential", name)
+		}
+	}
+}
+
+// TestInstallConfigSharedFields: install-config cpuPartitioningMode and
+// proxy are imported into install, as the ClusterInstance's are.
+func TestInstallConfigSharedFields(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"install-config.yaml": sno + "cpuPartitioningMode: AllNodes\nproxy:\n  httpProxy: http://proxy.example.com:3128\n  noProxy: .example.com\n"})
+	res, errs := Import([]string{dir}, Options{Release: "4.18"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	install := res.Sites[0].Data["install"].(map[string]any)
+	want := map[string]any{"httpProxy": "http://proxy.example.com:3128", "noProxy": ".example.com"}
+	if install["cpuPartitioningMode"] != "AllNodes" || !reflect.DeepEqual(install["proxy"], want) {
+		t.Errorf("install %v", install)
 	}
 }

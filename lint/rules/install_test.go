@@ -345,6 +345,15 @@ func init() {
 		ruleCase{rule: "INS022", name: "node installerArgs in YAML flow syntax (siteconfig test: should return false for non-JSON characters)", files: map[string]string{
 			"ci.yaml": strings.Replace(insClusterInstance, "  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '{key: value}'\n", 1),
 		}, want: []string{"ci.yaml:20:20: error: installerArgs of node sno1 is not a valid JSON document"}},
+		// valid JSON of the wrong shape: assisted-service merges the
+		// overrides as objects, coreos-installer takes a list of strings
+		ruleCase{rule: "INS022", name: "overrides that are no JSON object, installerArgs that are no list of strings", files: map[string]string{
+			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '[1]'\n", 1),
+				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '{\"append-karg\": \"nosmt\"}'\n", 1),
+		}, want: []string{
+			"ci.yaml:8:27: error: installConfigOverrides is not a JSON object",
+			"ci.yaml:21:20: error: installerArgs of node sno1 is not a JSON list of strings",
+		}},
 		ruleCase{rule: "INS022", name: "valid JSON strings (siteconfig test: should pass for valid JSON strings)", files: map[string]string{
 			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{}'\n  ignitionConfigOverride: '{}'\n", 1),
 				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '[\"--append-karg\", \"nameserver=198.51.100.0\", \"-n\"]'\n    ignitionConfigOverride: '{}'\n", 1),
