@@ -259,6 +259,7 @@ var importSSHKeys = map[string]string{
 	"example-3node.yaml":            "",
 	"example-sno.yaml":              "",
 	"example-standard.yaml":         "",
+	"site-config-cr-ex.yaml":        "", // "ssh-rsa "
 }
 
 func ptr(s string) *string { return &s }
