@@ -334,6 +334,24 @@ func init() {
 			want: []string{"install-config.yaml:19:15: error: api VIP fd00::5 is IPv6 but the first machine network 192.168.10.0/24, the dual-stack cluster's primary family, is IPv4: the installer refuses it (VIP for the API must be of the same IP family with machine network's primary IP Family for dual-stack IPv4/IPv6)"}},
 		ruleCase{rule: "INS001", name: "installer: VIPs of the primary family on dual stack", files: insAgent("  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n", "", "")},
 
+		// NET001 on a ClusterInstance: the installer refuses overlapping
+		// networks in the install-config assisted-service writes from it
+		// (openshift/installer pkg/types/validation/installconfig.go
+		// validateClusterNetwork "cluster network must not overlap with
+		// service network %d", validateServiceNetwork "service network must
+		// not overlap with any of the machine networks",
+		// validateNetworkNotOverlapDefaultOVNSubnets "must not overlap with
+		// OVNKubernetes default internal subnet")
+		ruleCase{rule: "NET001", name: "ClusterInstance: service network inside the cluster network", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  machineNetwork:\n", "  clusterNetwork:\n  - cidr: 192.168.0.0/16\n    hostPrefix: 23\n  serviceNetwork:\n  - cidr: 192.168.1.0/24\n  machineNetwork:\n", 1),
+		}, want: []string{"ci.yaml:17:11: error: serviceNetwork 192.168.1.0/24 overlaps clusterNetwork 192.168.0.0/16"}},
+		ruleCase{rule: "NET001", name: "ClusterInstance: service network over OVN-Kubernetes' join subnet", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  machineNetwork:\n", "  serviceNetwork:\n  - cidr: 100.64.0.0/16\n  machineNetwork:\n", 1),
+		}, want: []string{"ci.yaml:14:11: error: serviceNetwork 100.64.0.0/16 overlaps"}},
+		ruleCase{rule: "NET001", name: "ClusterInstance: disjoint networks", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  machineNetwork:\n", "  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  serviceNetwork:\n  - cidr: 172.30.0.0/16\n  machineNetwork:\n", 1),
+		}},
+
 		// INS022, from stolostron/siteconfig api/v1alpha1
 		// clusterinstance_validation_test.go validateClusterInstanceJSONFields
 		ruleCase{rule: "INS022", name: "invalid installConfigOverrides JSON (siteconfig test: should fail for invalid InstallConfigOverrides JSON)", files: map[string]string{

@@ -157,6 +157,15 @@ func TestImportZTPSiteConfigs(t *testing.T) {
 				if code != ExitFailure || !slices.Equal(errs, want) {
 					t.Fatalf("vet: exit %d with errors %q, want exit 2 with exactly %q (the sample's defects)", code, errs, want)
 				}
+				// lint of the SiteConfig reports the same install and
+				// network defects, under the same rule (the site's own
+				// schema errors, INP002, are the import's)
+				_, stdout, _ := runCLI(t, "lint", file)
+				for _, e := range want {
+					if rule := strings.Fields(e)[0]; rule != "INP002" && !strings.Contains(stdout, "["+rule+"]") {
+						t.Errorf("lint of the SiteConfig does not report %s:\n%s", rule, stdout)
+					}
+				}
 				return
 			}
 			if code != ExitOK {
