@@ -51,7 +51,7 @@ FUZZ_TARGETS := \
 	./lint/rules:FuzzLintManifests \
 	./internal/discover:FuzzIgnore
 
-.PHONY: help build test unit race tools pre-commit node-tools sarif-multitool fuzz-short fuzz golden vet fleet bench bench-acm corpus man
+.PHONY: help build test unit race tools pre-commit node-tools sarif-multitool fuzz-short fuzz golden vet fleet bench bench-acm corpus man shared-data-warnings
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -94,13 +94,35 @@ TESTFLAGS ?=
 TEST_LDFLAGS ?= -ldflags=-w
 unit: tools ## go test ./... (no fuzzing)
 	KUSTOMIZE=$(KUSTOMIZE) KUSTOMIZE_BELOW_MIN=$(KUSTOMIZE_BELOW_MIN) SARIF_MULTITOOL=$(SARIF_MULTITOOL) CUE=$(CUE) $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -count=1 ./... $(FIDELITY)
-	@if [ ! -f "$(UPSTREAM_SITECONFIG)/siteconfig.open-cluster-management.io_clusterinstances.yaml" ]; then \
-		echo "************************************************************************"; \
-		echo "* WARNING: $(UPSTREAM_SITECONFIG) is not here: rendered ClusterInstances"; \
-		echo "* were NOT validated against the siteconfig CRD, and the upstream"; \
-		echo "* ClusterInstance samples were NOT read (those tests SKIPPED)."; \
-		echo "************************************************************************"; \
-	fi
+	@if [ -z "$(IN_TEST)" ]; then $(MAKE) --no-print-directory shared-data-warnings; fi
+
+# The tests that read ../shared/upstream skip when it is absent, and a skip
+# inside go test is invisible without -v: this banner, at the end of unit
+# (or, under make test, at the very end, after the corpus), names every
+# missing part and what did not run.
+shared-data-warnings:
+	@missing=0; \
+	warn() { echo "************************************************************************"; \
+		for l in "$$@"; do echo "* $$l"; done; missing=1; }; \
+	if [ ! -f "$(UPSTREAM_SITECONFIG)/siteconfig.open-cluster-management.io_clusterinstances.yaml" ]; then \
+		warn "WARNING: $(UPSTREAM_SITECONFIG) is not here: rendered ClusterInstances" \
+		     "were NOT validated against the siteconfig CRD, and the upstream" \
+		     "ClusterInstance samples were NOT read (those tests SKIPPED)."; \
+	fi; \
+	if [ ! -d "$(UPSTREAM_ZTP)/siteconfig-converter/samples" ] || [ ! -d "$(UPSTREAM_ZTP)/example" ] || [ ! -d "$(UPSTREAM_ZTP)/ran-crd" ]; then \
+		warn "WARNING: $(UPSTREAM_ZTP) is not here (or not whole): the import of the" \
+		     "ZTP SiteConfigs and the converter's samples (against the converter's" \
+		     "convert_test.go expectations), the SiteConfig conversion and the lint" \
+		     "of the ZTP example tree (PolicyGenerator, PolicyGenTemplate) were NOT" \
+		     "checked (those tests SKIPPED)."; \
+	fi; \
+	if [ ! -d "$(UPSTREAM_ACM)/crds" ] || [ ! -d "$(UPSTREAM_ACM)/policy-generator" ]; then \
+		warn "WARNING: $(UPSTREAM_ACM) is not here (or not whole): rendered Policies," \
+		     "Placements, PlacementBindings and ManagedClusterSetBindings were NOT" \
+		     "validated against the ACM CRDs, and the policy ordering was NOT" \
+		     "compared with the PolicyGenerator's (those tests SKIPPED)."; \
+	fi; \
+	if [ $$missing = 1 ]; then echo "************************************************************************"; fi
 
 tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit node-tools sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit, shellcheck, systemd-analyze, curl)
 
@@ -180,8 +202,9 @@ node-tools:
 TEST_JOBS ?= 3
 test: ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
 	@$(MAKE) --no-print-directory vet tools
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target unit race fuzz-short TESTFLAGS=-vet=off
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target unit race fuzz-short TESTFLAGS=-vet=off IN_TEST=1
 	@$(MAKE) --no-print-directory corpus
+	@$(MAKE) --no-print-directory shared-data-warnings
 
 # The real-world corpus (38 sets of manifests from public repositories, with
 # what a correct linter reports for each): run when ../shared/corpus is
@@ -190,6 +213,11 @@ CORPUS ?= $(CURDIR)/../shared/corpus
 # The siteconfig operator's ClusterInstance CRD and samples (data the tests
 # read when they are checked out beside the repository).
 UPSTREAM_SITECONFIG ?= $(CURDIR)/../shared/upstream/siteconfig
+# The ZTP example tree, the siteconfig-converter's samples and ZTP's CRDs
+# (upstream/ztp), and the ACM CRDs and PolicyGenerator reference
+# (upstream/acm): read by the import, lint and ACM delivery tests.
+UPSTREAM_ZTP ?= $(CURDIR)/../shared/upstream/ztp
+UPSTREAM_ACM ?= $(CURDIR)/../shared/upstream/acm
 corpus: build ## lint the real-world corpus and compare with its expectations (when the corpus is checked out beside the repository)
 	@if [ ! -x "$(CORPUS)/check" ]; then \
 		echo "************************************************************************"; \

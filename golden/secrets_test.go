@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/siteforge/siteforge/internal/credential"
 )
 
 // Secret material no rendered file may hold. Render never reads a pull
@@ -50,6 +53,11 @@ func secretFindings(file string, data []byte) []string {
 	}
 	if m := credentialKey.Find(data); m != nil {
 		add("a credential field %q", strings.TrimSpace(string(m)))
+	}
+	// what a node would get, decoded (data: URLs, gzip, base64, a file
+	// written to a credential path): the check import uses
+	if what := credential.Decoded(data); what != "" {
+		add("%s, once decoded", what)
 	}
 	for _, doc := range yamlDocs(data) {
 		secretObjects(doc, 0, func(msg string) { add("%s", msg) })
@@ -162,7 +170,11 @@ func TestSecretScanFindsPlantedSecrets(t *testing.T) {
 		"bmc.yaml":               "hosts:\n  - name: m0\n    bmc:\n      address: ipmi://10.0.0.1\n      username: admin\n",
 		"bmc.json":               `{"bmc": {"password": "x"}}`,
 		"bmc-url.yaml":           "nodes:\n  - bmcAddress: redfish-virtualmedia+https://root:calvin@10.1.101.11/redfish/v1/Systems/1\n",
-		"configmap-secret.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra-manifests\ndata:\n  s.yaml: |\n    apiVersion: v1\n    kind: Secret\n    metadata:\n      name: s\n    data:\n      token: eA==\n",
+		// a pull secret a MachineConfig writes, only visible decoded
+		"mc-pull-secret.yaml": "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-x\nspec:\n  config:\n    storage:\n      files:\n      - path: /etc/x.json\n        contents:\n          source: data:;base64," +
+			base64.StdEncoding.EncodeToString([]byte(`{"auths": {"quay.io": {"auth": "dXNlcjpwYXNz"}}}`)) + "\n",
+		"mc-kubelet-auth.yaml":  "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-x\nspec:\n  config:\n    storage:\n      files:\n      - path: /var/lib/kubelet/config.json\n        contents:\n          source: data:,%7B%7D\n",
+		"configmap-secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra-manifests\ndata:\n  s.yaml: |\n    apiVersion: v1\n    kind: Secret\n    metadata:\n      name: s\n    data:\n      token: eA==\n",
 	}
 	dir := t.TempDir()
 	for name, content := range planted {

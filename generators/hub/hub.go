@@ -19,6 +19,7 @@ package hub
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"sort"
 	"strings"
@@ -286,6 +287,20 @@ func ClusterInstanceOf(s *site.Site, ns string, refs []string) *upstream.Cluster
 	if len(h.ClusterLabels) > 0 {
 		spec.ExtraLabels = map[string]map[string]string{"ManagedCluster": h.ClusterLabels}
 	}
+	// shared with install-config (generators/install)
+	spec.CPUPartitioningMode = s.Install.CPUPartitioningMode
+	if p := s.Install.Proxy; p != nil {
+		proxy := *p
+		spec.Proxy = &proxy
+	}
+	// what the site passes to the templates as the ClusterInstance says it
+	spec.CPUArchitecture = h.CPUArchitecture
+	spec.HoldInstallation = h.HoldInstallation
+	spec.InstallConfigOverrides = h.InstallConfigOverrides
+	spec.IgnitionConfigOverride = h.IgnitionConfigOverride
+	spec.ExtraAnnotations = h.ExtraAnnotations
+	spec.SuppressedManifests = h.SuppressedManifests
+	spec.DiskEncryption = h.DiskEncryption
 	for _, r := range refs {
 		spec.ExtraManifestsRefs = append(spec.ExtraManifestsRefs, upstream.LocalObjectReference{Name: r})
 	}
@@ -322,6 +337,20 @@ func nodeSpec(s *site.Site, pname string, p site.Pool, n site.Node, role string,
 		TemplateRefs: []upstream.TemplateRef{tpl},
 	}
 	ns.RootDeviceHints = n.RootDeviceHints
+	if hn := n.Hub; hn != nil {
+		if len(hn.NodeLabels) > 0 {
+			labels := map[string]string{}
+			maps.Copy(labels, hn.NodeLabels)
+			maps.Copy(labels, ns.NodeLabels)
+			ns.NodeLabels = labels
+		}
+		ns.InstallerArgs = hn.InstallerArgs
+		ns.IgnitionConfigOverride = hn.IgnitionConfigOverride
+		ns.AutomatedCleaningMode = hn.AutomatedCleaningMode
+		ns.IronicInspect = hn.IronicInspect
+		ns.ExtraAnnotations = hn.ExtraAnnotations
+		ns.SuppressedManifests = hn.SuppressedManifests
+	}
 	if len(n.NetworkConfig) > 0 {
 		// The NICs the NMState YAML names, by MAC (at least one: the host is
 		// identified by it); without interfaces, the pool's uplink with the

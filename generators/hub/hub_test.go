@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -610,4 +611,51 @@ func TestMirrorSetsLeftOutOfAssistedExtraManifests(t *testing.T) {
 func hasKey(cfg any, key string) bool {
 	m, ok := cfg.(map[string]any)
 	return ok && m[key] != nil
+}
+
+// TestClusterInstanceCarriesSiteFields: the ClusterInstance fields a site
+// carries as written (install.hub, a node's hub section) and the ones it
+// shares with install-config (install.cpuPartitioningMode, install.proxy)
+// are rendered, a node's nodeLabels merged with its custom pool's role
+// label, and the ClusterInstance still passes the CRD and the webhook.
+func TestClusterInstanceCarriesSiteFields(t *testing.T) {
+	src := strings.Replace(haSite("assisted", `    cpuArchitecture: x86_64
+    holdInstallation: true
+    installConfigOverrides: '{"capabilities": {"baselineCapabilitySet": "None"}}'
+    ignitionConfigOverride: '{"ignition": {"version": "3.2.0"}}'
+    extraAnnotations: {ManagedCluster: {"example.com/owner": "lab"}}
+    suppressedManifests: [KlusterletAddonConfig]
+    diskEncryption: {type: nbde, tang: [{url: "http://tang.example.com:7500", thumbprint: abc}]}
+  cpuPartitioningMode: AllNodes
+  proxy: {httpProxy: "http://proxy.example.com:3128", noProxy: ".example.com"}
+`), `credentialsSecret: i0-bmc}}`, `credentialsSecret: i0-bmc}, hub: {nodeLabels: {"example.com/rack": "r1"}, installerArgs: '["--append-karg", "nosmt"]', ignitionConfigOverride: '{"ignition": {"version": "3.2.0"}}', automatedCleaningMode: metadata, ironicInspect: disabled, extraAnnotations: {BareMetalHost: {"example.com/a": "b"}}, suppressedManifests: [NMStateConfig]}}`, 1)
+	out := mustRender(t, src)
+	s := decodeCI(t, out).Spec
+	want := upstream.ClusterInstanceSpec{
+		CPUPartitioningMode: "AllNodes", Proxy: &upstream.Proxy{HTTPProxy: "http://proxy.example.com:3128", NoProxy: ".example.com"},
+		CPUArchitecture: "x86_64", HoldInstallation: true,
+		InstallConfigOverrides: `{"capabilities": {"baselineCapabilitySet": "None"}}`, IgnitionConfigOverride: `{"ignition": {"version": "3.2.0"}}`,
+		ExtraAnnotations:    map[string]map[string]string{"ManagedCluster": {"example.com/owner": "lab"}},
+		SuppressedManifests: []string{"KlusterletAddonConfig"},
+		DiskEncryption:      &upstream.DiskEncryptionSpec{Type: "nbde", Tang: []upstream.TangServer{{URL: "http://tang.example.com:7500", Thumbprint: "abc"}}},
+	}
+	got := upstream.ClusterInstanceSpec{CPUPartitioningMode: s.CPUPartitioningMode, Proxy: s.Proxy, CPUArchitecture: s.CPUArchitecture,
+		HoldInstallation: s.HoldInstallation, InstallConfigOverrides: s.InstallConfigOverrides, IgnitionConfigOverride: s.IgnitionConfigOverride,
+		ExtraAnnotations: s.ExtraAnnotations, SuppressedManifests: s.SuppressedManifests, DiskEncryption: s.DiskEncryption}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("spec fields\n got %+v\nwant %+v", got, want)
+	}
+	i0 := s.Nodes[3]
+	wantNode := upstream.NodeSpec{
+		NodeLabels:    map[string]string{"node-role.kubernetes.io/infra": "", "example.com/rack": "r1"},
+		InstallerArgs: `["--append-karg", "nosmt"]`, IgnitionConfigOverride: `{"ignition": {"version": "3.2.0"}}`,
+		AutomatedCleaningMode: "metadata", IronicInspect: "disabled",
+		ExtraAnnotations: map[string]map[string]string{"BareMetalHost": {"example.com/a": "b"}}, SuppressedManifests: []string{"NMStateConfig"},
+	}
+	gotNode := upstream.NodeSpec{NodeLabels: i0.NodeLabels, InstallerArgs: i0.InstallerArgs, IgnitionConfigOverride: i0.IgnitionConfigOverride,
+		AutomatedCleaningMode: i0.AutomatedCleaningMode, IronicInspect: i0.IronicInspect, ExtraAnnotations: i0.ExtraAnnotations, SuppressedManifests: i0.SuppressedManifests}
+	if i0.HostName != "i0" || !reflect.DeepEqual(gotNode, wantNode) {
+		t.Errorf("node %s\n got %+v\nwant %+v", i0.HostName, gotNode, wantNode)
+	}
+	checkHubFiles(t, out)
 }

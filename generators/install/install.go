@@ -132,6 +132,13 @@ func (f *finish) common(ctx *generators.Context, s *site.Site, ic *upstream.Inst
 	if s.Install != nil {
 		ic.SSHKey = s.Install.SSHKey
 		ic.AdditionalTrustBundle = s.Install.AdditionalTrustBundle
+		// shared with the ClusterInstance (generators/hub): installer
+		// pkg/types/installconfig.go InstallConfig CPUPartitioning, Proxy
+		ic.CPUPartitioning = s.Install.CPUPartitioningMode
+		if p := s.Install.Proxy; p != nil {
+			proxy := *p
+			ic.Proxy = &proxy
+		}
 	}
 	in, err := mirroring.ForInstall(s, ctx.Minor)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -465,5 +466,40 @@ pools:
 	}
 	if _, err := generators.Render(s, generators.Options{Strict: true}); err == nil {
 		t.Errorf("--strict renders an incomplete install")
+	}
+}
+
+// TestSharedInstallFields: install.cpuPartitioningMode and install.proxy
+// reach install-config.yaml (installer pkg/types/installconfig.go
+// InstallConfig CPUPartitioning, Proxy), which still decodes strictly; a
+// site without them writes neither.
+func TestSharedInstallFields(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "agent-sno", "site.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	add := "\ninstall: cpuPartitioningMode: \"AllNodes\"\ninstall: proxy: {httpProxy: \"http://proxy.example.com:3128\", noProxy: \".example.com\"}\n"
+	if err := os.WriteFile(filepath.Join(dir, "site.cue"), append(src, add...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := load.Load([]string{dir})
+	if len(res.Diagnostics) > 0 {
+		t.Fatal(res.Diagnostics)
+	}
+	out, err := generators.Render(res.Sites[0], generators.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ic upstream.InstallConfig
+	decodeStrict(t, out, install.InstallConfigPath, &ic)
+	if ic.CPUPartitioning != "AllNodes" || ic.Proxy == nil || *ic.Proxy != (upstream.Proxy{HTTPProxy: "http://proxy.example.com:3128", NoProxy: ".example.com"}) {
+		t.Errorf("cpuPartitioningMode %q, proxy %+v", ic.CPUPartitioning, ic.Proxy)
+	}
+	_, plain := renderExample(t, "agent-sno")
+	var without upstream.InstallConfig
+	decodeStrict(t, plain, install.InstallConfigPath, &without)
+	if without.CPUPartitioning != "" || without.Proxy != nil {
+		t.Errorf("a site without them writes cpuPartitioningMode %q, proxy %+v", without.CPUPartitioning, without.Proxy)
 	}
 }

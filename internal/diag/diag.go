@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/siteforge/siteforge/internal/credential"
 )
 
 // Position is a place in a user's file. Line and Col are 1-based; Col counts
@@ -191,7 +193,7 @@ func (p *Printer) FormatSeverity(d Diagnostic, severity string) string {
 	if src, ok := p.source(d.Pos.File); ok && d.Pos.Line > 0 && p.shown[d.Pos.File] < MaxSnippetsPerFile {
 		if line, ok := lineOf(src, d.Pos.Line); ok {
 			num := fmt.Sprint(d.Pos.Line)
-			if credentialLine(line) {
+			if credential.Line(line) {
 				p.shown[d.Pos.File]++
 				gutter = strings.Repeat(" ", len(num))
 				fmt.Fprintf(&b, "%s |\n%s | (line not shown: it looks like it holds a credential)\n", gutter, num)

@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/siteforge/siteforge/internal/credential"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -122,6 +123,13 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*ma
 		}
 	}
 	setList(install, "ntpSources", strs(spec.AdditionalNTPSources))
+	if spec.CPUPartitioningMode != "" {
+		install["cpuPartitioningMode"] = spec.CPUPartitioningMode
+	}
+	if p := proxyOf(spec.Proxy, func(msg, hint string) { warn(msg, hint, "spec", "proxy") }); p != nil {
+		install["proxy"] = p
+	}
+	hubFields(hub, spec, warn)
 
 	pools := map[string]any{}
 	byRole := map[string][]int{}
@@ -144,8 +152,8 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*ma
 			if uplink == "" {
 				uplink, mtu = up, m
 			}
-			for _, f := range nodeNoPlace(n) {
-				noPlace(fmt.Sprintf("%s of node %s", f, diag.Clean(n.HostName)), at(f)...)
+			if h := hubNodeFields(n, func(msg, hint string, p ...string) { warn(msg, hint, at(p...)...) }); len(h) > 0 {
+				node["hub"] = h
 			}
 		}
 		if uplink == "" {
@@ -178,9 +186,6 @@ func fromClusterInstance(ci *manifests.ClusterInstanceObject, cms map[string]*ma
 		if len(n.TemplateRefs) > 1 || len(n.TemplateRefs) == 1 && len(spec.Nodes[0].TemplateRefs) == 1 && n.TemplateRefs[0] != spec.Nodes[0].TemplateRefs[0] {
 			warn(fmt.Sprintf("the templateRefs of node %s are not imported: a site names one node template for every node", diag.Clean(n.HostName)), "merge the templates into one ConfigMap (install.hub.templates)", "spec", "nodes", strconv.Itoa(i), "templateRefs")
 		}
-	}
-	for _, f := range specNoPlace(spec) {
-		noPlace(f, "spec", f)
 	}
 	for i, ref := range spec.ExtraManifestsRefs {
 		if fromSiteConfig && ref.Name == platform.ConverterExtraManifestsConfigMap {
@@ -247,7 +252,7 @@ func hubNode(n upstream.NodeSpec, warn func(msg, hint string, p ...string)) (map
 	if n.BootMACAddress != "" {
 		node["bootMAC"] = n.BootMACAddress
 	}
-	if diag.HoldsCredential([]byte(n.BmcAddress)) {
+	if credential.Find([]byte(n.BmcAddress)) != "" {
 		warn("bmcAddress holds a credential: left out (siteforge never copies a secret)", "put the BMC credentials into the Secret bmcCredentialsName names, and the address without them into the site", "bmcAddress")
 		n.BmcAddress = ""
 	}
@@ -373,45 +378,6 @@ func hints(h *upstream.RootDeviceHints) map[string]any {
 	return out
 }
 
-// specNoPlace are the ClusterInstance spec fields set that a site has no
-// place for (the rendered ClusterInstance leaves them out).
-func specNoPlace(s upstream.ClusterInstanceSpec) []string {
-	var out []string
-	add := func(set bool, f string) {
-		if set {
-			out = append(out, f)
-		}
-	}
-	add(s.InstallConfigOverrides != "", "installConfigOverrides")
-	add(s.IgnitionConfigOverride != "", "ignitionConfigOverride")
-	add(s.HoldInstallation, "holdInstallation")
-	add(s.CPUPartitioningMode != "" && s.CPUPartitioningMode != "None", "cpuPartitioningMode")
-	add(s.CPUArchitecture != "", "cpuArchitecture")
-	add(len(s.ExtraAnnotations) > 0, "extraAnnotations")
-	add(len(s.SuppressedManifests) > 0, "suppressedManifests")
-	add(s.Proxy != nil, "proxy")
-	add(s.DiskEncryption != nil && s.DiskEncryption.Type != "none", "diskEncryption")
-	return out
-}
-
-// nodeNoPlace is specNoPlace for a node.
-func nodeNoPlace(n upstream.NodeSpec) []string {
-	var out []string
-	add := func(set bool, f string) {
-		if set {
-			out = append(out, f)
-		}
-	}
-	add(n.InstallerArgs != "", "installerArgs")
-	add(n.IgnitionConfigOverride != "", "ignitionConfigOverride")
-	add(len(n.NodeLabels) > 0, "nodeLabels")
-	add(n.AutomatedCleaningMode != "", "automatedCleaningMode")
-	add(n.IronicInspect != "", "ironicInspect")
-	add(len(n.ExtraAnnotations) > 0, "extraAnnotations")
-	add(len(n.SuppressedManifests) > 0, "suppressedManifests")
-	return out
-}
-
 func setList(m map[string]any, k string, v []any) {
 	if len(v) > 0 {
 		m[k] = v
@@ -487,8 +453,8 @@ func setAddresses(node map[string]any, cfg any) {
 }
 
 // holdsCredential reports whether a decoded value holds a credential
-// (diag.HoldsCredential on its YAML).
+// (credential.Find on its YAML).
 func holdsCredential(v any) bool {
 	b, err := yaml.Marshal(v)
-	return err != nil || diag.HoldsCredential(b)
+	return err != nil || credential.Find(b) != ""
 }

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/siteforge/siteforge/internal/credential"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -239,19 +240,24 @@ func extraFile(name string) string {
 }
 
 // keepVerbatim keeps a manifest next to the site, unless it holds a Secret
-// or looks like it holds a credential (diag.HoldsCredential): that is never
-// copied, and the warning says so. at is where the manifest is.
+// or a credential (credential.Find: what Ignition would write included, a
+// pull secret in a MachineConfig's data: URL or at the kubelet's
+// config.json): that is never copied, and the warning says so. at is where
+// the manifest is.
 func (s *Site) keepVerbatim(rel string, data []byte, at diag.Position, what string) {
 	objs, _ := manifests.ReadBytes(at.File, data)
-	secret := false
+	held := ""
 	for _, o := range objs {
 		if o.Kind == "Secret" {
-			secret = true
+			held = "a Secret"
 		}
 	}
-	if secret || diag.HoldsCredential(data) {
+	if held == "" {
+		held = credential.Find(data)
+	}
+	if held != "" {
 		s.Warnings = append(s.Warnings, diag.Diagnostic{Pos: at,
-			Message: fmt.Sprintf("%s holds a Secret or a credential: not copied (siteforge never copies a secret)", what),
+			Message: fmt.Sprintf("%s holds %s: not copied (siteforge never copies a secret)", what, held),
 			Hint:    "create it on the cluster out of band, or from a secret store"})
 		return
 	}

@@ -1,6 +1,10 @@
 package importer
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -53,6 +57,67 @@ spec:
       bootMACAddress: "52:54:00:00:00:02"
 `
 
+// clusterInstanceHead starts a test ClusterInstance s1 (release 4.18), up to
+// the fields of its spec each test adds.
+const clusterInstanceHead = `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: s1
+  namespace: s1
+spec:
+  clusterName: s1
+  baseDomain: example.com
+  pullSecretRef:
+    name: ps
+  clusterImageSetNameRef: openshift-4.18
+`
+
+// oneMasterSpec ends the spec of a test ClusterInstance: its machine
+// network, the bundled templates and one master node.
+const oneMasterSpec = `  machineNetwork:
+  - cidr: 10.0.0.0/24
+  templateRefs:
+  - name: ai-cluster-templates-v1
+    namespace: open-cluster-management
+  nodes:
+  - hostName: n0
+    role: master
+    bmcAddress: redfish-virtualmedia://10.0.9.1/redfish/v1/Systems/1
+    bmcCredentialsName:
+      name: n0-bmc
+    bootMACAddress: "52:54:00:00:00:01"
+    templateRefs:
+    - name: ai-node-templates-v1
+      namespace: open-cluster-management
+`
+
+// sno is the install-config of a single-node agent or none install.
+const sno = "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: lab\ncontrolPlane:\n  name: master\n  replicas: 1\nnetworking:\n  machineNetwork:\n  - cidr: 10.0.0.0/24\nplatform:\n  none: {}\n"
+
+// writeFiles writes files (path relative to dir: text) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// warningLines are a site's warnings, one "file:line:col message" a line
+// (the file's base name).
+func warningLines(s *Site) string {
+	var msgs []string
+	for _, w := range s.Warnings {
+		msgs = append(msgs, filepath.Base(w.Pos.File)+":"+w.Pos.String()[len(w.Pos.File)+1:]+" "+w.Message)
+	}
+	return strings.Join(msgs, "\n")
+}
+
 func writeInput(t *testing.T, name, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -100,13 +165,17 @@ func TestFleetFactoring(t *testing.T) {
 		msgs = append(msgs, w.Pos.String()+" "+w.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"sc.yaml:20:5 holdInstallation has no place", "sc.yaml:21:5 spec.clusters.0.unknownField is not imported"} {
+	for _, want := range []string{"sc.yaml:21:5 spec.clusters.0.unknownField is not imported"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning %q in:\n%s", want, all)
 		}
 	}
-	if !strings.Contains(string(files["sites/a/site.yaml"]), "holdInstallation has no place") {
+	if !strings.Contains(string(files["sites/a/site.yaml"]), "unknownField is not imported") {
 		t.Errorf("the site file does not list its warnings:\n%s", files["sites/a/site.yaml"])
+	}
+	// a ClusterInstance field the site carries as written: site a's own
+	if hub, _ := a["install"].(map[string]any)["hub"].(map[string]any); hub["holdInstallation"] != true {
+		t.Errorf("site a: install.hub.holdInstallation not imported:\n%s", files["sites/a/site.yaml"])
 	}
 }
 
@@ -141,22 +210,7 @@ spec:
   extraManifestsRefs:
   - name: found
   - name: missing
-  machineNetwork:
-  - cidr: 10.0.0.0/24
-  templateRefs:
-  - name: ai-cluster-templates-v1
-    namespace: open-cluster-management
-  nodes:
-  - hostName: n0
-    role: master
-    bmcAddress: redfish-virtualmedia://10.0.9.1/redfish/v1/Systems/1
-    bmcCredentialsName:
-      name: n0-bmc
-    bootMACAddress: "52:54:00:00:00:01"
-    templateRefs:
-    - name: ai-node-templates-v1
-      namespace: open-cluster-management
-`
+` + oneMasterSpec
 	cm := `apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -169,21 +223,13 @@ data:
     metadata:
       name: extra
 `
-	for name, text := range map[string]string{"ci.yaml": ci, "cm.yaml": cm} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, map[string]string{"ci.yaml": ci, "cm.yaml": cm})
 	res, errs := Import([]string{dir}, Options{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	s := res.Sites[0]
-	var msgs []string
-	for _, w := range s.Warnings {
-		msgs = append(msgs, filepath.Base(w.Pos.File)+":"+w.Pos.String()[len(w.Pos.File)+1:]+" "+w.Message)
-	}
-	all := strings.Join(msgs, "\n")
+	all := warningLines(s)
 	for _, want := range []string{
 		"ci.yaml:7:5 label team of the ClusterInstance has no place",
 		"ci.yaml:14:3 spec.caBundleRef is not imported",
@@ -217,20 +263,12 @@ func TestImportRefusesNamelessCluster(t *testing.T) {
 func TestInstallDirSecretsNotCopied(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"install-config.yaml":     "apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: lab\ncontrolPlane:\n  name: master\n  replicas: 1\nnetworking:\n  machineNetwork:\n  - cidr: 10.0.0.0/24\nplatform:\n  none: {}\n",
+		"install-config.yaml":     sno,
 		"openshift/secret.yaml":   "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: openshift-config\nstringData:\n  value: opaque\n",
 		"openshift/proxy.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  url: http://user:pass@proxy.example.com:3128\n",
 		"openshift/99-plain.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: plain\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	res, errs := Import([]string{dir}, Options{Release: "4.18"})
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -241,7 +279,7 @@ func TestInstallDirSecretsNotCopied(t *testing.T) {
 	}
 	n := 0
 	for _, w := range s.Warnings {
-		if strings.Contains(w.Message, "holds a Secret or a credential: not copied") {
+		if strings.Contains(w.Message, "not copied (siteforge never copies a secret)") {
 			n++
 		}
 	}
@@ -273,5 +311,204 @@ func TestBMCAddressCredentialNotCopied(t *testing.T) {
 	}
 	if !found {
 		t.Error("no warning about the BMC address")
+	}
+}
+
+// pullSecretMachineConfig is a MachineConfig writing a pull secret to the
+// kubelet's config.json through an Ignition data: URL source (compression
+// "" or "gzip").
+func pullSecretMachineConfig(name, source, compression string) string {
+	comp := ""
+	if compression != "" {
+		comp = "\n          compression: " + compression
+	}
+	return `apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: ` + name + `
+  labels:
+    machineconfiguration.openshift.io/role: master
+spec:
+  config:
+    ignition:
+      version: 3.2.0
+    storage:
+      files:
+      - path: /var/lib/kubelet/config.json
+        mode: 420
+        overwrite: true
+        contents:` + comp + `
+          source: ` + source + "\n"
+}
+
+// TestMachineConfigPullSecretNotCopied reproduces the audit's leak: a
+// MachineConfig that writes a pull secret to /var/lib/kubelet/config.json
+// as an Ignition data: URL (base64, percent-encoded, gzip-compressed), in
+// an installation folder and in an extra-manifests ConfigMap of a
+// ClusterInstance, was kept verbatim in extra-manifests/ (the line check
+// saw no credential in the URL). Each is named in a warning and never
+// written; no file of the import holds the secret in any encoding.
+func TestMachineConfigPullSecretNotCopied(t *testing.T) {
+	const auth = "dXNlcjpodW50ZXIyaHVudGVyMg==" // user:hunter2hunter2
+	pullSecret := `{"auths":{"quay.io":{"auth":"` + auth + `","email":"x@example.com"}}}`
+	b64 := base64.StdEncoding.EncodeToString([]byte(pullSecret))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(pullSecret))
+	zw.Close()
+	gz64 := base64.StdEncoding.EncodeToString(gz.Bytes())
+	mcs := map[string]string{
+		"99-base64.yaml": pullSecretMachineConfig("99-base64", "data:;base64,"+b64, ""),
+		"99-urlenc.yaml": pullSecretMachineConfig("99-urlenc", "data:,"+url.PathEscape(pullSecret), ""),
+		"99-gzip.yaml":   pullSecretMachineConfig("99-gzip", "data:;base64,"+gz64, "gzip"),
+		// the same shape, writing no credential: kept
+		"99-harmless.yaml": strings.Replace(pullSecretMachineConfig("99-harmless", "data:,server%20ntp.example.com", ""),
+			"/var/lib/kubelet/config.json", "/etc/chrony.d/x.conf", 1),
+	}
+	secretBytes := []string{auth, b64, gz64, url.PathEscape(pullSecret)[:40], "hunter2"}
+
+	// an installation folder
+	dir := t.TempDir()
+	files := map[string]string{"install-config.yaml": sno}
+	for name, mc := range mcs {
+		files["openshift/"+name] = mc
+	}
+	writeFiles(t, dir, files)
+	// a ClusterInstance with the same MachineConfigs in its extra-manifests ConfigMap
+	hubDir := t.TempDir()
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: s1\ndata:\n"
+	for _, name := range sortedKeys(mcs) {
+		cm += "  " + name + ": |\n"
+		for _, l := range strings.Split(strings.TrimSuffix(mcs[name], "\n"), "\n") {
+			cm += "    " + l + "\n"
+		}
+	}
+	ci := clusterInstanceHead + `  extraManifestsRefs:
+  - name: extra
+` + oneMasterSpec
+	writeFiles(t, hubDir, map[string]string{"ci.yaml": ci, "cm.yaml": cm})
+
+	for _, in := range []string{dir, hubDir} {
+		res, errs := Import([]string{in}, Options{Release: "4.18"})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		s := res.Sites[0]
+		if got := sortedKeys(s.Extra); len(got) != 1 || got[0] != "extra-manifests/99-harmless.yaml" {
+			t.Errorf("%s: kept %v, want only extra-manifests/99-harmless.yaml", filepath.Base(in), got)
+		}
+		for _, name := range []string{"99-base64.yaml", "99-urlenc.yaml", "99-gzip.yaml"} {
+			found := false
+			for _, w := range s.Warnings {
+				found = found || strings.Contains(w.Message, name) &&
+					strings.Contains(w.Message, "holds the kubelet's copy of the global pull secret (/var/lib/kubelet/config.json): not copied")
+			}
+			if !found {
+				t.Errorf("%s: no warning naming %s as a credential: %v", filepath.Base(in), name, s.Warnings)
+			}
+		}
+		out, err := res.Files("yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, b := range out {
+			for _, secret := range secretBytes {
+				if bytes.Contains(b, []byte(secret)) {
+					t.Errorf("%s: %s holds the pull secret (%.12s...)", filepath.Base(in), name, secret)
+				}
+			}
+		}
+	}
+}
+
+// TestClusterInstanceFieldsAsWritten: the ClusterInstance fields a site
+// carries are imported as written (install, install.hub, a node's hub),
+// but for what vet would refuse or what holds a credential: each of those
+// is left out with a warning at its field, and no file holds it.
+func TestClusterInstanceFieldsAsWritten(t *testing.T) {
+	ci := clusterInstanceHead + `  cpuPartitioningMode: AllNodes
+  cpuArchitecture: s390x
+  holdInstallation: true
+  proxy:
+    httpProxy: http://admin:hunter2@proxy.example.com:3128
+  installConfigOverrides: '{"capabilities": {"baselineCapabilitySet": "None"}}'
+  ignitionConfigOverride: '{"storage": {"files": [{"path": "/root/.docker/config.json", "contents": {"source": "data:,x"}}]}}'
+  suppressedManifests: [KlusterletAddonConfig]
+  diskEncryption:
+    type: nbde
+    tang:
+    - url: http://tang.example.com:7500
+      thumbprint: abc
+` + oneMasterSpec + `    nodeLabels:
+      node-role.kubernetes.io/master-du: ""
+    installerArgs: --append-karg nosmt
+    automatedCleaningMode: metadata
+    ironicInspect: disabled
+    extraAnnotations:
+      BareMetalHost:
+        example.com/rack: r1
+`
+	res, errs := Import([]string{writeInput(t, "ci.yaml", ci)}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s := res.Sites[0]
+	install := s.Data["install"].(map[string]any)
+	hub := install["hub"].(map[string]any)
+	node := s.Data["pools"].(map[string]any)["master"].(map[string]any)["nodes"].([]any)[0].(map[string]any)
+	for what, got := range map[string]any{
+		"cpuPartitioningMode": install["cpuPartitioningMode"], "holdInstallation": hub["holdInstallation"],
+		"installConfigOverrides": hub["installConfigOverrides"], "suppressedManifests": hub["suppressedManifests"],
+		"diskEncryption.type": hub["diskEncryption"].(map[string]any)["type"],
+		"node nodeLabels":     node["hub"].(map[string]any)["nodeLabels"], "node automatedCleaningMode": node["hub"].(map[string]any)["automatedCleaningMode"],
+		"node ironicInspect": node["hub"].(map[string]any)["ironicInspect"], "node extraAnnotations": node["hub"].(map[string]any)["extraAnnotations"],
+	} {
+		if got == nil {
+			t.Errorf("%s not imported", what)
+		}
+	}
+	for _, key := range []string{"proxy", "cpuArchitecture", "ignitionConfigOverride"} {
+		if install[key] != nil || hub[key] != nil {
+			t.Errorf("%s imported, want it left out", key)
+		}
+	}
+	if node["hub"].(map[string]any)["installerArgs"] != nil {
+		t.Error("installerArgs that are no JSON imported")
+	}
+	all := warningLines(s)
+	for _, want := range []string{
+		"ci.yaml:13:3 cpuArchitecture \"s390x\" is not imported: the ClusterInstance takes one of [x86_64 aarch64 multi]",
+		"ci.yaml:15:3 proxy holds a credential (user-info in a URL): left out",
+		"ci.yaml:18:3 ignitionConfigOverride holds registry credentials (/root/.docker/config.json): left out",
+		"ci.yaml:42:5 installerArgs is not a valid JSON document: the siteconfig operator refuses the ClusterInstance: left out",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	files, err := res.Files("yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range files {
+		if strings.Contains(string(b), "hunter2") || strings.Contains(string(b), ".docker/config.json\", \"contents") {
+			t.Errorf("%s holds a credential", name)
+		}
+	}
+}
+
+// TestInstallConfigSharedFields: install-config cpuPartitioningMode and
+// proxy are imported into install, as the ClusterInstance's are.
+func TestInstallConfigSharedFields(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"install-config.yaml": sno + "cpuPartitioningMode: AllNodes\nproxy:\n  httpProxy: http://proxy.example.com:3128\n  noProxy: .example.com\n"})
+	res, errs := Import([]string{dir}, Options{Release: "4.18"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	install := res.Sites[0].Data["install"].(map[string]any)
+	want := map[string]any{"httpProxy": "http://proxy.example.com:3128", "noProxy": ".example.com"}
+	if install["cpuPartitioningMode"] != "AllNodes" || !reflect.DeepEqual(install["proxy"], want) {
+		t.Errorf("install %v", install)
 	}
 }

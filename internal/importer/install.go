@@ -93,8 +93,11 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 	if ic.Capabilities != nil {
 		warn(o, "capabilities have no place in a siteforge site: the rendered install-config leaves them out", "keep the capabilities in a copy of install-config.yaml of your own", "capabilities")
 	}
-	if ic.Proxy != nil {
-		warn(o, "proxy has no place in a siteforge site: the rendered install-config leaves it out", "configure the cluster-wide Proxy after the installation", "proxy")
+	if ic.CPUPartitioning != "" {
+		install["cpuPartitioningMode"] = ic.CPUPartitioning
+	}
+	if p := proxyOf(ic.Proxy, func(msg, hint string) { warn(o, msg, hint, "proxy") }); p != nil {
+		install["proxy"] = p
 	}
 	if ic.Arbiter != nil {
 		warn(o, "arbiter has no place in a siteforge site", "install the arbiter cluster from install-config.yaml of your own", "arbiter")

@@ -324,6 +324,42 @@ func TestLoadSourceErrors(t *testing.T) {
 			want: []string{`site.yaml:23:11: error: machineConfigs."99-x".pool: "wroker" is not a MachineConfigPool of this site (did you mean "worker"? known MachineConfigPools (master, worker and each pool with role custom): master, worker)`},
 		},
 		{
+			name: "a node's hub section on an agent install",
+			file: "site.yaml",
+			src:  goodYAML + "    nodes:\n      - name: w0\n        hub: {nodeLabels: {a: b}}\n",
+			want: []string{`site.yaml:23:9: error: pools.worker.nodes[0].hub: node w0 has a hub section, but installMethod "agent" is not installed from a hub: nothing reads it`},
+		},
+		{
+			name: "cpuPartitioningMode before 4.13",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, `version: "4.16"`, `version: "4.12"`, 1) + "install:\n  cpuPartitioningMode: AllNodes\n",
+			want: []string{`site.yaml:22:24: error: install.cpuPartitioningMode: cpuPartitioningMode needs OpenShift 4.13 or later, this is 4.12`},
+		},
+		{
+			name: "proxy URL with a password",
+			file: "site.yaml",
+			src:  goodYAML + "install:\n  proxy: {httpProxy: \"http://user:hunter2@proxy.example.com:3128\"}\n",
+			want: []string{`site.yaml:22:22: error: install.proxy.httpProxy: "http://user:hunter2@proxy.example.com:3128" is not valid (must be an http:// proxy URL without user-info (no credentials)`},
+		},
+		{
+			name: "ClusterInstance JSON texts",
+			file: "site.yaml",
+			src: strings.NewReplacer("installMethod: agent", "installMethod: assisted", "    count: 3\n", `    nodes:
+      - name: m0
+        bootMAC: "52:54:00:00:00:01"
+        bmc: {address: "redfish-virtualmedia://10.0.0.1/redfish/v1/Systems/1", credentialsSecret: m0-bmc}
+        hub:
+          installerArgs: '["--append-karg", 1]'
+          ignitionConfigOverride: '{"storage": {"files": [{"path": "/var/lib/kubelet/config.json", "contents": {"source": "data:,x"}}]}}'
+`).Replace(goodYAML) + "install:\n  hub:\n    pullSecretRef: ps\n    clusterImageSet: openshift-4.16\n    installConfigOverrides: '[1]'\n",
+			want: []string{
+				`site.yaml:22:26: error: pools.master.nodes[0].hub.installerArgs: installerArgs is a JSON list with an element that is not a string: coreos-installer takes its arguments as strings (write it as JSON: '["--append-karg", "rd.multipath=default"]') [INS022]`,
+				`site.yaml:23:35: error: pools.master.nodes[0].hub.ignitionConfigOverride: the text holds the kubelet's copy of the global pull secret (/var/lib/kubelet/config.json): a site never embeds credentials`,
+				`site.yaml:31:29: error: install.hub.installConfigOverrides: installConfigOverrides is not a JSON object: assisted-service merges it into the install-config or the Ignition config as one (write it as JSON: '{"key": "value"}') [INS022]`,
+			},
+			count: -1,
+		},
+		{
 			name: "no master pool",
 			file: "site.yaml",
 			src:  strings.Replace(goodYAML, "  master:", "  infra:", 1),

@@ -182,5 +182,6 @@ func checkSemantics(s *site.Site) diag.List {
 		}
 	}
 	out = append(out, checkPlacement(s)...)
+	out = append(out, checkInstallFields(s)...)
 	return append(out, checkInstall(s)...)
 }

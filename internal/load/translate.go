@@ -39,6 +39,11 @@ var describe = map[string]string{
 	`-----BEGIN CERTIFICATE-----`:                               "PEM certificates (-----BEGIN CERTIFICATE----- blocks)",
 	`^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$`:                      "a MAC address such as 52:54:00:12:34:56",
 	`^([a-z0-9.-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`: "a Kubernetes label key",
+	`^http://[^@/\s]+/?$`:                                       "an http:// proxy URL without user-info (no credentials), such as http://proxy.example.com:3128",
+	`^https?://[^@/\s]+/?$`:                                     "an http:// or https:// proxy URL without user-info (no credentials)",
+	`^[^\s]+$`:                                                  "a comma-separated list without spaces, such as .example.com,10.0.0.0/8",
+	`^https?://[^@\s]+$`:                                        "an http:// or https:// URL without user-info",
+	`^[A-Z][A-Za-z0-9]*$`:                                       "a Kubernetes kind such as BareMetalHost",
 }
 
 var (

@@ -154,6 +154,14 @@ const (
 	TwoNodeFencingSince       OCPMinor = 20 // 2 control-plane nodes with fencing
 )
 
+// CPUPartitioningInstallSince is the first release whose installers set up
+// CPU workload partitioning from install-config (and a ClusterInstance)
+// cpuPartitioningMode: openshift/installer pkg/types/installconfig.go
+// InstallConfig CPUPartitioning, "currently in TechPreview" in 4.12 and
+// generally available from 4.13 (OpenShift 4.13 release notes, "Workload
+// partitioning for all cluster topologies").
+const CPUPartitioningInstallSince OCPMinor = 13
+
 // ControlPlaneSizes lists the control-plane node counts the agent installer
 // and the assisted service accept on release minor for a cluster without an
 // arbiter or fencing (see ControlPlaneFlexibleSince).
@@ -463,3 +471,62 @@ const (
 	ClusterTypeSNO             = "SNO"
 	ClusterTypeHighlyAvailable = "HighlyAvailable"
 )
+
+// The enums of the ClusterInstance fields a site carries as written
+// (stolostron/siteconfig api/v1alpha1 clusterinstance_types.go and its CRD:
+// ClusterInstanceSpec cpuArchitecture, diskEncryption.type; NodeSpec
+// automatedCleaningMode, ironicInspect). The disk encryption types are the
+// CRD's ("tpmv2", "tang") and the SiteConfig's that the converter copies
+// ("nbde": ztp/siteconfig-generator/siteConfig/siteConfig.go DiskEncryption);
+// only custom templates read them.
+var (
+	ClusterInstanceCPUArchitectures       = []string{"x86_64", "aarch64", "multi"}
+	ClusterInstanceDiskEncryptionTypes    = []string{"none", "nbde", "tang", "tpmv2"}
+	ClusterInstanceAutomatedCleaningModes = []string{"disabled", "metadata"}
+)
+
+// IronicInspectDisabled is the NodeSpec ironicInspect that skips Ironic's
+// hardware inspection; "" (the default) inspects.
+const IronicInspectDisabled = "disabled"
+
+// The JSON texts of a ClusterInstance. The siteconfig webhook requires
+// each to be valid JSON (stolostron/siteconfig api/v1alpha1
+// clusterinstance_types.go, "Must be valid JSON when provided");
+// assisted-service merges installConfigOverrides into the install-config
+// and the ignitionConfigOverride texts into the Ignition configs, so they
+// are objects, and passes installerArgs to coreos-installer as a list of
+// strings (openshift/assisted-service docs/hive-integration "Creating host
+// installer args overrides": '["--append-karg", "..."]').
+const (
+	JSONObject      = '{' // installConfigOverrides, ignitionConfigOverride
+	JSONStringsList = '[' // installerArgs
+)
+
+// ClusterInstanceJSONProblem says why text is not the JSON a ClusterInstance
+// field of that shape (JSONObject or JSONStringsList) takes, or "": the
+// rest of a sentence that starts with the field's name.
+func ClusterInstanceJSONProblem(text string, shape byte) string {
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return "is not a valid JSON document: the siteconfig operator refuses the ClusterInstance"
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if shape == JSONObject {
+			return ""
+		}
+	case []any:
+		if shape == JSONStringsList {
+			for _, e := range x {
+				if _, ok := e.(string); !ok {
+					return "is a JSON list with an element that is not a string: coreos-installer takes its arguments as strings"
+				}
+			}
+			return ""
+		}
+	}
+	if shape == JSONStringsList {
+		return "is not a JSON list of strings: the bare metal agent controller passes it to coreos-installer as its arguments"
+	}
+	return "is not a JSON object: assisted-service merges it into the install-config or the Ignition config as one"
+}

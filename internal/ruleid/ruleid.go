@@ -84,6 +84,7 @@ const (
 	IPsecWithoutMTUHeadroom       = "MTU008" // ipsec-without-mtu-headroom
 	NetworkTypeAndMTUMigration    = "MTU011" // network-type-and-mtu-migration
 	MTUMigrationDuringLiveType    = "MTU013" // mtu-migration-during-live-type-migration
+	ClusterInstanceJSON           = "INS022" // clusterinstance-json-invalid
 )
 
 // Render lists the RND IDs, in order.

@@ -167,6 +167,21 @@ type Node struct {
 	BootMode        string                    `json:"bootMode,omitempty"`
 	// NetworkConfig is the host's NMState configuration, as written.
 	NetworkConfig map[string]any `json:"networkConfig,omitempty"`
+	// Hub is what a hub install passes for the host (#HubNode).
+	Hub *HubNode `json:"hub,omitempty"`
+}
+
+// HubNode is what a hub install passes for one host to the siteconfig
+// operator's node templates: the ClusterInstance NodeSpec fields of the
+// same names (#HubNode).
+type HubNode struct {
+	NodeLabels             map[string]string            `json:"nodeLabels,omitempty"`
+	InstallerArgs          string                       `json:"installerArgs,omitempty"`
+	IgnitionConfigOverride string                       `json:"ignitionConfigOverride,omitempty"`
+	AutomatedCleaningMode  string                       `json:"automatedCleaningMode,omitempty"`
+	IronicInspect          string                       `json:"ironicInspect,omitempty"`
+	ExtraAnnotations       map[string]map[string]string `json:"extraAnnotations,omitempty"`
+	SuppressedManifests    []string                     `json:"suppressedManifests,omitempty"`
 }
 
 // NodeInterface is one NIC of a host: its name in NMState and its MAC.
@@ -188,7 +203,11 @@ type Install struct {
 	NTPSources            []string `json:"ntpSources,omitempty"`
 	RendezvousIP          string   `json:"rendezvousIP,omitempty"`
 	AdditionalTrustBundle string   `json:"additionalTrustBundle,omitempty"`
-	Hub                   *Hub     `json:"hub,omitempty"`
+	// CPUPartitioningMode and Proxy are shared by every installer:
+	// install-config and ClusterInstance write them the same way.
+	CPUPartitioningMode string          `json:"cpuPartitioningMode,omitempty"`
+	Proxy               *upstream.Proxy `json:"proxy,omitempty"`
+	Hub                 *Hub            `json:"hub,omitempty"`
 }
 
 // Hub is how a hub installs the site: a ClusterInstance (#Hub).
@@ -198,6 +217,15 @@ type Hub struct {
 	ClusterImageSet string            `json:"clusterImageSet"`
 	Templates       *HubTemplates     `json:"templates,omitempty"`
 	ClusterLabels   map[string]string `json:"clusterLabels,omitempty"`
+
+	// The ClusterInstanceSpec fields of the same names, as written there.
+	CPUArchitecture        string                       `json:"cpuArchitecture,omitempty"`
+	HoldInstallation       bool                         `json:"holdInstallation,omitempty"`
+	InstallConfigOverrides string                       `json:"installConfigOverrides,omitempty"`
+	IgnitionConfigOverride string                       `json:"ignitionConfigOverride,omitempty"`
+	ExtraAnnotations       map[string]map[string]string `json:"extraAnnotations,omitempty"`
+	SuppressedManifests    []string                     `json:"suppressedManifests,omitempty"`
+	DiskEncryption         *upstream.DiskEncryptionSpec `json:"diskEncryption,omitempty"`
 }
 
 // HubTemplates are the siteconfig operator templates a ClusterInstance uses.

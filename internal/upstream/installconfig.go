@@ -36,8 +36,13 @@ type InstallConfig struct {
 	// Capabilities is installer Capabilities, the same fields as
 	// ClusterVersion spec.capabilities.
 	Capabilities *configv1.ClusterVersionCapabilitiesSpec `json:"capabilities,omitempty"`
-	// Proxy is the cluster-wide proxy (installer Proxy).
+	// Proxy is the cluster-wide proxy (installer Proxy); also the
+	// ClusterInstance's (siteconfig ClusterInstanceSpec proxy, assisted-service
+	// api/v1beta1 Proxy: the same three fields).
 	Proxy *Proxy `json:"proxy,omitempty"`
+	// CPUPartitioning is installer InstallConfig CPUPartitioning: "None"
+	// or "AllNodes" (CPUPartitioningMode; TechPreview in 4.12, GA in 4.13).
+	CPUPartitioning string `json:"cpuPartitioningMode,omitempty"`
 }
 
 // Proxy is install-config proxy (installer pkg/types/installconfig.go

@@ -45,9 +45,9 @@ type ClusterInstanceSpec struct {
 	InstallConfigOverrides string `json:"installConfigOverrides,omitempty"`
 	IgnitionConfigOverride string `json:"ignitionConfigOverride,omitempty"`
 
-	// What a SiteConfig carries and siteforge's sites do not (read from
-	// SiteConfig v1 and ClusterInstances, never rendered): the import warns
-	// about each (internal/importer).
+	// Written from install.hub (cpuPartitioningMode and proxy from the
+	// install, shared with install-config), read from SiteConfig v1 and
+	// ClusterInstances by the import (internal/importer).
 	HoldInstallation    bool                         `json:"holdInstallation,omitempty"`
 	CPUPartitioningMode string                       `json:"cpuPartitioningMode,omitempty"`
 	CPUArchitecture     string                       `json:"cpuArchitecture,omitempty"`
@@ -114,7 +114,8 @@ type NodeSpec struct {
 	InstallerArgs          string `json:"installerArgs,omitempty"`
 	IgnitionConfigOverride string `json:"ignitionConfigOverride,omitempty"`
 
-	// Read, never rendered (see ClusterInstanceSpec).
+	// Written from a node's hub section, read by the import (see
+	// ClusterInstanceSpec).
 	AutomatedCleaningMode string                       `json:"automatedCleaningMode,omitempty"`
 	IronicInspect         string                       `json:"ironicInspect,omitempty"`
 	ExtraAnnotations      map[string]map[string]string `json:"extraAnnotations,omitempty"`

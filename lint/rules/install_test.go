@@ -334,6 +334,24 @@ func init() {
 			want: []string{"install-config.yaml:19:15: error: api VIP fd00::5 is IPv6 but the first machine network 192.168.10.0/24, the dual-stack cluster's primary family, is IPv4: the installer refuses it (VIP for the API must be of the same IP family with machine network's primary IP Family for dual-stack IPv4/IPv6)"}},
 		ruleCase{rule: "INS001", name: "installer: VIPs of the primary family on dual stack", files: insAgent("  - cidr: 192.168.10.0/24\n", "  - cidr: 192.168.10.0/24\n  - cidr: fd00::/64\n  serviceNetwork: [172.30.0.0/16, fd02::/112]\n", "", "")},
 
+		// NET001 on a ClusterInstance: the installer refuses overlapping
+		// networks in the install-config assisted-service writes from it
+		// (openshift/installer pkg/types/validation/installconfig.go
+		// validateClusterNetwork "cluster network must not overlap with
+		// service network %d", validateServiceNetwork "service network must
+		// not overlap with any of the machine networks",
+		// validateNetworkNotOverlapDefaultOVNSubnets "must not overlap with
+		// OVNKubernetes default internal subnet")
+		ruleCase{rule: "NET001", name: "ClusterInstance: service network inside the cluster network", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  machineNetwork:\n", "  clusterNetwork:\n  - cidr: 192.168.0.0/16\n    hostPrefix: 23\n  serviceNetwork:\n  - cidr: 192.168.1.0/24\n  machineNetwork:\n", 1),
+		}, want: []string{"ci.yaml:17:11: error: serviceNetwork 192.168.1.0/24 overlaps clusterNetwork 192.168.0.0/16"}},
+		ruleCase{rule: "NET001", name: "ClusterInstance: service network over OVN-Kubernetes' join subnet", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  machineNetwork:\n", "  serviceNetwork:\n  - cidr: 100.64.0.0/16\n  machineNetwork:\n", 1),
+		}, want: []string{"ci.yaml:14:11: error: serviceNetwork 100.64.0.0/16 overlaps"}},
+		ruleCase{rule: "NET001", name: "ClusterInstance: disjoint networks", files: map[string]string{
+			"ci.yaml": strings.Replace(insClusterInstance, "  machineNetwork:\n", "  clusterNetwork:\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  serviceNetwork:\n  - cidr: 172.30.0.0/16\n  machineNetwork:\n", 1),
+		}},
+
 		// INS022, from stolostron/siteconfig api/v1alpha1
 		// clusterinstance_validation_test.go validateClusterInstanceJSONFields
 		ruleCase{rule: "INS022", name: "invalid installConfigOverrides JSON (siteconfig test: should fail for invalid InstallConfigOverrides JSON)", files: map[string]string{
@@ -345,6 +363,15 @@ func init() {
 		ruleCase{rule: "INS022", name: "node installerArgs in YAML flow syntax (siteconfig test: should return false for non-JSON characters)", files: map[string]string{
 			"ci.yaml": strings.Replace(insClusterInstance, "  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '{key: value}'\n", 1),
 		}, want: []string{"ci.yaml:20:20: error: installerArgs of node sno1 is not a valid JSON document"}},
+		// valid JSON of the wrong shape: assisted-service merges the
+		// overrides as objects, coreos-installer takes a list of strings
+		ruleCase{rule: "INS022", name: "overrides that are no JSON object, installerArgs that are no list of strings", files: map[string]string{
+			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '[1]'\n", 1),
+				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '{\"append-karg\": \"nosmt\"}'\n", 1),
+		}, want: []string{
+			"ci.yaml:8:27: error: installConfigOverrides is not a JSON object",
+			"ci.yaml:21:20: error: installerArgs of node sno1 is not a JSON list of strings",
+		}},
 		ruleCase{rule: "INS022", name: "valid JSON strings (siteconfig test: should pass for valid JSON strings)", files: map[string]string{
 			"ci.yaml": strings.Replace(strings.Replace(insClusterInstance, "  clusterName: site1\n", "  clusterName: site1\n  installConfigOverrides: '{}'\n  ignitionConfigOverride: '{}'\n", 1),
 				"  - hostName: sno1\n", "  - hostName: sno1\n    installerArgs: '[\"--append-karg\", \"nameserver=198.51.100.0\", \"-n\"]'\n    ignitionConfigOverride: '{}'\n", 1),

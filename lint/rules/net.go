@@ -21,8 +21,12 @@ func init() {
 				"CNO defaultV4MasqueradeSubnet). Overlapping traffic is misrouted: the cluster installs but pods " +
 				"cannot reach the nodes or services behind the overlapping range. A join subnet set in install-config " +
 				"(networking.ovnKubernetesConfig.ipv4.internalJoinSubnet) replaces the default one, and the installer refuses networks that overlap it " +
-				"(openshift/installer pkg/types/validation/installconfig.go validateOVNIPv4InternalJoinSubnet, validateNetworkNotOverlapDefaultOVNSubnets).",
-			Fix: "Renumber the network (install-config networking, Network.config spec, or the site's network block). When the overlap is with an " +
+				"(openshift/installer pkg/types/validation/installconfig.go validateOVNIPv4InternalJoinSubnet, validateNetworkNotOverlapDefaultOVNSubnets). " +
+				"The same holds for a ClusterInstance and for each cluster of a ZTP SiteConfig (reported at the SiteConfig's line): assisted-service " +
+				"writes their networks into the cluster's install-config, and the installer refuses the overlaps (validateNetworking: " +
+				"validateClusterNetwork \"cluster network must not overlap with service network\", validateServiceNetwork \"service network must not " +
+				"overlap with any of the machine networks\").",
+			Fix: "Renumber the network (install-config networking, a ClusterInstance's or SiteConfig cluster's networks, Network.config spec, or the site's network block). When the overlap is with an " +
 				"OVN-Kubernetes internal subnet on an existing cluster, move the internal subnet instead (ovnKubernetesConfig.ipv4.internalJoinSubnet, " +
 				".internalTransitSwitchSubnet, gatewayConfig.ipv4.internalMasqueradeSubnet).",
 			Check: checkNetworkOverlaps,

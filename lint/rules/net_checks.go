@@ -35,6 +35,23 @@ func checkNetworkOverlaps(set lint.Set, r *lint.Reporter) {
 			ovnOverlaps(cidrs, installOVNSubnets(subnets, ic), why, r, nil)
 		}
 	}
+	// A ClusterInstance, and each cluster of a SiteConfig (positioned in
+	// the SiteConfig): assisted-service writes their networks into the
+	// cluster's install-config, whose validation refuses the overlaps
+	// (openshift/installer pkg/types/validation/installconfig.go
+	// validateNetworking: validateClusterNetwork "cluster network must not
+	// overlap with service network", validateServiceNetwork "service
+	// network must not overlap with any of the machine networks",
+	// validateNetworkNotOverlapDefaultOVNSubnets). The networks are another
+	// cluster's: OVN-Kubernetes' default subnets, not the set's operator
+	// config, and networkType defaults to OVNKubernetes (the CRD's default).
+	for _, ci := range manifests.ClusterInstances(set.Objects) {
+		cidrs := clusterInstanceCIDRs(ci)
+		crossOverlaps(cidrs, r, nil)
+		if t := ci.Spec.NetworkType; t == "" || t == platform.OVNKubernetes {
+			ovnOverlaps(cidrs, ovnSubnets(nil, minor, false), why, r, nil)
+		}
+	}
 	for _, c := range ns.configs {
 		cidrs := objectCIDRs(c.obj, c.Spec.ClusterNetwork, c.Spec.ServiceNetwork, nil, "spec")
 		crossOverlaps(cidrs, r, nil)

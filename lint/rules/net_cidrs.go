@@ -157,6 +157,28 @@ func installCIDRs(ic *manifests.InstallConfigFile, machine bool) []namedCIDR {
 	return out
 }
 
+// clusterInstanceCIDRs lists the address blocks of a ClusterInstance (or of
+// a SiteConfig cluster, positioned in the SiteConfig: manifests
+// SiteConfigClusters), each at its cidr field.
+func clusterInstanceCIDRs(ci *manifests.ClusterInstanceObject) []namedCIDR {
+	var out []namedCIDR
+	add := func(kind, cidr string, i int) {
+		if p, err := netip.ParsePrefix(cidr); err == nil {
+			out = append(out, namedCIDR{kind: kind, cidr: cidr, pfx: p.Masked(), obj: ci.Obj, path: []string{"spec", kind, strconv.Itoa(i), "cidr"}})
+		}
+	}
+	for i, c := range ci.Spec.ClusterNetwork {
+		add("clusterNetwork", c.CIDR, i)
+	}
+	for i, c := range ci.Spec.ServiceNetwork {
+		add("serviceNetwork", c.CIDR, i)
+	}
+	for i, c := range ci.Spec.MachineNetwork {
+		add("machineNetwork", c.CIDR, i)
+	}
+	return out
+}
+
 // siteCIDRs lists a site's address blocks with their field paths.
 func siteCIDRs(s *site.Site) []namedCIDR {
 	var out []namedCIDR

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -34,7 +37,7 @@ func ztpSiteConfigs(t *testing.T, root string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".yaml" || strings.Contains(p, "ran-crd") {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".yaml" {
 			return err
 		}
 		objs, _ := manifests.ReadFile(p)
@@ -46,22 +49,71 @@ func ztpSiteConfigs(t *testing.T, root string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) < 6 {
+	if len(out) < 10 {
 		t.Fatalf("found %d SiteConfigs under %s, want the examples and the converter's samples", len(out), root)
 	}
 	return out
 }
 
-// sampleDefects are the upstream samples whose clusters siteforge refuses
-// for a defect of the input itself, with the rule vet reports: the site
-// imports, and vet names the defect (lint of the SiteConfig reports the
-// install check at the SiteConfig's line as well).
-var sampleDefects = map[string]string{
+// sampleDefects are the upstream SiteConfigs whose clusters siteforge
+// refuses for defects of the input itself: the site imports (exit 0) and
+// vet reports exactly these errors, rule and field (lint of the SiteConfig
+// reports the install and network checks at the SiteConfig's line as
+// well).
+var sampleDefects = map[string][]string{
 	// one master and two workers: assisted refuses a single control-plane
 	// node with workers
-	"comprehensive-siteconfig.yaml": "INS004",
+	"comprehensive-siteconfig.yaml": {"INS004 pools"},
 	// serviceNetwork 192.168.1.0/24 inside clusterNetwork 192.168.0.0/16
-	"test-mno-siteconfig.yaml": "NET001",
+	"test-mno-siteconfig.yaml": {"NET001 site.yaml:44:5"},
+	// ztp/ran-crd's example CR (ran-crd/site-config-cr-ex.yaml) is a
+	// placeholder: clusterImageSetNameRef openshift-v4.8.0 names a release
+	// siteforge does not install (4.10 or later); pullSecret-name and
+	// bmcCredentialsSecret-Name are no Secret names (Kubernetes names are
+	// lower case: the API server refuses them); NTP.server1 is a host name
+	// in upper case, which the schema refuses (it takes host names in lower
+	// case)
+	"site-config-cr-ex.yaml": {"INP002 cluster.version", "INP002 install.hub.pullSecretRef", "INP002 install.ntpSources[0]",
+		"INP002 pools.master.nodes[0].bmc.credentialsSecret"},
+}
+
+// vetErrors runs vet --format json on dir: its exit code and its errors as
+// "RULE path" (a lint rule's, which names no site field: "RULE
+// file:line:col", the file relative to dir), sorted.
+func vetErrors(t *testing.T, dir string) (int, []string) {
+	t.Helper()
+	code, stdout, _ := runCLI(t, "vet", "--format", "json", dir)
+	var out struct {
+		Diagnostics []struct {
+			Severity, Rule, Path, File string
+			Line, Column               int
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("vet --format json: %v\n%s", err, stdout)
+	}
+	var errs []string
+	for _, d := range out.Diagnostics {
+		switch {
+		case d.Severity != "error":
+		case d.Path != "":
+			errs = append(errs, d.Rule+" "+d.Path)
+		default:
+			rel, _ := filepath.Rel(dir, d.File)
+			errs = append(errs, fmt.Sprintf("%s %s:%d:%d", d.Rule, filepath.ToSlash(rel), d.Line, d.Column))
+		}
+	}
+	sort.Strings(errs)
+	return code, errs
+}
+
+// importedSSHKey is install.sshKey of the one site imported into dir.
+func importedSSHKey(t *testing.T, dir string) string {
+	t.Helper()
+	m, _ := readData(t, filepath.Join(dir, "site.yaml")).(map[string]any)
+	in, _ := m["install"].(map[string]any)
+	k, _ := in["sshKey"].(string)
+	return k
 }
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
@@ -71,32 +123,53 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// TestImportZTPSiteConfigs: every SiteConfig of the ZTP examples and of the
-// siteconfig-converter's samples imports (exit 0), its sites vet clean (but
-// for the samples' own defects, reported under their rule), and render
-// gives one ClusterInstance per SiteConfig cluster equal to the converter's
-// (manifests.SiteConfigClusters: openshift-kni/cnf-features-deploy
+// TestImportZTPSiteConfigs: every SiteConfig of the ZTP examples, of the
+// siteconfig-converter's samples and of ztp/ran-crd imports (exit 0) with
+// the SSH key its importSSHKeys entry says, its sites vet clean (but for
+// the samples' own defects, exactly the errors sampleDefects lists), and
+// render gives one ClusterInstance per SiteConfig cluster equal to the
+// converter's (manifests.SiteConfigClusters: openshift-kni/cnf-features-deploy
 // ztp/tools/siteconfig-converter convert.go convertClusterToClusterInstance)
-// but for the documented exceptions (docs/hub.md, normalizeConverted).
+// but for the documented exceptions (docs/hub.md, normalizeConverted), and
+// holding every value the converter's own tests assert for the sample
+// (converterExpectations, from its convert_test.go).
 func TestImportZTPSiteConfigs(t *testing.T) {
 	root := sharedZTP(t)
+	checked := map[string]bool{}
 	for _, file := range ztpSiteConfigs(t, root) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
+			sample := filepath.Base(file)
 			tmp := t.TempDir()
 			in := filepath.Join(tmp, "in")
 			code, _, stderr := runCLI(t, "import", file, "-o", in)
 			if code != ExitOK {
 				t.Fatalf("import: exit %d\n%s", code, stderr)
 			}
-			code, _, stderr = runCLI(t, "vet", in)
-			if rule, ok := sampleDefects[filepath.Base(file)]; ok {
-				if code != ExitFailure || !strings.Contains(stderr, "["+rule+"]") {
-					t.Fatalf("vet: exit %d, want 2 with %s (a defect of the sample)\n%s", code, rule, stderr)
+			key, ok := importSSHKeys[sample]
+			if !ok {
+				t.Fatalf("no importSSHKeys entry for %s", sample)
+			}
+			if got := importedSSHKey(t, in); got != key {
+				t.Errorf("install.sshKey %q, want %q", got, key)
+			}
+			code, errs := vetErrors(t, in)
+			if want, ok := sampleDefects[sample]; ok {
+				if code != ExitFailure || !slices.Equal(errs, want) {
+					t.Fatalf("vet: exit %d with errors %q, want exit 2 with exactly %q (the sample's defects)", code, errs, want)
+				}
+				// lint of the SiteConfig reports the same install and
+				// network defects, under the same rule (the site's own
+				// schema errors, INP002, are the import's)
+				_, stdout, _ := runCLI(t, "lint", file)
+				for _, e := range want {
+					if rule := strings.Fields(e)[0]; rule != "INP002" && !strings.Contains(stdout, "["+rule+"]") {
+						t.Errorf("lint of the SiteConfig does not report %s:\n%s", rule, stdout)
+					}
 				}
 				return
 			}
 			if code != ExitOK {
-				t.Fatalf("vet: exit %d\n%s", code, stderr)
+				t.Fatalf("vet: exit %d: %q", code, errs)
 			}
 			out := filepath.Join(tmp, "out")
 			if code, _, stderr := runCLI(t, "render", in, "-o", out); code != ExitOK {
@@ -120,7 +193,11 @@ func TestImportZTPSiteConfigs(t *testing.T) {
 						t.Fatal(err)
 					}
 					got := readClusterInstance(t, filepath.Join(out, want.Spec.ClusterName, hub.ClusterInstancePath))
-					normalizeConverted(&want, got)
+					if e, ok := converterExpectations[sample]; ok {
+						checkConverterExpectations(t, sample, e, got)
+						checked[sample] = true
+					}
+					normalizeConverted(&want, got, key)
 					normalizeRendered(got)
 					if !reflect.DeepEqual(asData(t, want.Spec), asData(t, got.Spec)) {
 						t.Errorf("cluster %s: rendered ClusterInstance spec differs from the converter's\nconverter: %s\nrendered:  %s", want.Spec.ClusterName, asYAML(t, want.Spec), asYAML(t, got.Spec))
@@ -129,46 +206,55 @@ func TestImportZTPSiteConfigs(t *testing.T) {
 			}
 		})
 	}
+	for sample := range converterExpectations {
+		if !checked[sample] {
+			t.Errorf("the converter's expectations for %s were not checked: sample not found or not rendered", sample)
+		}
+	}
 }
 
 // normalizeConverted applies to the converter's ClusterInstance the
 // documented exceptions of the import (docs/hub.md, "What the import does
-// not keep"): the fields a site has no place for (the import warns about
-// each), and what siteforge writes where the converter leaves a field empty.
-func normalizeConverted(want, got *upstream.ClusterInstance) {
+// not keep"): what siteforge writes where the input leaves a field empty,
+// what a site cannot say, and the order it lists the nodes in. Each is
+// unavoidable, and TestImportNormalizations shows each one is needed.
+// sshKey is the sample's SSH key as the site keeps it (importSSHKeys), ""
+// when it is no key.
+func normalizeConverted(want, got *upstream.ClusterInstance, sshKey string) {
 	s := &want.Spec
-	// no place in a site: left out, with a warning
-	s.InstallConfigOverrides, s.IgnitionConfigOverride, s.HoldInstallation = "", "", false
-	s.CPUPartitioningMode, s.CPUArchitecture, s.ExtraAnnotations = "", "", nil
-	s.SuppressedManifests, s.Proxy, s.DiskEncryption = nil, nil, nil
-	for i := range s.Nodes {
-		n := &s.Nodes[i]
-		n.InstallerArgs, n.IgnitionConfigOverride, n.NodeLabels = "", "", nil
-		n.AutomatedCleaningMode, n.IronicInspect, n.ExtraAnnotations, n.SuppressedManifests = "", "", nil, nil
-		// a role the converter leaves empty is the CRD default, master
-		n.Role = n.RoleOrDefault()
-	}
 	// an SSH "key" that is no key (the samples' "ssh-rsa AAAA...") is left
-	// out, with a warning
-	if got.Spec.SSHPublicKey == "" {
-		s.SSHPublicKey = ""
+	// out, with a warning: install.sshKey takes only a public key (the
+	// installers refuse anything else)
+	s.SSHPublicKey = sshKey
+	for i := range s.Nodes {
+		// a role the converter leaves empty is the CRD's default, master:
+		// a site's pools say the role of every node, written out
+		s.Nodes[i].Role = s.Nodes[i].RoleOrDefault()
 	}
-	// a single node has no VIPs: the site leaves them out, with a warning
+	// a single node has no VIPs ("Not applicable to Single Node OpenShift"):
+	// the site leaves them out, with a warning
 	if len(s.Nodes) == 1 {
 		s.ApiVIPs, s.IngressVIPs = nil, nil
 	}
-	// siteforge writes the networkType (the schema's default) and the
-	// platformType (assisted-service's choice: None for one node, else
-	// BareMetal) where the SiteConfig leaves them out, and a machineNetwork
-	// from a node's address where the SiteConfig has none (with a warning)
+	// where the input leaves them to the operator, siteforge writes the
+	// networkType, clusterNetwork and serviceNetwork (the schema's
+	// defaults, the installers' own), the platformType (assisted-service's
+	// choice: None for one node, else BareMetal), the clusterType (SNO for
+	// one control-plane node, else HighlyAvailable) and a machineNetwork
+	// from a node's address (with a warning): the site is explicit where
+	// the ClusterInstance may be silent
 	if s.NetworkType == "" {
 		s.NetworkType = got.Spec.NetworkType
+	}
+	if len(s.ClusterNetwork) == 0 {
+		s.ClusterNetwork = got.Spec.ClusterNetwork
+	}
+	if len(s.ServiceNetwork) == 0 {
+		s.ServiceNetwork = got.Spec.ServiceNetwork
 	}
 	if s.PlatformType == "" {
 		s.PlatformType = got.Spec.PlatformType
 	}
-	// siteforge writes the clusterType (SNO for one control-plane node,
-	// else HighlyAvailable) where the input leaves it to the operator
 	if s.ClusterType == "" {
 		s.ClusterType = got.Spec.ClusterType
 	}
@@ -179,7 +265,7 @@ func normalizeConverted(want, got *upstream.ClusterInstance) {
 	// the SiteConfig's extraManifests (the ZTP plugin's folders, not read
 	// here); siteforge names its own day-0 ConfigMaps
 	s.ExtraManifestsRefs = nil
-	// siteforge lists the master nodes first
+	// siteforge lists the master nodes first (its pools, masters first)
 	sort.SliceStable(s.Nodes, func(i, j int) bool {
 		return s.Nodes[i].RoleOrDefault() == "master" && s.Nodes[j].RoleOrDefault() != "master"
 	})
@@ -249,21 +335,52 @@ func readData(t *testing.T, file string) any {
 // which names the site rendered.
 func TestImportRoundTrip(t *testing.T) {
 	examples := []struct {
-		example, release, format string
-		folders                  []string // rendered folders imported together
-		files                    []string // compared, relative to each site's output
+		name, example, release, format string
+		folders                        []string // rendered folders imported together
+		files                          []string // compared, relative to each site's output
+		// add is CUE appended to files of a copy of the example (unified
+		// in): the install fields the examples leave out
+		add map[string]string
 	}{
-		{"agent-sno", "4.18", "yaml", []string{"sno-edge/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}},
-		{"disconnected-quay-cache", "4.16", "yaml", []string{"lab-disconnected/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}},
-		{"aws-local-zones-ipi", "4.16", "cue", []string{"aws-local-zones-ipi/install"}, []string{"install/install-config.yaml"}},
-		{"fleet", "", "cue", []string{"store-0001/hub", "store-0002/hub", "store-0003/hub"}, []string{hub.ClusterInstancePath}},
+		{"agent-sno", "agent-sno", "4.18", "yaml", []string{"sno-edge/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}, nil},
+		{"disconnected-quay-cache", "disconnected-quay-cache", "4.16", "yaml", []string{"lab-disconnected/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"}, nil},
+		{"aws-local-zones-ipi", "aws-local-zones-ipi", "4.16", "cue", []string{"aws-local-zones-ipi/install"}, []string{"install/install-config.yaml"}, nil},
+		{"fleet", "fleet", "", "cue", []string{"store-0001/hub", "store-0002/hub", "store-0003/hub"}, []string{hub.ClusterInstancePath}, nil},
+		// install-config cpuPartitioningMode and proxy (installer
+		// pkg/types/installconfig.go InstallConfig CPUPartitioning, Proxy)
+		{"agent-sno with cpuPartitioningMode and proxy", "agent-sno", "4.18", "yaml", []string{"sno-edge/install"}, []string{"install/install-config.yaml", "install/agent-config.yaml"},
+			map[string]string{"site.cue": installShared}},
+		// every ClusterInstance field a site carries as written
+		{"fleet with every ClusterInstance field", "fleet", "", "yaml", []string{"store-0001/hub", "store-0002/hub", "store-0003/hub"}, []string{hub.ClusterInstancePath},
+			map[string]string{"sites/store-0003/site.cue": installShared + hubFields}},
 	}
 	for _, ex := range examples {
-		t.Run(ex.example, func(t *testing.T) {
+		t.Run(ex.name, func(t *testing.T) {
 			tmp := t.TempDir()
 			first, in, second := filepath.Join(tmp, "first"), filepath.Join(tmp, "in"), filepath.Join(tmp, "second")
-			if code, _, stderr := runCLI(t, "render", filepath.Join("..", "..", "..", "..", "examples", ex.example), "-o", first); code != ExitOK {
+			src := filepath.Join("..", "..", "..", "..", "examples", ex.example)
+			if len(ex.add) > 0 {
+				src = filepath.Join(tmp, "example")
+				if err := os.CopyFS(src, os.DirFS(filepath.Join("..", "..", "..", "..", "examples", ex.example))); err != nil {
+					t.Fatal(err)
+				}
+				for f, text := range ex.add {
+					b, err := os.ReadFile(filepath.Join(src, f))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(src, f), append(b, text...), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if code, _, stderr := runCLI(t, "render", src, "-o", first); code != ExitOK {
 				t.Fatalf("render: exit %d\n%s", code, stderr)
+			}
+			for f := range ex.add {
+				if !strings.Contains(string(readFileT(t, filepath.Join(first, strings.Split(ex.folders[len(ex.folders)-1], "/")[0], ex.files[0]))), "cpuPartitioningMode: AllNodes") {
+					t.Fatalf("%s: the fields added to %s are not rendered", ex.files[0], f)
+				}
 			}
 			args := []string{"import", "-o", in, "--format", ex.format}
 			if ex.release != "" {
@@ -291,6 +408,48 @@ func TestImportRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// installShared are the install fields every installer renders
+// (install-config and ClusterInstance), as CUE added to a site.
+const installShared = `
+install: cpuPartitioningMode: "AllNodes"
+install: proxy: {httpProxy: "http://proxy.example.com:3128", httpsProxy: "https://proxy.example.com:3129", noProxy: ".example.com,10.0.0.0/8"}
+`
+
+// hubFields are the ClusterInstance fields a hub site carries as written:
+// install.hub's and a node's hub section, as CUE added to store-0003 (one
+// node).
+const hubFields = `
+install: hub: {
+	cpuArchitecture:        "x86_64"
+	holdInstallation:       true
+	installConfigOverrides: "{\"capabilities\": {\"baselineCapabilitySet\": \"None\", \"additionalEnabledCapabilities\": [\"NodeTuning\", \"OperatorLifecycleManager\", \"Ingress\"]}}"
+	ignitionConfigOverride: "{\"ignition\": {\"version\": \"3.2.0\"}}"
+	extraAnnotations: ManagedCluster: "example.com/owner": "stores"
+	suppressedManifests: ["KlusterletAddonConfig"]
+	diskEncryption: {type: "nbde", tang: [{url: "http://tang.example.com:7500", thumbprint: "1c3wJKh6TQKTghTjWgS4MlIXtGk"}]}
+}
+pools: master: nodes: [{
+	hub: {
+		nodeLabels: "node-role.kubernetes.io/master-du": ""
+		installerArgs:          "[\"--append-karg\", \"nosmt\"]"
+		ignitionConfigOverride: "{\"ignition\": {\"version\": \"3.2.0\"}}"
+		automatedCleaningMode:  "metadata"
+		ironicInspect:          "disabled"
+		extraAnnotations: BareMetalHost: "example.com/rack": "r1"
+		suppressedManifests: ["NMStateConfig"]
+	}
+}]
+`
+
+func readFileT(t *testing.T, file string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // dropSource removes metadata.annotations["siteforge.dev/source"].
@@ -337,7 +496,8 @@ func TestImportRefusesBadInput(t *testing.T) {
 }
 
 // TestImportNeverCopiesSecrets: the pull secret of an install-config is not
-// copied, and a SiteConfig's secrets stay names.
+// copied, nor a day-0 MachineConfig that writes it as an Ignition data: URL,
+// and a SiteConfig's secrets stay names.
 func TestImportNeverCopiesSecrets(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "install")
@@ -349,6 +509,16 @@ func TestImportNeverCopiesSecrets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "install-config.yaml"), []byte(ic), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// the same pull secret written by a day-0 MachineConfig, base64 in an
+	// Ignition data: URL (the audit's leak: it was kept verbatim)
+	mc := "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-pull\n  labels:\n    machineconfiguration.openshift.io/role: master\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      files:\n      - path: /var/lib/kubelet/config.json\n        contents:\n          source: data:;base64," +
+		base64.StdEncoding.EncodeToString([]byte(secret)) + "\n"
+	if err := os.MkdirAll(filepath.Join(dir, "openshift"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "openshift", "99-pull.yaml"), []byte(mc), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(tmp, "out")
 	code, stdout, stderr := runCLI(t, "import", dir, "-o", out)
 	if code != ExitOK {
@@ -357,12 +527,18 @@ func TestImportNeverCopiesSecrets(t *testing.T) {
 	if !strings.Contains(stderr, "pullSecret is not imported") {
 		t.Errorf("no warning about the pull secret:\n%s", stderr)
 	}
+	if !strings.Contains(stderr, "day-0 manifest openshift/99-pull.yaml holds the kubelet's copy of the global pull secret (/var/lib/kubelet/config.json): not copied") {
+		t.Errorf("no warning about the MachineConfig writing the pull secret:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "extra-manifests", "99-pull.yaml")); err == nil {
+		t.Error("the MachineConfig writing the pull secret was copied")
+	}
 	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := os.ReadFile(p)
-		if bytes.Contains(b, []byte("c2VjcmV0")) {
+		if bytes.Contains(b, []byte("c2VjcmV0")) || bytes.Contains(b, []byte(base64.StdEncoding.EncodeToString([]byte(secret))[:24])) {
 			t.Errorf("%s holds the pull secret", p)
 		}
 		return err
@@ -370,7 +546,7 @@ func TestImportNeverCopiesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(stdout+stderr, "c2VjcmV0") {
+	if strings.Contains(stdout+stderr, "c2VjcmV0") || strings.Contains(stdout+stderr, base64.StdEncoding.EncodeToString([]byte(secret))[:24]) {
 		t.Error("the pull secret was printed")
 	}
 }
@@ -451,7 +627,12 @@ func TestImportClusterInstanceExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := readClusterInstance(t, filepath.Join(out, want.Spec.ClusterName, hub.ClusterInstancePath))
-			normalizeConverted(want, got)
+			// every example's sshPublicKey is the placeholder "ssh-rsa
+			// AAAA...", no key: the site has none
+			if want.Spec.SSHPublicKey != "ssh-rsa AAAA..." {
+				t.Fatalf("sshPublicKey %q: not the placeholder this test expects", want.Spec.SSHPublicKey)
+			}
+			normalizeConverted(want, got, "")
 			normalizeRendered(got)
 			if !reflect.DeepEqual(asData(t, want.Spec), asData(t, got.Spec)) {
 				t.Errorf("rendered ClusterInstance spec differs from the input\ninput:    %s\nrendered: %s", asYAML(t, want.Spec), asYAML(t, got.Spec))

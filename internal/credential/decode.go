@@ -1,0 +1,133 @@
+package credential
+
+import (
+	"bytes"
+	"encoding/base64"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/siteforge/siteforge/internal/ignition"
+)
+
+var (
+	// every PEM private key kind (PKCS#1 RSA, SEC1 EC, DSA, PKCS#8 plain
+	// and encrypted, OpenSSH) and PGP secret key blocks; PuTTY key files
+	privateKey = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d+:`)
+	// kubeconfig credentials (users[].user) and the like, one per line
+	kubeconfigPW = regexp.MustCompile(`(?m)^\s*["']?(client-key-data|token|password|access-token|refresh-token|id-token)["']?\s*:\s*["']?\S`)
+	// a registry auth file's shape, where the text is not a whole
+	// document (auths inside a unit's heredoc)
+	authsText = regexp.MustCompile(`"auths"\s*:\s*\{[\s\S]*"(auth|password|identitytoken|registrytoken)"\s*:\s*"[^"]`)
+	// a base64 run of a PEM block: "-----BEGIN" encoded at any of the three
+	// byte alignments
+	base64PEM = regexp.MustCompile(`(?:LS0tLS1CRUdJT|0tLS0tQkVHSU|tLS0tLUJFR0lO)[A-Za-z0-9+/=\r\n]*`)
+	// a base64 run of a JSON object, a Secret's .dockerconfigjson value
+	// (base64 of {"auths": ...}): "{" followed by a quote, a space or a
+	// newline encoded at the start of the run (eyI-eyL, eyA-eyD, ewo-ewr)
+	base64JSON = regexp.MustCompile(`\bey[A-L][A-Za-z0-9+/=\r\n]{16,}|\bew[o-r][A-Za-z0-9+/=\r\n]{16,}`)
+)
+
+// In names the kind of credential text holds ("" for none): a private key,
+// a registry auth file with a credential (a Docker config.json or
+// containers auth.json, JSON or YAML: a pull secret), kubeconfig
+// credentials or a password line; in the text itself, in the bytes a data:
+// URL holds (base64 or percent-encoded, gzip-compressed or not), or in a
+// base64 run of a PEM block or of a JSON document.
+func In(text []byte) string {
+	return in(text, 0)
+}
+
+func in(text []byte, depth int) string {
+	switch {
+	case privateKey.Match(text):
+		return "a private key"
+	case registryAuths(text):
+		return "registry credentials (a pull secret)"
+	case kubeconfigPW.Match(text):
+		return "kubeconfig credentials or a password"
+	}
+	if depth > 2 {
+		return ""
+	}
+	if bytes.HasPrefix(text, []byte("data:")) {
+		if b := decodeDataURL(text); b != nil {
+			if s := in(b, depth+1); s != "" {
+				return s
+			}
+		}
+	}
+	if isGzip(text) {
+		if z, err := ignition.Gunzip(text, maxDecoded); err == nil {
+			if s := in(z, depth+1); s != "" {
+				return s
+			}
+		}
+	}
+	for _, re := range []*regexp.Regexp{base64PEM, base64JSON} {
+		for _, run := range re.FindAll(text, -1) {
+			clean := bytes.Map(func(r rune) rune {
+				if r == '\n' || r == '\r' {
+					return -1
+				}
+				return r
+			}, run)
+			for off := 0; off < 3 && off < len(clean); off++ {
+				b, err := base64.StdEncoding.DecodeString(trimBase64(string(clean[off:])))
+				if err == nil {
+					if s := in(b, depth+1); s != "" {
+						return s
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// trimBase64 cuts s to a whole number of base64 quanta.
+func trimBase64(s string) string {
+	s = strings.TrimRight(s, "=")
+	s = s[:len(s)-len(s)%4]
+	return s
+}
+
+// registryAuths reports a container auth file (Docker config.json,
+// containers auth.json: containers-auth.json(5)), JSON or YAML, with a
+// credential for any registry; the legacy .dockercfg shape (registries at
+// the top, kubernetes.io/dockercfg) too.
+func registryAuths(text []byte) bool {
+	if !bytes.Contains(text, []byte("auth")) {
+		return false
+	}
+	var doc map[string]any
+	if yaml.Unmarshal(text, &doc) != nil {
+		// not YAML or JSON as a whole: look for the shape in the text
+		return authsText.Match(text)
+	}
+	entries, _ := doc["auths"].(map[string]any)
+	if entries == nil && registryKeys(doc) {
+		entries = doc // .dockercfg: {"registry": {"auth": ...}}
+	}
+	for _, raw := range entries {
+		entry, _ := raw.(map[string]any)
+		for _, k := range []string{"auth", "password", "identitytoken", "registrytoken"} {
+			if v, ok := entry[k].(string); ok && v != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// registryKeys reports whether every key of a mapping is a registry host
+// (a dot or a port in it), as in a .dockercfg.
+func registryKeys(doc map[string]any) bool {
+	for k := range doc {
+		if !strings.ContainsAny(k, ".:") {
+			return false
+		}
+	}
+	return len(doc) > 0
+}
