@@ -132,6 +132,13 @@ const (
 // configured.
 const InstallerDefaultServiceNetwork = "172.30.0.0/16" // installer pkg/types/defaults
 
+// RegistryDialTimeoutSeconds is how long CRI-O waits for a registry's
+// address to accept a connection before it tries the next mirror or the
+// source: containers/image pkg/tlsclientconfig/tlsclientconfig.go
+// NewTransport, net.Dialer Timeout 30 * time.Second (the transport of
+// docker/docker_client.go).
+const RegistryDialTimeoutSeconds = 30
+
 // In-cluster DNS names CRI-O's host resolver does not know (the node
 // resolves with the host's DNS, not the cluster's).
 const (

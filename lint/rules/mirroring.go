@@ -209,14 +209,22 @@ func init() {
 			ID:       "MIR022",
 			Name:     "never-contact-source-through-in-cluster-mirror",
 			Severity: lint.Error,
-			Summary:  "a source is blocked (mirrorSourcePolicy NeverContactSource or blockedRegistries) while its mirror runs inside the cluster: a bootstrap deadlock",
+			Summary:  "a source is blocked (mirrorSourcePolicy NeverContactSource or blockedRegistries) while its mirror runs inside the cluster: a bootstrap deadlock, or waits at every boot",
 			Rationale: "CRI-O pulls on the node, before and outside the cluster network: a mirror served by the cluster itself (a Service name or " +
-				"ClusterIP, or the host of a Route of the cluster) answers only once the cluster network, the ingress and the mirror's own pods run. " +
+				"ClusterIP; the host of a Route of the cluster, or any host under the cluster's ingress domain apps.<cluster name>.<base domain> " +
+				"(installer pkg/asset/manifests/ingress.go: the Ingress config's spec.domain, which the default router serves) or a shard's domain) " +
+				"answers only once the cluster network, the ingress and the mirror's own pods run. " +
 				"With the source blocked, MCO writes blocked = true on its registries.conf table and CRI-O never contacts it (c/image " +
-				"sysregistriesv2; docs \"Configuring image registry repository mirroring\"): the images the cluster needs to get there, the " +
-				"mirror's own pods included, cannot be pulled at install, after a reboot or during an upgrade. Gardener's registry cache met the " +
-				"same problem and fixed it by adding the node's mirror only once the cache answers (gardener/gardener-extension-registry-cache PR #68). " +
-				"A site's mirroring.inClusterCache refuses the combination in render and vet at the line that blocks the source.",
+				"sysregistriesv2; docs \"Configuring image registry repository mirroring\"): when every mirror runs in the cluster, the images the " +
+				"cluster needs to get there, the mirror's own pods included, cannot be pulled at install, after a reboot or during an upgrade (a " +
+				"bootstrap deadlock); when some mirror is outside the cluster, each pull that reaches the in-cluster one waits on it first (up to " +
+				"the 30 s dial timeout, c/image pkg/tlsclientconfig NewTransport). The cluster's domain comes from the site (cluster name and " +
+				"baseDomain, ingress shards) or, for plain manifests, the Ingress config's spec.domain, else the install-config's metadata.name " +
+				"and baseDomain, and the IngressControllers' spec.domain. Gardener's registry cache met the same problem and fixed it by adding the " +
+				"node's mirror only once the cache answers (gardener/gardener-extension-registry-cache PR #68). In a site, render and vet refuse " +
+				"the combination at the line that blocks the source (the policy, or the blockedRegistries entry); for an upstream a site's " +
+				"mirroring.inClusterCache caches, also when the source's mirrors are outside the cluster: the cache itself fetches from the " +
+				"source the policy keeps the nodes from.",
 			Fix: "Allow the source (mirrorSourcePolicy AllowContactingSource; take the scope out of blockedRegistries), or mirror through a registry " +
 				"outside the cluster. In a site, describe the cache as mirroring.inClusterCache: the nodes get its mirrors only while it answers.",
 			Check: checkInClusterNeverContact,
