@@ -167,25 +167,37 @@ func TestInClusterCacheKeepsTheNodesMirrors(t *testing.T) {
 	}
 }
 
-// TestInClusterCacheRefusals: the bootstrap deadlock (MIR022) at the line that blocks the
-// source, and addresses or organizations the cache cannot use.
+// TestInClusterCacheRefusals: a blocked source whose mirror runs in the cluster (MIR022), worded
+// for each case, at the line that blocks the source; addresses or organizations the cache cannot
+// use.
 func TestInClusterCacheRefusals(t *testing.T) {
 	cache := "  inClusterCache:\n    host: cache.apps.c.example.com\n    orgs: {rh: registry.redhat.io, q: quay.io}\n"
+	const mir022 = ruleid.NeverContactSourceThroughInClusterMirror
 	for _, tc := range []struct {
-		name, mirroring, path, rule, msg string
+		name, mirroring, path, rule string
+		msgs                        []string
 	}{
-		{"NeverContactSource on a cached upstream", cache + "  sources:\n    registry.redhat.io:\n      mirrors: [mirror.example.com/rh]\n      policy: NeverContactSource\n",
-			`mirroring.sources."registry.redhat.io".policy`, ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+		{"NeverContactSource on a cached upstream mirrored outside the cluster", cache + "  sources:\n    registry.redhat.io:\n      mirrors: [mirror.example.com/rh]\n      policy: NeverContactSource\n",
+			`mirroring.sources."registry.redhat.io".policy`, mir022, []string{"covers registry.redhat.io, and the in-cluster cache cache.apps.c.example.com caches it (organization rh): a Quay proxy-cache organization fetches from its upstream itself", `Not a bootstrap deadlock ("mirror.example.com/rh" outside the cluster serves it while the cache is down), but a contradiction`}},
 		{"NeverContactSource through the cache host", cache + "  sources:\n    docker.io:\n      mirrors: [cache.apps.c.example.com/dockerhub]\n      policy: NeverContactSource\n",
-			`mirroring.sources."docker.io".policy`, ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
-		{"blocked cached upstream", cache + "  blockedRegistries: [quay.io]\n",
-			"mirroring.blockedRegistries[0]", ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+			`mirroring.sources."docker.io".policy`, mir022, []string{`source docker.io (policy NeverContactSource) is mirrored at "cache.apps.c.example.com/dockerhub", the in-cluster cache (mirroring.inClusterCache.host), a workload of this cluster: a bootstrap deadlock:`}},
+		{"NeverContactSource through the cache host and a mirror outside", cache + "  sources:\n    docker.io:\n      mirrors: [cache.apps.c.example.com/dockerhub, mirror.example.com/hub]\n      policy: NeverContactSource\n",
+			`mirroring.sources."docker.io".policy`, mir022, []string{`the in-cluster cache (mirroring.inClusterCache.host), a workload of this cluster: no deadlock, as "mirror.example.com/hub" outside the cluster serves it;`}},
+		{"blocked cached upstream without a mirror", cache + "  blockedRegistries: [quay.io]\n",
+			"mirroring.blockedRegistries[0]", mir022, []string{"blockedRegistries quay.io blocks quay.io, which the in-cluster cache cache.apps.c.example.com caches, and no mirror outside the cluster serves it: while the cache is down no node can pull anything under quay.io, the cache's own images included: a bootstrap deadlock"}},
 		{"a Quay cache at the same host with NeverContactSource", cache + "  quayCache:\n    host: cache.apps.c.example.com\n    policy: NeverContactSource\n    orgs: {hub: docker.io}\n",
-			"mirroring.quayCache.policy", ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+			"mirroring.quayCache.policy", mir022, []string{"bootstrap deadlock"}},
 		{"a Service name", "  inClusterCache:\n    host: quay.quay.svc\n    orgs: {rh: registry.redhat.io}\n",
-			"mirroring.inClusterCache.host", "", "cluster DNS name"},
+			"mirroring.inClusterCache.host", "", []string{"cluster DNS name"}},
 		{"two organizations for one upstream", "  inClusterCache:\n    host: cache.apps.c.example.com\n    orgs: {a: registry.redhat.io, b: registry.redhat.io}\n",
-			"mirroring.inClusterCache.orgs.b", "", "cached by organization"},
+			"mirroring.inClusterCache.orgs.b", "", []string{"cached by organization"}},
+		// Without an in-cluster cache: the mirrors the cluster serves itself.
+		{"NeverContactSource through a Service, no in-cluster cache", "  sources:\n    registry.redhat.io:\n      mirrors: [quay.quay.svc:5000/rh]\n      policy: NeverContactSource\n",
+			`mirroring.sources."registry.redhat.io".policy`, mir022, []string{`is mirrored at "quay.quay.svc:5000/rh", a cluster DNS name, which the node's resolver does not know: a bootstrap deadlock:`}},
+		{"NeverContactSource through a host under the site's apps domain", "  sources:\n    quay.io:\n      mirrors: [quay-quay-registry.apps.test.example.com/quay-io]\n      policy: NeverContactSource\n",
+			`mirroring.sources."quay.io".policy`, mir022, []string{"under apps.test.example.com (the site's cluster name and baseDomain), the cluster's own ingress domain", "a bootstrap deadlock"}},
+		{"blocked source mirrored at a ClusterIP", "  sources:\n    quay.io:\n      mirrors: [172.30.9.9/quay-io]\n  blockedRegistries: [quay.io]\n",
+			"mirroring.blockedRegistries[0]", mir022, []string{`blockedRegistries quay.io blocks quay.io, which is mirrored at "172.30.9.9/quay-io", a Service ClusterIP (in 172.30.0.0/16, network.serviceNetwork)`, "a bootstrap deadlock"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running", mirroring: tc.mirroring})
@@ -195,10 +207,21 @@ func TestInClusterCacheRefusals(t *testing.T) {
 				t.Fatalf("want one diagnostic, got %v", err)
 			}
 			d := dl[0]
-			if d.Path != tc.path || d.Rule != tc.rule || !strings.Contains(d.Message, tc.msg) || d.Pos != s.Positions.Of(tc.path) {
-				t.Errorf("got %s %q [%s] at %v, want %s [%s] containing %q", d.Path, d.Message, d.Rule, d.Pos, tc.path, tc.rule, tc.msg)
+			if d.Path != tc.path || d.Rule != tc.rule || d.Pos != s.Positions.Of(tc.path) {
+				t.Errorf("got %s [%s] at %v, want %s [%s]", d.Path, d.Rule, d.Pos, tc.path, tc.rule)
+			}
+			for _, m := range tc.msgs {
+				if !strings.Contains(d.Message, m) {
+					t.Errorf("message %q lacks %q", d.Message, m)
+				}
 			}
 		})
+	}
+	// Before 4.13 NeverContactSource has no effect (RND005 says so): nothing is blocked.
+	s := loadSpec(t, siteSpec{version: "4.12", install: "ipi", connectivity: "connected", lifecycle: "running",
+		mirroring: "  sources:\n    registry.redhat.io:\n      mirrors: [quay.quay.svc:5000/rh]\n      policy: NeverContactSource\n"})
+	if _, err := Generate(testContext(s), s); err != nil {
+		t.Errorf("4.12: %v", err)
 	}
 }
 

@@ -63,6 +63,9 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	if len(diags) > 0 {
 		return nil, diags
 	}
+	if diags := checkBlockedInCluster(s, entries, minor); len(diags) > 0 {
+		return nil, diags
+	}
 	legacy := minor < platform.IDMSITMSSince
 	if legacy {
 		warnLegacyPolicies(ctx, s, entries, minor)
