@@ -258,10 +258,7 @@ func checkBlockedInCluster(s *site.Site, entries []entry, minor platform.OCPMino
 		if len(inside) == 0 {
 			continue
 		}
-		verdict := incluster.Deadlock
-		if len(outside) > 0 {
-			verdict = incluster.PartlyOutside(outside)
-		}
+		verdict := incluster.Blocked(outside)
 		if neverContact(e) {
 			refuse(e.policyPath, fmt.Sprintf("source %s (policy NeverContactSource) is mirrored at %q, %s: %s", e.source, inside[0], why, verdict), incluster.Fix)
 		}

@@ -352,14 +352,6 @@ func inClusterMirrors(c incluster.Cluster, e *mirrorEntry) (inside []string, why
 	return inside, why, outside
 }
 
-// blockedVerdict is what blocking a source whose mirrors are inside the cluster means.
-func blockedVerdict(outside []string) string {
-	if len(outside) == 0 {
-		return incluster.Deadlock
-	}
-	return incluster.PartlyOutside(outside)
-}
-
 func checkInClusterNeverContact(set lint.Set, r *lint.Reporter) {
 	m := readMirrorObjects(set)
 	if len(m.entries) == 0 {
@@ -375,7 +367,7 @@ func checkInClusterNeverContact(set lint.Set, r *lint.Reporter) {
 		}
 		if e.effectivePolicy() == configv1.NeverContactSource {
 			r.Object(e.obj, fmt.Sprintf("%s is NeverContactSource while its mirror %q is %s: %s; %s",
-				e.where("mirrorSourcePolicy"), inside[0], why, blockedVerdict(outside), incluster.Fix), e.path("mirrorSourcePolicy")...)
+				e.where("mirrorSourcePolicy"), inside[0], why, incluster.Blocked(outside), incluster.Fix), e.path("mirrorSourcePolicy")...)
 		}
 		for i, scope := range blocked {
 			if m.imageObj == nil || reportedBlocked[i] || !registries.ScopeCovers(scope, e.source) {
@@ -383,7 +375,7 @@ func checkInClusterNeverContact(set lint.Set, r *lint.Reporter) {
 			}
 			reportedBlocked[i] = true
 			r.Object(m.imageObj, fmt.Sprintf("%s spec.registrySources.blockedRegistries[%d] %q blocks %s, whose mirror %q (%s) is %s: %s; %s",
-				m.imageObj.ID(), i, scope, e.source, inside[0], e.where(), why, blockedVerdict(outside), incluster.Fix),
+				m.imageObj.ID(), i, scope, e.source, inside[0], e.where(), why, incluster.Blocked(outside), incluster.Fix),
 				"spec", "registrySources", "blockedRegistries", strconv.Itoa(i))
 		}
 	}

@@ -132,6 +132,16 @@ func (c Cluster) Why(location string) string {
 // blockedRegistries) means when every mirror of it runs in the cluster.
 const Deadlock = "a bootstrap deadlock: until the cluster network, its ingress and the mirror's own pods run, the mirror cannot answer, and with the source blocked no node can pull what those need (the mirror's own images included), at install and after every reboot and upgrade"
 
+// Blocked is what blocking a source on the nodes means when some of its
+// mirrors run in the cluster and outside are the others: Deadlock when there
+// are none, else PartlyOutside.
+func Blocked(outside []string) string {
+	if len(outside) == 0 {
+		return Deadlock
+	}
+	return PartlyOutside(outside)
+}
+
 // PartlyOutside is what a source blocked on the nodes means when some of its
 // mirrors (outside) are outside the cluster: no deadlock, but waits.
 func PartlyOutside(outside []string) string {
