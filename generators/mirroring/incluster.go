@@ -65,14 +65,25 @@ const (
 const inClusterCacheField = "mirroring.inClusterCache"
 
 // inClusterCacheBypass lists the repositories never routed through s's in-cluster cache: the
-// release payload (the official repositories and the site's release image repository) and the
-// site's bootstrapImages, sorted.
+// release payload (the official repositories and the site's release image repository), the
+// cache's own images (those of the Quay operator, its catalogs and its QuayRegistry's pods
+// when the Quay operator runs it) and the site's bootstrapImages, sorted.
 func inClusterCacheBypass(s *site.Site) []string {
 	set := map[string]bool{platform.OfficialReleaseRepository: true, platform.PayloadComponentRepository: true}
 	if s.Cluster.ReleaseImage != "" {
 		set[platform.InstallerReleaseRepository(s.Cluster.ReleaseImage)] = true
 	}
 	if c := s.Mirroring.InClusterCache; c != nil {
+		if c.DeployedBy == site.CacheByQuayOperator {
+			for _, r := range platform.QuayOperatorRepositories {
+				set[r] = true
+			}
+			for _, name := range platform.QuayOperatorCatalogs {
+				if cat, ok := platform.DefaultCatalogNamed(name); ok {
+					set[cat.Index] = true
+				}
+			}
+		}
 		for _, b := range c.BootstrapImages {
 			set[b] = true
 		}

@@ -167,6 +167,47 @@ func TestInClusterCacheKeepsTheNodesMirrors(t *testing.T) {
 	}
 }
 
+// TestInClusterCacheOwnImages: without bootstrapImages, a cache the Quay operator runs keeps
+// the images of the operator, its catalog and its QuayRegistry's pods off itself, Red Hat Quay's
+// and Project Quay's alike; a cache run otherwise routes only what bootstrapImages leaves out
+// (MIR023 refuses it without them).
+func TestInClusterCacheOwnImages(t *testing.T) {
+	cache := func(deployedBy string) string {
+		return "  inClusterCache:\n    host: cache.apps.c.example.com\n    deployedBy: " + deployedBy + "\n    orgs: {rh: registry.redhat.io, q: quay.io, hub: docker.io}\n"
+	}
+	own := []string{
+		"registry.redhat.io/quay/quay-operator-rhel9:v3.16.0",
+		"registry.redhat.io/quay/quay-rhel8:v3.12.0",
+		"registry.redhat.io/quay/clair-rhel9:v3.16.0",
+		"registry.redhat.io/rhel8/postgresql-13:1",
+		"registry.redhat.io/rhel9/redis-7:1",
+		"registry.redhat.io/redhat/redhat-operator-index:v4.18",
+		"registry.redhat.io/redhat/community-operator-index:v4.18",
+		"quay.io/projectquay/quay-operator:v3.15.0",
+		"quay.io/projectquay/quay:v3.15.0",
+		"quay.io/sclorg/postgresql-15-c9s:latest",
+		"docker.io/centos/postgresql-10-centos7:latest",
+	}
+	for _, tc := range []struct {
+		deployedBy string
+		viaCache   bool
+	}{{"quay-operator", false}, {"other", true}} {
+		s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running", mirroring: cache(tc.deployedBy)})
+		out := render(t, s)
+		conf, dropIn := out.Files[workerPreview], out.Files[InClusterCacheDropInPreview]
+		for _, ref := range own {
+			first := endpoints(resolveAfter(t, conf, dropIn, ref))[0]
+			if via := strings.HasPrefix(first, "mirror cache.apps.c.example.com/"); via != tc.viaCache {
+				t.Errorf("deployedBy %s: %s is pulled first from %s", tc.deployedBy, ref, first)
+			}
+		}
+		// a workload's image still goes through the cache
+		if first := endpoints(resolveAfter(t, conf, dropIn, "registry.redhat.io/ubi9/ubi:9.4"))[0]; !strings.HasPrefix(first, "mirror cache.apps.c.example.com/rh/") {
+			t.Errorf("deployedBy %s: ubi9 is pulled first from %s", tc.deployedBy, first)
+		}
+	}
+}
+
 // TestInClusterCacheRefusals: a blocked source whose mirror runs in the cluster (MIR022), worded
 // for each case, at the line that blocks the source; addresses or organizations the cache cannot
 // use.

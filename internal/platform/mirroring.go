@@ -230,3 +230,59 @@ const (
 	ContainersCertsDir = "/etc/containers/certs.d"
 	DockerCertsDir     = "/etc/docker/certs.d"
 )
+
+// QuayOperatorRepositories are the repositories of a Quay the Quay operator
+// runs from OperatorHub, Red Hat Quay or Project Quay: the operator, its
+// bundle, and the images of a QuayRegistry's pods (Quay, Clair,
+// the builders, PostgreSQL, Redis). An in-cluster cache run so never routes
+// them through itself (mirroring.inClusterCache deployedBy "quay-operator"):
+// the cluster pulls them before the cache runs. A registries.conf prefix
+// matches whole path components, so each database image is listed.
+var QuayOperatorRepositories = []string{
+	// Project Quay (community-operators, package project-quay): the
+	// operator's containerImage and its RELATED_IMAGE_COMPONENT_* images
+	// (QUAY, CLAIR, BUILDER, BUILDER_QEMU under quay.io/projectquay;
+	// POSTGRES, CLAIRPOSTGRES, REDIS from quay.io/sclorg; POSTGRES_PREVIOUS
+	// centos/postgresql-10-centos7 on Docker Hub): quay/quay-operator
+	// bundle/manifests/quay-operator.clusterserviceversion.yaml.
+	"quay.io/projectquay",
+	"quay.io/sclorg/postgresql-13-c9s",
+	"quay.io/sclorg/postgresql-15-c9s",
+	"quay.io/sclorg/redis-7-c9s",
+	"docker.io/centos/postgresql-10-centos7",
+	// Red Hat Quay (redhat-operators, package quay-operator): every image of
+	// the product is under registry.redhat.io/quay (quay-operator-rhel8|9,
+	// quay-operator-bundle, quay-rhel8|9, clair-rhel8|9, quay-builder-rhel8,
+	// quay-builder-qemu-rhcos-rhel8: quay/quay-operator branch redhat-3.9
+	// hack/prepare-downstream.sh, which renames the upstream images for
+	// Red Hat's build; openshift/release
+	// ci-operator/step-registry/quay-tests/enable-quay-catalogsource
+	// create_icsp, the released repositories).
+	"registry.redhat.io/quay",
+	// Its databases and cache are the RHEL builds of the Software
+	// Collections images the upstream CSV names (sclorg/postgresql-container
+	// and sclorg/redis-container: registry.redhat.io/rhel8|rhel9/<name>):
+	// postgresql-10 and redis-5 in the 3.4 CSV (quay/quay-operator branch
+	// redhat-3.4 deploy/manifests/quay-operator/3.4.0), postgresql-12 and
+	// postgresql-13 in 3.9 (hack/prepare-downstream.sh), postgresql-13,
+	// postgresql-15 and redis-7 upstream today; redis-6 in Red Hat Quay's
+	// docs ("Deploying Red Hat Quay for proof-of-concept", Configuring
+	// Redis). Red Hat publishes the CSV of its build in the catalog only: a
+	// release that uses another one needs it in bootstrapImages.
+	"registry.redhat.io/rhel8/postgresql-10",
+	"registry.redhat.io/rhel8/postgresql-12",
+	"registry.redhat.io/rhel8/postgresql-13",
+	"registry.redhat.io/rhel8/postgresql-15",
+	"registry.redhat.io/rhel9/postgresql-13",
+	"registry.redhat.io/rhel9/postgresql-15",
+	"registry.redhat.io/rhel8/redis-5",
+	"registry.redhat.io/rhel8/redis-6",
+	"registry.redhat.io/rhel9/redis-6",
+	"registry.redhat.io/rhel9/redis-7",
+}
+
+// QuayOperatorCatalogs are the default catalogs (DefaultCatalogs) OLM
+// installs the Quay operator from: redhat-operators (Red Hat Quay) and
+// community-operators (Project Quay). Their index images are kept off an
+// in-cluster Quay like QuayOperatorRepositories.
+var QuayOperatorCatalogs = []string{"redhat-operators", "community-operators"}

@@ -230,6 +230,22 @@ func init() {
 			Check: checkInClusterNeverContact,
 		},
 		{
+			ID:       "MIR023",
+			Name:     "in-cluster-cache-own-images-unknown",
+			Severity: lint.Error,
+			Summary:  "a site's in-cluster cache is deployed by something other than the Quay operator and bootstrapImages lists none of its images",
+			Rationale: "The issue that built mirroring.inClusterCache requires that the images the cluster needs before the cache can run are never " +
+				"routed through it: the release payload, and the images of the cache's own operator and pods (as Gardener's registry cache does, " +
+				"gardener/gardener-extension-registry-cache PR #68: system images are not cached). For a Quay the Quay operator runs " +
+				"(deployedBy: quay-operator, the default) siteforge knows them: the repositories of the operator, its bundle and catalog and a " +
+				"QuayRegistry's pods (quay/quay-operator bundle/manifests/quay-operator.clusterserviceversion.yaml RELATED_IMAGE_COMPONENT_*; " +
+				"Red Hat Quay under registry.redhat.io/quay; docs/in-cluster-cache.md lists them). For deployedBy: other it does not, and " +
+				"without bootstrapImages the cache's own pods would be pulled through the cache whenever a node has its drop-in.",
+			Fix: "List the repositories of the cache's images (its pods', its operator's, its catalog's) in mirroring.inClusterCache.bootstrapImages; " +
+				"for a Red Hat Quay or Project Quay the Quay operator runs, say deployedBy: quay-operator.",
+			Check: checkCacheOwnImages,
+		},
+		{
 			ID:       "MIR012",
 			Name:     "registries-conf-machineconfig",
 			Severity: lint.Warning,
