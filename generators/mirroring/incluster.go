@@ -174,19 +174,12 @@ func mustTOML(c *registries.Config) []byte {
 	return b
 }
 
-// checkInClusterCache refuses what makes the in-cluster cache unusable: an address the node
-// cannot resolve, two organizations for one upstream, a wildcard upstream. The blocked sources
-// under it are checkBlockedInCluster's (MIR022).
+// checkInClusterCache refuses the organizations the in-cluster cache cannot have: two for one
+// upstream, a wildcard upstream. Its host is lint's MIR024, the blocked sources under it
+// checkBlockedInCluster's (MIR022).
 func checkInClusterCache(s *site.Site) diag.List {
 	c := s.Mirroring.InClusterCache
 	var diags diag.List
-	host := scopeHost(c.Host)
-	if strings.HasSuffix(host, platform.ServiceDomainSuffix) || strings.HasSuffix(host, platform.ClusterDomainSuffix) {
-		path := inClusterCacheField + ".host"
-		diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
-			Message: fmt.Sprintf("%q is a cluster DNS name: CRI-O pulls on the node and resolves mirror hosts with the node's resolver, not cluster DNS", c.Host),
-			Hint:    "give the Route host name of the cache (it resolves in the nodes' DNS through the cluster's ingress), or its Service's ClusterIP"})
-	}
 	seen := map[string]string{}
 	for _, org := range slices.Sorted(maps.Keys(c.Orgs)) {
 		upstream := c.Orgs[org]

@@ -228,8 +228,6 @@ func TestInClusterCacheRefusals(t *testing.T) {
 			"mirroring.blockedRegistries[0]", mir022, []string{"blockedRegistries quay.io blocks quay.io, which the in-cluster cache cache.apps.c.example.com caches, and no mirror outside the cluster serves it: while the cache is down no node can pull anything under quay.io, the cache's own images included: a bootstrap deadlock"}},
 		{"a Quay cache at the same host with NeverContactSource", cache + "  quayCache:\n    host: cache.apps.c.example.com\n    policy: NeverContactSource\n    orgs: {hub: docker.io}\n",
 			"mirroring.quayCache.policy", mir022, []string{"bootstrap deadlock"}},
-		{"a Service name", "  inClusterCache:\n    host: quay.quay.svc\n    orgs: {rh: registry.redhat.io}\n",
-			"mirroring.inClusterCache.host", "", []string{"cluster DNS name"}},
 		{"two organizations for one upstream", "  inClusterCache:\n    host: cache.apps.c.example.com\n    orgs: {a: registry.redhat.io, b: registry.redhat.io}\n",
 			"mirroring.inClusterCache.orgs.b", "", []string{"cached by organization"}},
 		// Without an in-cluster cache: the mirrors the cluster serves itself.

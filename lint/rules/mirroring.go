@@ -246,6 +246,20 @@ func init() {
 			Check: checkCacheOwnImages,
 		},
 		{
+			ID:       "MIR024",
+			Name:     "in-cluster-cache-host-unreachable",
+			Severity: lint.Error,
+			Summary:  "a site's in-cluster cache host is a cluster DNS name, or an IP address outside the service network",
+			Rationale: "The nodes reach an in-cluster cache at a Route host name, which resolves in the nodes' DNS to the cluster's ingress, or at " +
+				"the ClusterIP of its Service, which every node routes to once the cluster network runs (OVN-Kubernetes and kube-proxy program " +
+				"the service network on the nodes). A cluster DNS name (*.svc, *.cluster.local) does not resolve on the node: CRI-O resolves " +
+				"mirror hosts with the node's resolver, not cluster DNS (only the internal registry's name is put into /etc/hosts, by the DNS " +
+				"operator's node resolver). An IP address outside network.serviceNetwork is no ClusterIP: the schema allows only those two " +
+				"forms, and the check script and the drop-in would point every node at whatever answers there.",
+			Fix:   "Give the cache's Route host name, or the ClusterIP of its Service (inside network.serviceNetwork).",
+			Check: checkCacheHost,
+		},
+		{
 			ID:       "MIR012",
 			Name:     "registries-conf-machineconfig",
 			Severity: lint.Warning,
