@@ -2,6 +2,7 @@ package mirroring
 
 import (
 	"bytes"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +14,9 @@ import (
 	"testing"
 
 	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
+	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/siteforge/siteforge/internal/cluster/disruption"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -440,5 +443,57 @@ func TestInClusterCacheUnitsVerify(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
+
+// TestInClusterCacheCA: the example gives the cache's CA under its host: siteforge renders the
+// ConfigMap in openshift-config (one key per host, ":" as "..") and image.config naming it,
+// which MCO turns into /etc/docker/certs.d/<host>/ca.crt; a value that is not PEM certificates
+// is refused at its key.
+func TestInClusterCacheCA(t *testing.T) {
+	s := inClusterSite(t)
+	out := render(t, s)
+	cm := decode[corev1.ConfigMap](t, out, "mirroring/configmap-registry-cas.yaml")
+	if cm.Namespace != platform.AdditionalTrustedCANamespace || len(cm.Data) != 1 || !strings.Contains(cm.Data[exampleCache], "-----BEGIN CERTIFICATE-----") {
+		t.Errorf("ConfigMap %s/%s data %v", cm.Namespace, cm.Name, slices.Collect(maps.Keys(cm.Data)))
+	}
+	img := decode[configv1.Image](t, out, "mirroring/image-cluster.yaml")
+	if img.Spec.AdditionalTrustedCA.Name != cm.Name {
+		t.Errorf("image.config additionalTrustedCA %q, want %q", img.Spec.AdditionalTrustedCA.Name, cm.Name)
+	}
+
+	pemOf := func(host string) string { return s.Mirroring.AdditionalTrustedCA.Certificates[host] }
+	indent := func(text string) string {
+		return "        " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n        ") + "\n"
+	}
+	for _, tc := range []struct{ name, value, want string }{
+		{"a port", indent(pemOf(exampleCache)), ""},
+		{"not a certificate", indent("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----"), "the CA for registry.example.com:8443 is not PEM certificates: certificate 1:"},
+		{"text after it", indent(pemOf(exampleCache) + "junk -----BEGIN CERTIFICATE-----"), "text after the last certificate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running",
+				mirroring: "  additionalTrustedCA:\n    configMap: registry-cas\n    certificates:\n      \"registry.example.com:8443\": |\n" + tc.value})
+			out, err := Generate(testContext(s), s)
+			path := `mirroring.additionalTrustedCA.certificates."registry.example.com:8443"`
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, a := range out {
+					if a.Path == "mirroring/configmap-registry-cas.yaml" {
+						if data := a.Object.(*corev1.ConfigMap).Data; data["registry.example.com..8443"] == "" {
+							t.Errorf("keys %v, want registry.example.com..8443", slices.Collect(maps.Keys(data)))
+						}
+						return
+					}
+				}
+				t.Fatal("no ConfigMap")
+			}
+			dl, ok := err.(diag.List)
+			if !ok || len(dl) != 1 || dl[0].Path != path || dl[0].Pos != s.Positions.Of(path) || !strings.Contains(dl[0].Message, tc.want) {
+				t.Fatalf("got %v, want %q at %s", err, tc.want, path)
+			}
+		})
 	}
 }

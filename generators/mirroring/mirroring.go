@@ -96,6 +96,13 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 		}
 		objects = append(objects, namedObject{"Image", img.Name, obj, imgOrigin})
 	}
+	cas, diags := trustedCAConfigMap(s)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	if cas != nil {
+		objects = append(objects, *cas)
+	}
 	objects = append(objects, catalogSources(s)...)
 	for _, o := range objects {
 		arts = append(arts, o.artifact())
@@ -198,7 +205,7 @@ func previewPools(s *site.Site) []string {
 func (n nodeRegistriesConf) previews(s *site.Site, objects []namedObject, origin []diag.Position) ([]generators.Artifact, error) {
 	var from []string
 	for _, o := range objects {
-		if o.kind != "CatalogSource" {
+		if o.kind != "CatalogSource" && o.kind != "ConfigMap" { // what MCO renders registries.conf from
 			from = append(from, resourcePath(o.kind, o.name))
 		}
 	}

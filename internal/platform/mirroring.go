@@ -206,9 +206,11 @@ const (
 	// lacks (MCO pkg/daemon/update.go deleteStaleData) and checks on disk
 	// only the files and units of the current config (pkg/daemon/
 	// on_disk_validation.go validateOnDiskState, also what the config drift
-	// monitor runs). So the drop-in survives MCO updates, and (/etc being
-	// carried across rpm-ostree deployments) OS updates and reboots: the
-	// script removes it itself at every boot, before CRI-O starts.
+	// monitor runs). So the drop-in survives MCO updates, reboots, and OS
+	// updates: OSTree carries /etc into a new deployment with a 3-way merge
+	// of the old defaults, the booted /etc and the new defaults, keeping a
+	// file only /etc has (ostreedev/ostree docs/deployment.md "Deployments").
+	// The script removes it itself at every boot, before CRI-O starts.
 	InClusterCacheDropInPath = RegistriesConfDropInDir + "99-siteforge-in-cluster-cache.conf"
 	// CRIOReloadCommand makes CRI-O read the registries configuration again
 	// without a restart: crio.service has ExecReload=/bin/kill -s HUP
@@ -226,10 +228,55 @@ const (
 	// host[:port], where CRI-O looks for it (c/image docker/docker_client.go
 	// dockerCertDir: the certs.d drop-in directories, then
 	// /etc/docker/certs.d); MCO writes image.config additionalTrustedCA
-	// under /etc/docker/certs.d (MCO pkg/daemon/daemon.go imageCAFilePath).
+	// under /etc/docker/certs.d (below).
 	ContainersCertsDir = "/etc/containers/certs.d"
 	DockerCertsDir     = "/etc/docker/certs.d"
 )
+
+// What the nodes trust for a registry host. CRI-O trusts the system pool
+// plus the *.crt files of the host's certs.d directory (c/image
+// pkg/tlsclientconfig SetupCertificates). MCO writes there, as
+// /etc/docker/certs.d/<host[:port]>/ca.crt, each key of the ConfigMap that
+// image.config spec.additionalTrustedCA names (".." in the key becomes ":")
+// and of openshift-config-managed/image-registry-ca, and removes every other
+// directory there (MCO pkg/operator/sync.go getImageRegistryBundles ->
+// ControllerConfig spec.imageRegistryBundleUserData and
+// imageRegistryBundleData; pkg/daemon/certificate_writer.go
+// syncControllerConfigHandler, imageCAFilePath), without a drain or reboot.
+// image-registry-ca holds only the internal registry's service CA under its
+// Service names (cluster-image-registry-operator
+// pkg/resource/imageregistryca.go). The system pool gets install-config
+// additionalTrustBundle (UserCABundlePath, AdditionalTrustBundleConfigMap).
+const (
+	// AdditionalTrustedCANamespace holds the ConfigMap additionalTrustedCA
+	// names (api config/v1 types_image.go ImageSpec.AdditionalTrustedCA).
+	AdditionalTrustedCANamespace = "openshift-config"
+	// AdditionalTrustedCAPortSeparator replaces ":" before a port in a key
+	// (docs "Setting up additional trusted certificate authorities for
+	// builds": hostname[..port]; MCO certificate_writer.go
+	// strings.ReplaceAll(CA.File, "..", ":")).
+	AdditionalTrustedCAPortSeparator = ".."
+)
+
+// The default ingress certificate, which the routers serve for every Route
+// without its own: the ingress operator signs it with a CA it generates
+// itself ("ingress-operator@<unix time>", Secret router-ca in
+// openshift-ingress-operator: cluster-ingress-operator
+// pkg/operator/controller/certificate/ca.go generateRouterCA), which no
+// node trusts; it publishes what to trust for it as key ca-bundle.crt of
+// ConfigMap default-ingress-cert in openshift-config-managed
+// (certificate-publisher publish_ca.go ensureDefaultIngressCertConfigMap,
+// names.go DefaultIngressCertConfigMapName).
+const (
+	DefaultIngressCertNamespace = "openshift-config-managed"
+	DefaultIngressCertConfigMap = "default-ingress-cert"
+	DefaultIngressCertKey       = "ca-bundle.crt"
+)
+
+// AdditionalTrustedCAKey is the ConfigMap key of a registry host[:port].
+func AdditionalTrustedCAKey(hostPort string) string {
+	return strings.ReplaceAll(hostPort, ":", AdditionalTrustedCAPortSeparator)
+}
 
 // QuayOperatorRepositories are the repositories of a Quay the Quay operator
 // runs from OperatorHub, Red Hat Quay or Project Quay: the operator, its

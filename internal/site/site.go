@@ -339,9 +339,11 @@ const (
 	CacheByOther = "other"
 )
 
-// TrustedCA references a ConfigMap in openshift-config.
+// TrustedCA references a ConfigMap in openshift-config; with Certificates
+// (PEM by registry host[:port]) the site renders it.
 type TrustedCA struct {
-	ConfigMap string `json:"configMap"`
+	ConfigMap    string            `json:"configMap"`
+	Certificates map[string]string `json:"certificates,omitempty"`
 }
 
 // Catalog is an operator catalog the site uses.

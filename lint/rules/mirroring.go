@@ -260,6 +260,29 @@ func init() {
 			Check: checkCacheHost,
 		},
 		{
+			ID:       "MIR025",
+			Name:     "in-cluster-registry-ca-untrusted",
+			Severity: lint.Warning,
+			Summary:  "an in-cluster cache, or a mirror the cluster's ingress serves, is reached over HTTPS and nothing gives the nodes a CA for it",
+			Rationale: "CRI-O verifies a registry's certificate against the nodes' system trust plus the *.crt files of /etc/docker/certs.d/<host[:port]>/ " +
+				"(c/image pkg/tlsclientconfig SetupCertificates, docker/docker_client.go dockerCertDir). MCO writes there the keys of the ConfigMap " +
+				"image.config spec.additionalTrustedCA names (\"..\" in a key for \":\") and the internal registry's service CA, nothing else " +
+				"(MCO pkg/operator/sync.go getImageRegistryBundles, pkg/daemon/certificate_writer.go; cluster-image-registry-operator " +
+				"pkg/resource/imageregistryca.go; api config/v1 types_image.go additionalTrustedCA; docs \"Setting up additional trusted " +
+				"certificate authorities for builds\", hostname[..port]). A Route without its own certificate is served with the default ingress " +
+				"certificate, which the ingress operator signs with a CA it generates itself (cluster-ingress-operator " +
+				"pkg/operator/controller/certificate/ca.go generateRouterCA, published as ca-bundle.crt of ConfigMap default-ingress-cert in " +
+				"openshift-config-managed): no node trusts it unless it is configured. Then the in-cluster cache's check script (curl with the " +
+				"CA CRI-O would use) never sees the cache answer, so the nodes never use the cache, and a mirror under the cluster's ingress " +
+				"domain fails every pull. The warning is not given when the set cannot tell: a ConfigMap additionalTrustedCA names that is " +
+				"kept outside the site or set, or a bundle for the nodes' system trust (install additionalTrustBundle, ConfigMap " +
+				"openshift-config/user-ca-bundle, Proxy trustedCA), which may hold the CA.",
+			Fix: "Give the CA that signed the cache's (or mirror's) certificate under its host[:port]: in a site, mirroring.additionalTrustedCA.certificates " +
+				"(siteforge renders the ConfigMap and image.config additionalTrustedCA); in manifests, a key of the ConfigMap image.config " +
+				"additionalTrustedCA names. If the certificate chains to a CA the nodes trust already (a public one), suppress with that reason.",
+			Check: checkInClusterCA,
+		},
+		{
 			ID:       "MIR012",
 			Name:     "registries-conf-machineconfig",
 			Severity: lint.Warning,
