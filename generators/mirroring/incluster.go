@@ -217,7 +217,7 @@ func siteInCluster(s *site.Site) incluster.Cluster {
 // inClusterWhy tells why a mirror location is served from inside s's cluster ("" when it is not
 // known to be): the in-cluster cache's host, a Service, a host under its ingress domains.
 func inClusterWhy(s *site.Site, c incluster.Cluster, mirror string) string {
-	if cache := s.Mirroring.InClusterCache; cache != nil && locationHostPort(mirror) == cache.Host {
+	if cache := s.Mirroring.InClusterCache; cache != nil && incluster.HostPort(mirror) == cache.Host {
 		return "the in-cluster cache (" + inClusterCacheField + ".host), a workload of this cluster"
 	}
 	return c.Why(mirror)
@@ -316,12 +316,6 @@ func quotedAll(ss []string) []string {
 		out[i] = strconv.Quote(v)
 	}
 	return out
-}
-
-// locationHostPort is the host[:port] of a mirror location.
-func locationHostPort(loc string) string {
-	host, _, _ := strings.Cut(loc, "/")
-	return host
 }
 
 // inClusterCacheScriptFor is the node script of s's in-cluster cache (bash; shellcheck clean).

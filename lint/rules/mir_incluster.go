@@ -193,7 +193,7 @@ func checkInClusterCA(set lint.Set, r *lint.Reporter) {
 		}
 		for _, src := range slices.Sorted(maps.Keys(m.Sources)) {
 			for j, mirror := range m.Sources[src].Mirrors {
-				host := hostPort(mirror)
+				host := incluster.HostPort(mirror)
 				if why := c.Ingress(incluster.Host(mirror)); why != "" && !t.trusts(host) {
 					r.At(s.Name, s.Positions.Of(site.Field("mirroring", "sources", src, "mirrors", strconv.Itoa(j))), fmt.Sprintf(
 						"mirror %q of %s is %s, reached over HTTPS, and no CA the nodes trust is given for it: %s, so CRI-O fails every pull from it and falls back to the next mirror or the source; %s",
@@ -207,17 +207,11 @@ func checkInClusterCA(set lint.Set, r *lint.Reporter) {
 	where := "the ConfigMap image.config spec.additionalTrustedCA names (in openshift-config)"
 	for _, e := range m.entries {
 		for j, mirror := range e.mirrors {
-			host := hostPort(mirror)
+			host := incluster.HostPort(mirror)
 			if why := c.Ingress(incluster.Host(mirror)); why != "" && !t.trusts(host) {
 				r.Object(e.obj, fmt.Sprintf("%s %q is %s, reached over HTTPS, and no CA the nodes trust is given for it: %s, so CRI-O fails every pull from it and falls back to the next mirror or the source; %s",
 					e.where("mirrors", strconv.Itoa(j)), mirror, why, whyUntrusted, untrustedFix(platform.AdditionalTrustedCAKey(host), where)), e.path("mirrors", strconv.Itoa(j))...)
 			}
 		}
 	}
-}
-
-// hostPort is the host[:port] of a registry location.
-func hostPort(location string) string {
-	host, _, _ := strings.Cut(location, "/")
-	return host
 }

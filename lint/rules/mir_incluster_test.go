@@ -54,6 +54,17 @@ const mirTestCA = `        -----BEGIN CERTIFICATE-----
         -----END CERTIFICATE-----
 `
 
+// edgeTrustFiles are a mirror under the Ingress config's domain, at port 8443, and the
+// additionalTrustedCA ConfigMap image.config names, with one key.
+func edgeTrustFiles(key string) map[string]string {
+	return map[string]string{
+		"idms.yaml":    mirIDMS("cache", "quay.io=cache.apps.edge.example.com:8443/quay-io"),
+		"ingress.yaml": "apiVersion: config.openshift.io/v1\nkind: Ingress\nmetadata:\n  name: cluster\nspec:\n  domain: apps.edge.example.com\n",
+		"image.yaml":   "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  additionalTrustedCA:\n    name: registry-cas\n",
+		"cas.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: registry-cas\n  namespace: openshift-config\ndata:\n  " + key + ": x\n",
+	}
+}
+
 func init() {
 	ruleCases = append(ruleCases,
 		ruleCase{rule: "MIR025", name: "a mirror under the install-config's apps domain, no CA", files: map[string]string{
@@ -62,28 +73,9 @@ func init() {
 		}, want: []string{
 			`idms.yaml:9:7: warning: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrors[0] "quay-quay-registry.apps.c.example.com/rh" is under apps.c.example.com (install-config metadata.name and baseDomain), the cluster's own ingress domain: a Route host, served by a workload of this cluster through its routers, reached over HTTPS, and no CA the nodes trust is given for it`,
 		}},
-		ruleCase{rule: "MIR025", name: "the additionalTrustedCA ConfigMap lacks the mirror's key", files: map[string]string{
-			"idms.yaml":    mirIDMS("cache", "quay.io=cache.apps.edge.example.com:8443/quay-io"),
-			"ingress.yaml": "apiVersion: config.openshift.io/v1\nkind: Ingress\nmetadata:\n  name: cluster\nspec:\n  domain: apps.edge.example.com\n",
-			"image.yaml":   "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  additionalTrustedCA:\n    name: registry-cas\n",
-			"cas.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: registry-cas\n  namespace: openshift-config\ndata:\n  cache.apps.edge.example.com: x\n",
-		}, want: []string{
-			`idms.yaml:9:7: warning: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrors[0] "cache.apps.edge.example.com:8443/quay-io" is under apps.edge.example.com (Ingress cluster spec.domain)`,
-		}},
-		ruleCase{rule: "MIR025", name: "the additionalTrustedCA ConfigMap lacks the key with the port", files: map[string]string{
-			"idms.yaml":    mirIDMS("cache", "quay.io=cache.apps.edge.example.com:8443/quay-io"),
-			"ingress.yaml": "apiVersion: config.openshift.io/v1\nkind: Ingress\nmetadata:\n  name: cluster\nspec:\n  domain: apps.edge.example.com\n",
-			"image.yaml":   "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  additionalTrustedCA:\n    name: registry-cas\n",
-			"cas.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: registry-cas\n  namespace: openshift-config\ndata:\n  cache.apps.edge.example.com: x\n",
-		}, want: []string{
-			`into the ConfigMap image.config spec.additionalTrustedCA names (in openshift-config) under "cache.apps.edge.example.com..8443"`,
-		}},
-		ruleCase{rule: "MIR025", name: "the additionalTrustedCA ConfigMap has the mirror's key", files: map[string]string{
-			"idms.yaml":    mirIDMS("cache", "quay.io=cache.apps.edge.example.com:8443/quay-io"),
-			"ingress.yaml": "apiVersion: config.openshift.io/v1\nkind: Ingress\nmetadata:\n  name: cluster\nspec:\n  domain: apps.edge.example.com\n",
-			"image.yaml":   "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  additionalTrustedCA:\n    name: registry-cas\n",
-			"cas.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: registry-cas\n  namespace: openshift-config\ndata:\n  cache.apps.edge.example.com..8443: x\n",
-		}},
+		ruleCase{rule: "MIR025", name: "the additionalTrustedCA ConfigMap lacks the key with the port", files: edgeTrustFiles("cache.apps.edge.example.com"),
+			want: []string{`idms.yaml:9:7: warning: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrors[0] "cache.apps.edge.example.com:8443/quay-io" is under apps.edge.example.com (Ingress cluster spec.domain), the cluster's own ingress domain: a Route host, served by a workload of this cluster through its routers, reached over HTTPS, and no CA the nodes trust is given for it: ` + whyUntrusted + `, so CRI-O fails every pull from it and falls back to the next mirror or the source; put the CA that signed its certificate (for a Route served with the default ingress certificate: key ca-bundle.crt of ConfigMap default-ingress-cert in openshift-config-managed) into the ConfigMap image.config spec.additionalTrustedCA names (in openshift-config) under "cache.apps.edge.example.com..8443"`}},
+		ruleCase{rule: "MIR025", name: "the additionalTrustedCA ConfigMap has the mirror's key", files: edgeTrustFiles("cache.apps.edge.example.com..8443")},
 		ruleCase{rule: "MIR025", name: "a mirror outside the cluster", files: map[string]string{
 			"idms.yaml":           mirIDMS("cache", "registry.redhat.io=quay.example.com/rh"),
 			"install-config.yaml": "apiVersion: v1\nbaseDomain: example.com\nmetadata: {name: c}\nplatform: {none: {}}\n",

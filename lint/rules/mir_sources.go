@@ -65,7 +65,7 @@ func hasMirroredAncestor(source string, digest bool, entries []*mirrorEntry) boo
 		case e.digest() != digest || !e.realMirrors():
 		case strings.HasPrefix(source, e.source+"/"):
 			return true
-		case strings.HasPrefix(e.source, "*.") && strings.HasSuffix(locationHost(source), e.source[1:]):
+		case strings.HasPrefix(e.source, "*.") && strings.HasSuffix(incluster.Host(source), e.source[1:]):
 			return true
 		}
 	}

@@ -195,7 +195,7 @@ func init() {
 			Summary:  "a node-level mirror points at an in-cluster Service (*.svc, *.cluster.local or a service-network address)",
 			Rationale: "CRI-O resolves mirror hosts with the node's resolver, not cluster DNS: only image-registry.openshift-image-registry.svc is " +
 				"put into /etc/hosts, and only while cluster DNS works; a Service ClusterIP answers only once the cluster network is up. During " +
-				"bootstrap, reboots and upgrades such a mirror is unreachable: each pull waits up to the fixed 30 s dial timeout and then falls " +
+				"bootstrap, reboots and upgrades such a mirror is unreachable: each pull waits up to the fixed 30 s dial timeout (c/image pkg/tlsclientconfig NewTransport) and then falls " +
 				"back to the next mirror or the source, or fails when the source is blocked (the same class " +
 				"of failure is known from containerd nodes whose cache mirror sat at a Service IP). The service network comes from the Network " +
 				"config, the install-config or the site (default 172.30.0.0/16).",

@@ -55,10 +55,16 @@ func (c *Cluster) AddIngressDomain(domain, from string) {
 	}
 }
 
+// HostPort is the host[:port] of a registry location (host[:port][/path]).
+func HostPort(location string) string {
+	host, _, _ := strings.Cut(location, "/")
+	return host
+}
+
 // Host is the host of a registry location (host[:port][/path]), without its
 // port; an IPv6 literal without its brackets.
 func Host(location string) string {
-	host, _, _ := strings.Cut(location, "/")
+	host := HostPort(location)
 	if strings.HasPrefix(host, "[") {
 		if end := strings.Index(host, "]"); end > 0 {
 			return host[1:end]
