@@ -1,7 +1,15 @@
 package mirroring
 
 import (
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
 	configv1 "github.com/openshift/api/config/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/generators"
@@ -63,4 +71,67 @@ func imageConfigObject(img *configv1.Image) (map[string]any, error) {
 		delete(spec, "imageStreamImportMode")
 	}
 	return m, nil
+}
+
+// trustedCAConfigMap is the ConfigMap of mirroring.additionalTrustedCA when the site gives its
+// certificates (nil when it does not: the ConfigMap is kept outside the site): one key per
+// registry host[:port] with ":" written "..", in openshift-config, where image.config
+// spec.additionalTrustedCA looks (api config/v1 types_image.go). MCO writes each key to
+// /etc/docker/certs.d/<host[:port]>/ca.crt on every node (platform.AdditionalTrustedCAKey).
+// A value that is not PEM certificates is refused at its key.
+func trustedCAConfigMap(s *site.Site) (*namedObject, diag.List) {
+	ca := s.Mirroring.AdditionalTrustedCA
+	if ca == nil || len(ca.Certificates) == 0 {
+		return nil, nil
+	}
+	data := map[string]string{}
+	var diags diag.List
+	var origin []diag.Position
+	for _, host := range slices.Sorted(maps.Keys(ca.Certificates)) {
+		path := fieldPath("mirroring", "additionalTrustedCA", "certificates", host)
+		origin = append(origin, s.Positions.Of(path))
+		pemData := ca.Certificates[host]
+		if err := checkCertificates([]byte(pemData)); err != nil {
+			diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
+				Message: fmt.Sprintf("the CA for %s is not PEM certificates: %v", host, err),
+				Hint:    "paste the CA certificate(s) in PEM: -----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----"})
+			continue
+		}
+		data[platform.AdditionalTrustedCAKey(host)] = pemData
+	}
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	cm := &corev1.ConfigMap{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: metav1.ObjectMeta{Name: ca.ConfigMap, Namespace: platform.AdditionalTrustedCANamespace},
+		Data:       data,
+	}
+	return &namedObject{"ConfigMap", ca.ConfigMap, cm, origin}, nil
+}
+
+// checkCertificates reports what in data is not a sequence of PEM certificates (at least one).
+func checkCertificates(data []byte) error {
+	n := 0
+	for {
+		var block *pem.Block
+		block, data = pem.Decode(data)
+		if block == nil {
+			break
+		}
+		if block.Type != "CERTIFICATE" {
+			return fmt.Errorf("a PEM block of type %q", block.Type)
+		}
+		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
+			return fmt.Errorf("certificate %d: %w", n+1, err)
+		}
+		n++
+	}
+	if n == 0 {
+		return fmt.Errorf("no PEM certificate")
+	}
+	if rest := strings.TrimSpace(string(data)); rest != "" {
+		return fmt.Errorf("text after the last certificate")
+	}
+	return nil
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/butane"
+	"github.com/siteforge/siteforge/internal/cluster/incluster"
+	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -63,14 +65,25 @@ const (
 const inClusterCacheField = "mirroring.inClusterCache"
 
 // inClusterCacheBypass lists the repositories never routed through s's in-cluster cache: the
-// release payload (the official repositories and the site's release image repository) and the
-// site's bootstrapImages, sorted.
+// release payload (the official repositories and the site's release image repository), the
+// cache's own images (those of the Quay operator, its catalogs and its QuayRegistry's pods
+// when the Quay operator runs it) and the site's bootstrapImages, sorted.
 func inClusterCacheBypass(s *site.Site) []string {
 	set := map[string]bool{platform.OfficialReleaseRepository: true, platform.PayloadComponentRepository: true}
 	if s.Cluster.ReleaseImage != "" {
 		set[platform.InstallerReleaseRepository(s.Cluster.ReleaseImage)] = true
 	}
 	if c := s.Mirroring.InClusterCache; c != nil {
+		if c.DeployedBy == site.CacheByQuayOperator {
+			for _, r := range platform.QuayOperatorRepositories {
+				set[r] = true
+			}
+			for _, name := range platform.QuayOperatorCatalogs {
+				if cat, ok := platform.DefaultCatalogNamed(name); ok {
+					set[cat.Index] = true
+				}
+			}
+		}
 		for _, b := range c.BootstrapImages {
 			set[b] = true
 		}
@@ -82,7 +95,7 @@ func inClusterCacheBypass(s *site.Site) []string {
 // node: the drop-in preview and, per built-in pool, the MachineConfig and its Butane source.
 func inClusterCacheArtifacts(ctx warner, s *site.Site, node *registries.Config, entries []entry) ([]generators.Artifact, error) {
 	c := s.Mirroring.InClusterCache
-	if diags := checkInClusterCache(s, entries); len(diags) > 0 {
+	if diags := checkInClusterCache(s); len(diags) > 0 {
 		return nil, diags
 	}
 	var routes []registries.CacheRoute
@@ -92,9 +105,11 @@ func inClusterCacheArtifacts(ctx warner, s *site.Site, node *registries.Config, 
 	dropIn, err := registries.CacheDropIn(node, routes, inClusterCacheBypass(s))
 	switch {
 	case errors.Is(err, registries.ErrCacheSourceBlocked):
-		// checkInClusterCache found every field that blocks a cached upstream; this is a
+		// checkBlockedInCluster refused every site field that blocks a cached upstream; this is a
 		// blocked table it could not trace to one.
-		return nil, diag.List{inClusterDeadlock(s, inClusterCacheField, err.Error())}
+		return nil, diag.List{{Pos: s.Positions.Of(inClusterCacheField), Path: inClusterCacheField, Rule: ruleid.NeverContactSourceThroughInClusterMirror,
+			Message: "the in-cluster cache's drop-in keeps every cached upstream's source as the last resort, and registries.conf blocks one: " + err.Error(),
+			Hint:    "let the nodes contact the cached upstreams (policy AllowContactingSource, nothing of them in blockedRegistries)"}}
 	case errors.Is(err, registries.ErrCacheUnderWildcard):
 		return nil, diag.List{{Pos: s.Positions.Of(inClusterCacheField), Path: inClusterCacheField,
 			Message: "the in-cluster cache cannot carry a wildcard source's mirrors into the tables of its upstreams: " + err.Error(),
@@ -159,20 +174,12 @@ func mustTOML(c *registries.Config) []byte {
 	return b
 }
 
-// checkInClusterCache refuses what makes the in-cluster cache unsafe or unusable: an address
-// the node cannot resolve, two organizations for one upstream, a wildcard upstream, and the
-// bootstrap deadlock (MIR022): a source blocked under the cache, or mirrored through the
-// cache's host with NeverContactSource.
-func checkInClusterCache(s *site.Site, entries []entry) diag.List {
+// checkInClusterCache refuses the organizations the in-cluster cache cannot have: two for one
+// upstream, a wildcard upstream. Its host is lint's MIR024, the blocked sources under it
+// checkBlockedInCluster's (MIR022).
+func checkInClusterCache(s *site.Site) diag.List {
 	c := s.Mirroring.InClusterCache
 	var diags diag.List
-	host := scopeHost(c.Host)
-	if strings.HasSuffix(host, platform.ServiceDomainSuffix) || strings.HasSuffix(host, platform.ClusterDomainSuffix) {
-		path := inClusterCacheField + ".host"
-		diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path,
-			Message: fmt.Sprintf("%q is a cluster DNS name: CRI-O pulls on the node and resolves mirror hosts with the node's resolver, not cluster DNS", c.Host),
-			Hint:    "give the Route host name of the cache (it resolves in the nodes' DNS through the cluster's ingress), or its Service's ClusterIP"})
-	}
 	seen := map[string]string{}
 	for _, org := range slices.Sorted(maps.Keys(c.Orgs)) {
 		upstream := c.Orgs[org]
@@ -189,52 +196,126 @@ func checkInClusterCache(s *site.Site, entries []entry) diag.List {
 			seen[upstream] = org
 		}
 	}
-	// Blocked under the cache: the field that blocks each cached upstream.
-	m := s.Mirroring
-	reported := map[string]bool{}
-	deadlock := func(path, why string) {
-		if !reported[path] {
-			reported[path] = true
-			diags = append(diags, inClusterDeadlock(s, path, why))
+	return diags.Sort()
+}
+
+// siteInCluster is what tells the hosts the site's cluster serves itself apart
+// (internal/cluster/incluster): its service network and its ingress domains (the apps domain,
+// the shards'). The in-cluster cache's host is inClusterWhy's.
+func siteInCluster(s *site.Site) incluster.Cluster {
+	var c incluster.Cluster
+	c.AddServiceNetworks(s.Network.ServiceNetwork, "network.serviceNetwork")
+	c.AddIngressDomain(routing.AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain), "the site's cluster name and baseDomain")
+	if s.Ingress != nil {
+		for _, name := range slices.Sorted(maps.Keys(s.Ingress.Shards)) {
+			c.AddIngressDomain(s.Ingress.Shards[name].Domain, fieldPath("ingress", "shards", name, "domain"))
 		}
 	}
-	for _, upstream := range slices.Sorted(maps.Keys(seen)) {
+	return c
+}
+
+// inClusterWhy tells why a mirror location is served from inside s's cluster ("" when it is not
+// known to be): the in-cluster cache's host, a Service, a host under its ingress domains.
+func inClusterWhy(s *site.Site, c incluster.Cluster, mirror string) string {
+	if cache := s.Mirroring.InClusterCache; cache != nil && incluster.HostPort(mirror) == cache.Host {
+		return "the in-cluster cache (" + inClusterCacheField + ".host), a workload of this cluster"
+	}
+	return c.Why(mirror)
+}
+
+// checkBlockedInCluster refuses (MIR022) a source blocked on the nodes (policy
+// NeverContactSource, blockedRegistries) whose mirror the cluster serves itself: a bootstrap
+// deadlock when every mirror runs in the cluster, waits at every boot when some do not. With an
+// in-cluster cache, also a blocked source over an upstream the cache caches: the cache fetches
+// from that source itself, and its drop-in keeps the source as the last resort. Each at the line
+// that blocks the source.
+func checkBlockedInCluster(s *site.Site, entries []entry, minor platform.OCPMinor) diag.List {
+	m := s.Mirroring
+	c := siteInCluster(s)
+	var diags diag.List
+	reported := map[string]bool{}
+	refuse := func(path, msg, hint string) {
+		if !reported[path] {
+			reported[path] = true
+			diags = append(diags, diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Rule: ruleid.NeverContactSourceThroughInClusterMirror, Message: msg, Hint: hint})
+		}
+	}
+	// Before 4.13 NeverContactSource has no effect (RND005): only blockedRegistries block.
+	neverContact := func(e entry) bool {
+		return e.policy == string(configv1.NeverContactSource) && minor >= platform.IDMSITMSSince
+	}
+	split := func(e entry) (inside []string, why string, outside []string) {
+		for _, mi := range e.mirrors {
+			if w := inClusterWhy(s, c, mi); w != "" {
+				if why == "" {
+					why = w
+				}
+				inside = append(inside, mi)
+			} else {
+				outside = append(outside, mi)
+			}
+		}
+		return inside, why, outside
+	}
+	for _, e := range entries {
+		inside, why, outside := split(e)
+		if len(inside) == 0 {
+			continue
+		}
+		verdict := incluster.Blocked(outside)
+		if neverContact(e) {
+			refuse(e.policyPath, fmt.Sprintf("source %s (policy NeverContactSource) is mirrored at %q, %s: %s", e.source, inside[0], why, verdict), incluster.Fix)
+		}
+		for i, b := range m.BlockedRegistries {
+			if scopeContains(b, e.source) {
+				refuse(fmt.Sprintf("mirroring.blockedRegistries[%d]", i), fmt.Sprintf("blockedRegistries %s blocks %s, which is mirrored at %q, %s: %s", b, e.source, inside[0], why, verdict), incluster.Fix)
+			}
+		}
+	}
+	cache := m.InClusterCache
+	if cache == nil {
+		return diags.Sort()
+	}
+	// The upstreams the cache caches, blocked on the nodes.
+	for _, org := range slices.Sorted(maps.Keys(cache.Orgs)) {
+		upstream := cache.Orgs[org]
+		var outside []string // what mirrors the upstream outside the cluster
 		for _, e := range entries {
-			if e.policy == string(configv1.NeverContactSource) && scopeContains(e.source, upstream) {
-				deadlock(e.policyPath, fmt.Sprintf("source %s (policy NeverContactSource) covers %s, which the in-cluster cache %s caches", e.source, upstream, c.Host))
+			if scopeContains(e.source, upstream) {
+				_, _, out := split(e)
+				outside = append(outside, out...)
+			}
+		}
+		contradiction := fmt.Sprintf("the in-cluster cache %s caches it (organization %s): a Quay proxy-cache organization fetches from its upstream itself, so the cache contacts the very source this keeps the nodes from, and the cache's drop-in keeps every cached upstream's source as the last resort. Not a bootstrap deadlock (%s outside the cluster serves it while the cache is down), but a contradiction",
+			cache.Host, org, strings.Join(quotedAll(outside), " and "))
+		hint := fmt.Sprintf("take %s out of %s.orgs, or allow the source (policy AllowContactingSource; take the scope out of blockedRegistries)", upstream, inClusterCacheField)
+		for _, e := range entries {
+			if neverContact(e) && scopeContains(e.source, upstream) {
+				refuse(e.policyPath, fmt.Sprintf("source %s (policy NeverContactSource) covers %s, and %s", e.source, upstream, contradiction), hint)
 			}
 		}
 		for i, b := range m.BlockedRegistries {
-			if scopeContains(b, upstream) {
-				deadlock(fmt.Sprintf("mirroring.blockedRegistries[%d]", i), fmt.Sprintf("blockedRegistries %s covers %s, which the in-cluster cache %s caches", b, upstream, c.Host))
+			if !scopeContains(b, upstream) {
+				continue
 			}
-		}
-	}
-	// Mirrored through the cache's host with NeverContactSource.
-	for _, e := range entries {
-		if e.policy != string(configv1.NeverContactSource) {
-			continue
-		}
-		for _, mirror := range e.mirrors {
-			if locationHostPort(mirror) == c.Host {
-				deadlock(e.policyPath, fmt.Sprintf("source %s is mirrored at %s, the in-cluster cache, with policy NeverContactSource", e.source, mirror))
+			path := fmt.Sprintf("mirroring.blockedRegistries[%d]", i)
+			if len(outside) == 0 {
+				refuse(path, fmt.Sprintf("blockedRegistries %s blocks %s, which the in-cluster cache %s caches, and no mirror outside the cluster serves it: while the cache is down no node can pull anything under %s, the cache's own images included: %s", b, upstream, cache.Host, upstream, incluster.Deadlock), hint)
+				continue
 			}
+			refuse(path, fmt.Sprintf("blockedRegistries %s blocks %s, and %s", b, upstream, contradiction), hint)
 		}
 	}
 	return diags.Sort()
 }
 
-// inClusterDeadlock is the MIR022 refusal at path.
-func inClusterDeadlock(s *site.Site, path, why string) diag.Diagnostic {
-	return diag.Diagnostic{Pos: s.Positions.Of(path), Path: path, Rule: ruleid.NeverContactSourceThroughInClusterMirror,
-		Message: why + ": a bootstrap deadlock. The cache runs in this cluster: until the cluster network, its ingress and the cache's own pods run, the cache cannot answer, and with the source blocked no node can pull what those need, the cache's own images included; after every reboot and upgrade again",
-		Hint:    "let the nodes contact the source (policy AllowContactingSource, or take the scope out of blockedRegistries): the in-cluster cache's mirrors always allow the source, and exist on a node only while the cache answers"}
-}
-
-// locationHostPort is the host[:port] of a mirror location.
-func locationHostPort(loc string) string {
-	host, _, _ := strings.Cut(loc, "/")
-	return host
+// quotedAll quotes each of ss.
+func quotedAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, v := range ss {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }
 
 // inClusterCacheScriptFor is the node script of s's in-cluster cache (bash; shellcheck clean).

@@ -2,6 +2,7 @@ package mirroring
 
 import (
 	"bytes"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +14,9 @@ import (
 	"testing"
 
 	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
+	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/siteforge/siteforge/internal/cluster/disruption"
 	"github.com/siteforge/siteforge/internal/diag"
@@ -167,25 +170,76 @@ func TestInClusterCacheKeepsTheNodesMirrors(t *testing.T) {
 	}
 }
 
-// TestInClusterCacheRefusals: the bootstrap deadlock (MIR022) at the line that blocks the
-// source, and addresses or organizations the cache cannot use.
+// TestInClusterCacheOwnImages: without bootstrapImages, a cache the Quay operator runs keeps
+// the images of the operator, its catalog and its QuayRegistry's pods off itself, Red Hat Quay's
+// and Project Quay's alike; a cache run otherwise routes only what bootstrapImages leaves out
+// (MIR023 refuses it without them).
+func TestInClusterCacheOwnImages(t *testing.T) {
+	cache := func(deployedBy string) string {
+		return "  inClusterCache:\n    host: cache.apps.c.example.com\n    deployedBy: " + deployedBy + "\n    orgs: {rh: registry.redhat.io, q: quay.io, hub: docker.io}\n"
+	}
+	own := []string{
+		"registry.redhat.io/quay/quay-operator-rhel9:v3.16.0",
+		"registry.redhat.io/quay/quay-rhel8:v3.12.0",
+		"registry.redhat.io/quay/clair-rhel9:v3.16.0",
+		"registry.redhat.io/rhel8/postgresql-13:1",
+		"registry.redhat.io/rhel9/redis-7:1",
+		"registry.redhat.io/redhat/redhat-operator-index:v4.18",
+		"registry.redhat.io/redhat/community-operator-index:v4.18",
+		"quay.io/projectquay/quay-operator:v3.15.0",
+		"quay.io/projectquay/quay:v3.15.0",
+		"quay.io/sclorg/postgresql-15-c9s:latest",
+		"docker.io/centos/postgresql-10-centos7:latest",
+	}
+	for _, tc := range []struct {
+		deployedBy string
+		viaCache   bool
+	}{{"quay-operator", false}, {"other", true}} {
+		s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running", mirroring: cache(tc.deployedBy)})
+		out := render(t, s)
+		conf, dropIn := out.Files[workerPreview], out.Files[InClusterCacheDropInPreview]
+		for _, ref := range own {
+			first := endpoints(resolveAfter(t, conf, dropIn, ref))[0]
+			if via := strings.HasPrefix(first, "mirror cache.apps.c.example.com/"); via != tc.viaCache {
+				t.Errorf("deployedBy %s: %s is pulled first from %s", tc.deployedBy, ref, first)
+			}
+		}
+		// a workload's image still goes through the cache
+		if first := endpoints(resolveAfter(t, conf, dropIn, "registry.redhat.io/ubi9/ubi:9.4"))[0]; !strings.HasPrefix(first, "mirror cache.apps.c.example.com/rh/") {
+			t.Errorf("deployedBy %s: ubi9 is pulled first from %s", tc.deployedBy, first)
+		}
+	}
+}
+
+// TestInClusterCacheRefusals: a blocked source whose mirror runs in the cluster (MIR022), worded
+// for each case, at the line that blocks the source; addresses or organizations the cache cannot
+// use.
 func TestInClusterCacheRefusals(t *testing.T) {
 	cache := "  inClusterCache:\n    host: cache.apps.c.example.com\n    orgs: {rh: registry.redhat.io, q: quay.io}\n"
+	const mir022 = ruleid.NeverContactSourceThroughInClusterMirror
 	for _, tc := range []struct {
-		name, mirroring, path, rule, msg string
+		name, mirroring, path, rule string
+		msgs                        []string
 	}{
-		{"NeverContactSource on a cached upstream", cache + "  sources:\n    registry.redhat.io:\n      mirrors: [mirror.example.com/rh]\n      policy: NeverContactSource\n",
-			`mirroring.sources."registry.redhat.io".policy`, ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+		{"NeverContactSource on a cached upstream mirrored outside the cluster", cache + "  sources:\n    registry.redhat.io:\n      mirrors: [mirror.example.com/rh]\n      policy: NeverContactSource\n",
+			`mirroring.sources."registry.redhat.io".policy`, mir022, []string{"covers registry.redhat.io, and the in-cluster cache cache.apps.c.example.com caches it (organization rh): a Quay proxy-cache organization fetches from its upstream itself", `Not a bootstrap deadlock ("mirror.example.com/rh" outside the cluster serves it while the cache is down), but a contradiction`}},
 		{"NeverContactSource through the cache host", cache + "  sources:\n    docker.io:\n      mirrors: [cache.apps.c.example.com/dockerhub]\n      policy: NeverContactSource\n",
-			`mirroring.sources."docker.io".policy`, ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
-		{"blocked cached upstream", cache + "  blockedRegistries: [quay.io]\n",
-			"mirroring.blockedRegistries[0]", ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
+			`mirroring.sources."docker.io".policy`, mir022, []string{`source docker.io (policy NeverContactSource) is mirrored at "cache.apps.c.example.com/dockerhub", the in-cluster cache (mirroring.inClusterCache.host), a workload of this cluster: a bootstrap deadlock:`}},
+		{"NeverContactSource through the cache host and a mirror outside", cache + "  sources:\n    docker.io:\n      mirrors: [cache.apps.c.example.com/dockerhub, mirror.example.com/hub]\n      policy: NeverContactSource\n",
+			`mirroring.sources."docker.io".policy`, mir022, []string{`the in-cluster cache (mirroring.inClusterCache.host), a workload of this cluster: no deadlock, as "mirror.example.com/hub" outside the cluster serves it;`}},
+		{"blocked cached upstream without a mirror", cache + "  blockedRegistries: [quay.io]\n",
+			"mirroring.blockedRegistries[0]", mir022, []string{"blockedRegistries quay.io blocks quay.io, which the in-cluster cache cache.apps.c.example.com caches, and no mirror outside the cluster serves it: while the cache is down no node can pull anything under quay.io, the cache's own images included: a bootstrap deadlock"}},
 		{"a Quay cache at the same host with NeverContactSource", cache + "  quayCache:\n    host: cache.apps.c.example.com\n    policy: NeverContactSource\n    orgs: {hub: docker.io}\n",
-			"mirroring.quayCache.policy", ruleid.NeverContactSourceThroughInClusterMirror, "bootstrap deadlock"},
-		{"a Service name", "  inClusterCache:\n    host: quay.quay.svc\n    orgs: {rh: registry.redhat.io}\n",
-			"mirroring.inClusterCache.host", "", "cluster DNS name"},
+			"mirroring.quayCache.policy", mir022, []string{"bootstrap deadlock"}},
 		{"two organizations for one upstream", "  inClusterCache:\n    host: cache.apps.c.example.com\n    orgs: {a: registry.redhat.io, b: registry.redhat.io}\n",
-			"mirroring.inClusterCache.orgs.b", "", "cached by organization"},
+			"mirroring.inClusterCache.orgs.b", "", []string{"cached by organization"}},
+		// Without an in-cluster cache: the mirrors the cluster serves itself.
+		{"NeverContactSource through a Service, no in-cluster cache", "  sources:\n    registry.redhat.io:\n      mirrors: [quay.quay.svc:5000/rh]\n      policy: NeverContactSource\n",
+			`mirroring.sources."registry.redhat.io".policy`, mir022, []string{`is mirrored at "quay.quay.svc:5000/rh", a cluster DNS name, which the node's resolver does not know: a bootstrap deadlock:`}},
+		{"NeverContactSource through a host under the site's apps domain", "  sources:\n    quay.io:\n      mirrors: [quay-quay-registry.apps.test.example.com/quay-io]\n      policy: NeverContactSource\n",
+			`mirroring.sources."quay.io".policy`, mir022, []string{"under apps.test.example.com (the site's cluster name and baseDomain), the cluster's own ingress domain", "a bootstrap deadlock"}},
+		{"blocked source mirrored at a ClusterIP", "  sources:\n    quay.io:\n      mirrors: [172.30.9.9/quay-io]\n  blockedRegistries: [quay.io]\n",
+			"mirroring.blockedRegistries[0]", mir022, []string{`blockedRegistries quay.io blocks quay.io, which is mirrored at "172.30.9.9/quay-io", a Service ClusterIP (in 172.30.0.0/16, network.serviceNetwork)`, "a bootstrap deadlock"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running", mirroring: tc.mirroring})
@@ -195,10 +249,21 @@ func TestInClusterCacheRefusals(t *testing.T) {
 				t.Fatalf("want one diagnostic, got %v", err)
 			}
 			d := dl[0]
-			if d.Path != tc.path || d.Rule != tc.rule || !strings.Contains(d.Message, tc.msg) || d.Pos != s.Positions.Of(tc.path) {
-				t.Errorf("got %s %q [%s] at %v, want %s [%s] containing %q", d.Path, d.Message, d.Rule, d.Pos, tc.path, tc.rule, tc.msg)
+			if d.Path != tc.path || d.Rule != tc.rule || d.Pos != s.Positions.Of(tc.path) {
+				t.Errorf("got %s [%s] at %v, want %s [%s]", d.Path, d.Rule, d.Pos, tc.path, tc.rule)
+			}
+			for _, m := range tc.msgs {
+				if !strings.Contains(d.Message, m) {
+					t.Errorf("message %q lacks %q", d.Message, m)
+				}
 			}
 		})
+	}
+	// Before 4.13 NeverContactSource has no effect (RND005 says so): nothing is blocked.
+	s := loadSpec(t, siteSpec{version: "4.12", install: "ipi", connectivity: "connected", lifecycle: "running",
+		mirroring: "  sources:\n    registry.redhat.io:\n      mirrors: [quay.quay.svc:5000/rh]\n      policy: NeverContactSource\n"})
+	if _, err := Generate(testContext(s), s); err != nil {
+		t.Errorf("4.12: %v", err)
 	}
 }
 
@@ -378,5 +443,57 @@ func TestInClusterCacheUnitsVerify(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
+
+// TestInClusterCacheCA: the example gives the cache's CA under its host: siteforge renders the
+// ConfigMap in openshift-config (one key per host, ":" as "..") and image.config naming it,
+// which MCO turns into /etc/docker/certs.d/<host>/ca.crt; a value that is not PEM certificates
+// is refused at its key.
+func TestInClusterCacheCA(t *testing.T) {
+	s := inClusterSite(t)
+	out := render(t, s)
+	cm := decode[corev1.ConfigMap](t, out, "mirroring/configmap-registry-cas.yaml")
+	if cm.Namespace != platform.AdditionalTrustedCANamespace || len(cm.Data) != 1 || !strings.Contains(cm.Data[exampleCache], "-----BEGIN CERTIFICATE-----") {
+		t.Errorf("ConfigMap %s/%s data %v", cm.Namespace, cm.Name, slices.Collect(maps.Keys(cm.Data)))
+	}
+	img := decode[configv1.Image](t, out, "mirroring/image-cluster.yaml")
+	if img.Spec.AdditionalTrustedCA.Name != cm.Name {
+		t.Errorf("image.config additionalTrustedCA %q, want %q", img.Spec.AdditionalTrustedCA.Name, cm.Name)
+	}
+
+	pemOf := func(host string) string { return s.Mirroring.AdditionalTrustedCA.Certificates[host] }
+	indent := func(text string) string {
+		return "        " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n        ") + "\n"
+	}
+	for _, tc := range []struct{ name, value, want string }{
+		{"a port", indent(pemOf(exampleCache)), ""},
+		{"not a certificate", indent("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----"), "the CA for registry.example.com:8443 is not PEM certificates: certificate 1:"},
+		{"text after it", indent(pemOf(exampleCache) + "junk -----BEGIN CERTIFICATE-----"), "text after the last certificate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running",
+				mirroring: "  additionalTrustedCA:\n    configMap: registry-cas\n    certificates:\n      \"registry.example.com:8443\": |\n" + tc.value})
+			out, err := Generate(testContext(s), s)
+			path := `mirroring.additionalTrustedCA.certificates."registry.example.com:8443"`
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, a := range out {
+					if a.Path == "mirroring/configmap-registry-cas.yaml" {
+						if data := a.Object.(*corev1.ConfigMap).Data; data["registry.example.com..8443"] == "" {
+							t.Errorf("keys %v, want registry.example.com..8443", slices.Collect(maps.Keys(data)))
+						}
+						return
+					}
+				}
+				t.Fatal("no ConfigMap")
+			}
+			dl, ok := err.(diag.List)
+			if !ok || len(dl) != 1 || dl[0].Path != path || dl[0].Pos != s.Positions.Of(path) || !strings.Contains(dl[0].Message, tc.want) {
+				t.Fatalf("got %v, want %q at %s", err, tc.want, path)
+			}
+		})
 	}
 }

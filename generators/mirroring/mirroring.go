@@ -63,6 +63,9 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 	if len(diags) > 0 {
 		return nil, diags
 	}
+	if diags := checkBlockedInCluster(s, entries, minor); len(diags) > 0 {
+		return nil, diags
+	}
 	legacy := minor < platform.IDMSITMSSince
 	if legacy {
 		warnLegacyPolicies(ctx, s, entries, minor)
@@ -92,6 +95,13 @@ func Generate(ctx *generators.Context, s *site.Site) ([]generators.Artifact, err
 			return nil, fmt.Errorf("image config: %w", err)
 		}
 		objects = append(objects, namedObject{"Image", img.Name, obj, imgOrigin})
+	}
+	cas, diags := trustedCAConfigMap(s)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	if cas != nil {
+		objects = append(objects, *cas)
 	}
 	objects = append(objects, catalogSources(s)...)
 	for _, o := range objects {
@@ -195,7 +205,7 @@ func previewPools(s *site.Site) []string {
 func (n nodeRegistriesConf) previews(s *site.Site, objects []namedObject, origin []diag.Position) ([]generators.Artifact, error) {
 	var from []string
 	for _, o := range objects {
-		if o.kind != "CatalogSource" {
+		if o.kind != "CatalogSource" && o.kind != "ConfigMap" { // what MCO renders registries.conf from
 			from = append(from, resourcePath(o.kind, o.name))
 		}
 	}

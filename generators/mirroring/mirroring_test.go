@@ -872,7 +872,7 @@ func TestFidelity(t *testing.T) {
 		got = append(got, k)
 	}
 	sort.Strings(got)
-	want := []string{"CatalogSource", "Image", "ImageContentSourcePolicy", "ImageDigestMirrorSet", "ImageTagMirrorSet", "MachineConfig", "OperatorHub"}
+	want := []string{"CatalogSource", "ConfigMap", "Image", "ImageContentSourcePolicy", "ImageDigestMirrorSet", "ImageTagMirrorSet", "MachineConfig", "OperatorHub"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("kinds checked %v, want %v", got, want)
 	}

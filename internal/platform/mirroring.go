@@ -132,6 +132,13 @@ const (
 // configured.
 const InstallerDefaultServiceNetwork = "172.30.0.0/16" // installer pkg/types/defaults
 
+// RegistryDialTimeoutSeconds is how long CRI-O waits for a registry's
+// address to accept a connection before it tries the next mirror or the
+// source: containers/image pkg/tlsclientconfig/tlsclientconfig.go
+// NewTransport, net.Dialer Timeout 30 * time.Second (the transport of
+// docker/docker_client.go).
+const RegistryDialTimeoutSeconds = 30
+
 // In-cluster DNS names CRI-O's host resolver does not know (the node
 // resolves with the host's DNS, not the cluster's).
 const (
@@ -199,9 +206,11 @@ const (
 	// lacks (MCO pkg/daemon/update.go deleteStaleData) and checks on disk
 	// only the files and units of the current config (pkg/daemon/
 	// on_disk_validation.go validateOnDiskState, also what the config drift
-	// monitor runs). So the drop-in survives MCO updates, and (/etc being
-	// carried across rpm-ostree deployments) OS updates and reboots: the
-	// script removes it itself at every boot, before CRI-O starts.
+	// monitor runs). So the drop-in survives MCO updates, reboots, and OS
+	// updates: OSTree carries /etc into a new deployment with a 3-way merge
+	// of the old defaults, the booted /etc and the new defaults, keeping a
+	// file only /etc has (ostreedev/ostree docs/deployment.md "Deployments").
+	// The script removes it itself at every boot, before CRI-O starts.
 	InClusterCacheDropInPath = RegistriesConfDropInDir + "99-siteforge-in-cluster-cache.conf"
 	// CRIOReloadCommand makes CRI-O read the registries configuration again
 	// without a restart: crio.service has ExecReload=/bin/kill -s HUP
@@ -219,7 +228,108 @@ const (
 	// host[:port], where CRI-O looks for it (c/image docker/docker_client.go
 	// dockerCertDir: the certs.d drop-in directories, then
 	// /etc/docker/certs.d); MCO writes image.config additionalTrustedCA
-	// under /etc/docker/certs.d (MCO pkg/daemon/daemon.go imageCAFilePath).
+	// under /etc/docker/certs.d (below).
 	ContainersCertsDir = "/etc/containers/certs.d"
 	DockerCertsDir     = "/etc/docker/certs.d"
 )
+
+// What the nodes trust for a registry host. CRI-O trusts the system pool
+// plus the *.crt files of the host's certs.d directory (c/image
+// pkg/tlsclientconfig SetupCertificates). MCO writes there, as
+// /etc/docker/certs.d/<host[:port]>/ca.crt, each key of the ConfigMap that
+// image.config spec.additionalTrustedCA names (".." in the key becomes ":")
+// and of openshift-config-managed/image-registry-ca, and removes every other
+// directory there (MCO pkg/operator/sync.go getImageRegistryBundles ->
+// ControllerConfig spec.imageRegistryBundleUserData and
+// imageRegistryBundleData; pkg/daemon/certificate_writer.go
+// syncControllerConfigHandler, imageCAFilePath), without a drain or reboot.
+// image-registry-ca holds only the internal registry's service CA under its
+// Service names (cluster-image-registry-operator
+// pkg/resource/imageregistryca.go). The system pool gets install-config
+// additionalTrustBundle (UserCABundlePath, AdditionalTrustBundleConfigMap).
+const (
+	// AdditionalTrustedCANamespace holds the ConfigMap additionalTrustedCA
+	// names (api config/v1 types_image.go ImageSpec.AdditionalTrustedCA).
+	AdditionalTrustedCANamespace = "openshift-config"
+	// AdditionalTrustedCAPortSeparator replaces ":" before a port in a key
+	// (docs "Setting up additional trusted certificate authorities for
+	// builds": hostname[..port]; MCO certificate_writer.go
+	// strings.ReplaceAll(CA.File, "..", ":")).
+	AdditionalTrustedCAPortSeparator = ".."
+)
+
+// The default ingress certificate, which the routers serve for every Route
+// without its own: the ingress operator signs it with a CA it generates
+// itself ("ingress-operator@<unix time>", Secret router-ca in
+// openshift-ingress-operator: cluster-ingress-operator
+// pkg/operator/controller/certificate/ca.go generateRouterCA), which no
+// node trusts; it publishes what to trust for it as key ca-bundle.crt of
+// ConfigMap default-ingress-cert in openshift-config-managed
+// (certificate-publisher publish_ca.go ensureDefaultIngressCertConfigMap,
+// names.go DefaultIngressCertConfigMapName).
+const (
+	DefaultIngressCertNamespace = "openshift-config-managed"
+	DefaultIngressCertConfigMap = "default-ingress-cert"
+	DefaultIngressCertKey       = "ca-bundle.crt"
+)
+
+// AdditionalTrustedCAKey is the ConfigMap key of a registry host[:port].
+func AdditionalTrustedCAKey(hostPort string) string {
+	return strings.ReplaceAll(hostPort, ":", AdditionalTrustedCAPortSeparator)
+}
+
+// QuayOperatorRepositories are the repositories of a Quay the Quay operator
+// runs from OperatorHub, Red Hat Quay or Project Quay: the operator, its
+// bundle, and the images of a QuayRegistry's pods (Quay, Clair,
+// the builders, PostgreSQL, Redis). An in-cluster cache run so never routes
+// them through itself (mirroring.inClusterCache deployedBy "quay-operator"):
+// the cluster pulls them before the cache runs. A registries.conf prefix
+// matches whole path components, so each database image is listed.
+var QuayOperatorRepositories = []string{
+	// Project Quay (community-operators, package project-quay): the
+	// operator's containerImage and its RELATED_IMAGE_COMPONENT_* images
+	// (QUAY, CLAIR, BUILDER, BUILDER_QEMU under quay.io/projectquay;
+	// POSTGRES, CLAIRPOSTGRES, REDIS from quay.io/sclorg; POSTGRES_PREVIOUS
+	// centos/postgresql-10-centos7 on Docker Hub): quay/quay-operator
+	// bundle/manifests/quay-operator.clusterserviceversion.yaml.
+	"quay.io/projectquay",
+	"quay.io/sclorg/postgresql-13-c9s",
+	"quay.io/sclorg/postgresql-15-c9s",
+	"quay.io/sclorg/redis-7-c9s",
+	"docker.io/centos/postgresql-10-centos7",
+	// Red Hat Quay (redhat-operators, package quay-operator): every image of
+	// the product is under registry.redhat.io/quay (quay-operator-rhel8|9,
+	// quay-operator-bundle, quay-rhel8|9, clair-rhel8|9, quay-builder-rhel8,
+	// quay-builder-qemu-rhcos-rhel8: quay/quay-operator branch redhat-3.9
+	// hack/prepare-downstream.sh, which renames the upstream images for
+	// Red Hat's build; openshift/release
+	// ci-operator/step-registry/quay-tests/enable-quay-catalogsource
+	// create_icsp, the released repositories).
+	"registry.redhat.io/quay",
+	// Its databases and cache are the RHEL builds of the Software
+	// Collections images the upstream CSV names (sclorg/postgresql-container
+	// and sclorg/redis-container: registry.redhat.io/rhel8|rhel9/<name>):
+	// postgresql-10 and redis-5 in the 3.4 CSV (quay/quay-operator branch
+	// redhat-3.4 deploy/manifests/quay-operator/3.4.0), postgresql-12 and
+	// postgresql-13 in 3.9 (hack/prepare-downstream.sh), postgresql-13,
+	// postgresql-15 and redis-7 upstream today; redis-6 in Red Hat Quay's
+	// docs ("Deploying Red Hat Quay for proof-of-concept", Configuring
+	// Redis). Red Hat publishes the CSV of its build in the catalog only: a
+	// release that uses another one needs it in bootstrapImages.
+	"registry.redhat.io/rhel8/postgresql-10",
+	"registry.redhat.io/rhel8/postgresql-12",
+	"registry.redhat.io/rhel8/postgresql-13",
+	"registry.redhat.io/rhel8/postgresql-15",
+	"registry.redhat.io/rhel9/postgresql-13",
+	"registry.redhat.io/rhel9/postgresql-15",
+	"registry.redhat.io/rhel8/redis-5",
+	"registry.redhat.io/rhel8/redis-6",
+	"registry.redhat.io/rhel9/redis-6",
+	"registry.redhat.io/rhel9/redis-7",
+}
+
+// QuayOperatorCatalogs are the default catalogs (DefaultCatalogs) OLM
+// installs the Quay operator from: redhat-operators (Red Hat Quay) and
+// community-operators (Project Quay). Their index images are kept off an
+// in-cluster Quay like QuayOperatorRepositories.
+var QuayOperatorCatalogs = []string{"redhat-operators", "community-operators"}

@@ -348,18 +348,30 @@ type QuayCache struct {
 }
 
 // InClusterCache is a Quay pull-through cache running inside the cluster it
-// serves: the address the nodes reach it at, organisation -> upstream, the
-// repositories never routed through it.
+// serves: the address the nodes reach it at, organisation -> upstream, what
+// runs it and the repositories never routed through it.
 type InClusterCache struct {
 	Host                 string            `json:"host"`
 	Orgs                 map[string]string `json:"orgs"`
+	DeployedBy           string            `json:"deployedBy"`
 	BootstrapImages      []string          `json:"bootstrapImages,omitempty"`
 	CheckIntervalSeconds int               `json:"checkIntervalSeconds"`
 }
 
-// TrustedCA references a ConfigMap in openshift-config.
+// What runs an in-cluster cache (InClusterCache.DeployedBy).
+const (
+	// CacheByQuayOperator: Red Hat Quay or Project Quay run by the Quay
+	// operator; its images are known (platform.QuayOperatorRepositories).
+	CacheByQuayOperator = "quay-operator"
+	// CacheByOther: anything else; its images are the site's bootstrapImages.
+	CacheByOther = "other"
+)
+
+// TrustedCA references a ConfigMap in openshift-config; with Certificates
+// (PEM by registry host[:port]) the site renders it.
 type TrustedCA struct {
-	ConfigMap string `json:"configMap"`
+	ConfigMap    string            `json:"configMap"`
+	Certificates map[string]string `json:"certificates,omitempty"`
 }
 
 // Catalog is an operator catalog the site uses.

@@ -117,18 +117,3 @@ func taggedOrDigested(repo string, digest bool) string {
 	}
 	return repo + ":latest"
 }
-
-// locationHost is the host of a location (host[:port][/path]), without the port; IPv6
-// literals keep no brackets.
-func locationHost(location string) string {
-	host, _, _ := strings.Cut(location, "/")
-	if strings.HasPrefix(host, "[") {
-		if end := strings.Index(host, "]"); end > 0 {
-			return host[1:end]
-		}
-	}
-	if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		return host[:i]
-	}
-	return host
-}

@@ -246,8 +246,9 @@ func checkIngressDomains(set lint.Set, r *lint.Reporter) {
 }
 
 // ingClusterDomain is the default controller's domain when it sets
-// none: the Ingress config's, else the install-config's apps domain.
-func ingClusterDomain(set lint.Set, facts plainCluster) string {
+// none: the Ingress config's, else the install-config's apps domain; from
+// says where it is configured ("" when unknown).
+func ingClusterDomain(set lint.Set, facts plainCluster) (domain, from string) {
 	for _, o := range set.Kind(manifests.GroupConfig, "Ingress") {
 		var doc struct {
 			Spec struct {
@@ -255,13 +256,13 @@ func ingClusterDomain(set lint.Set, facts plainCluster) string {
 			} `json:"spec"`
 		}
 		if o.Name == "cluster" && o.DecodeLoose(&doc) == nil && doc.Spec.Domain != "" {
-			return doc.Spec.Domain
+			return doc.Spec.Domain, o.ID() + " spec.domain"
 		}
 	}
 	if facts.installConfig != nil && facts.name != "" && facts.baseDomain != "" {
-		return routing.AppsDomain(facts.name, facts.baseDomain)
+		return routing.AppsDomain(facts.name, facts.baseDomain), "install-config metadata.name and baseDomain"
 	}
-	return ""
+	return "", ""
 }
 
 // ingUnknownClusterDomain keys the cluster ingress domain when the set does not say it: every
@@ -292,7 +293,7 @@ func checkDuplicateDomains(set lint.Set, r *lint.Reporter) {
 		return
 	}
 	facts := plainClusterOf(set)
-	clusterDomain := ingClusterDomain(set, facts)
+	clusterDomain, _ := ingClusterDomain(set, facts)
 	effective := func(c *ingController) string {
 		switch {
 		case c.spec.Domain != "":

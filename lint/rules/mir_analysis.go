@@ -8,6 +8,7 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 
+	"github.com/siteforge/siteforge/internal/cluster/incluster"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -266,7 +267,7 @@ func (a *analysis) refusalMessage(f refusal) string {
 		if a.imageCfg != nil {
 			for _, list := range []string{"insecureRegistries", "blockedRegistries"} {
 				for _, s := range *registrySourceList(&a.imageCfg.Spec.RegistrySources, list) {
-					if strings.HasSuffix(locationHost(s), strings.TrimPrefix(f.entry.source, "*")) {
+					if strings.HasSuffix(incluster.Host(s), strings.TrimPrefix(f.entry.source, "*")) {
 						nested = append(nested, fmt.Sprintf("%s %q", list, s))
 					}
 				}

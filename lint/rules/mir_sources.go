@@ -2,7 +2,8 @@ package rules
 
 import (
 	"fmt"
-	"net/netip"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	"go.podman.io/image/v5/docker/reference"
 
+	"github.com/siteforge/siteforge/internal/cluster/incluster"
+	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -62,7 +65,7 @@ func hasMirroredAncestor(source string, digest bool, entries []*mirrorEntry) boo
 		case e.digest() != digest || !e.realMirrors():
 		case strings.HasPrefix(source, e.source+"/"):
 			return true
-		case strings.HasPrefix(e.source, "*.") && strings.HasSuffix(locationHost(source), e.source[1:]):
+		case strings.HasPrefix(e.source, "*.") && strings.HasSuffix(incluster.Host(source), e.source[1:]):
 			return true
 		}
 	}
@@ -256,25 +259,25 @@ func (a *analysis) wildcardDemo(e *mirrorEntry) string {
 // ---------------------------------------------------------------------------------------------
 // MIR011: mirrors at in-cluster Services.
 
-// serviceCIDR is a service network CIDR and where it is configured.
-type serviceCIDR struct {
-	prefix netip.Prefix
-	from   string
+// inClusterOf is what tells the set's in-cluster hosts apart (internal/cluster/incluster): the
+// service network (the site's, a Network config's, the install-config's, else the default), the
+// ingress domains (the site's apps domain and shards; the Ingress config's spec.domain, else the
+// install-config's apps domain, and the IngressControllers' spec.domain) and the Routes' hosts.
+func inClusterOf(set lint.Set) incluster.Cluster {
+	return lint.Fact(set, factInCluster, func() incluster.Cluster { return newInCluster(set) })
 }
 
-// serviceCIDRs returns the set's service network: the site's, a Network config's (config or
-// operator), the install-config's, else the default.
-func serviceCIDRs(set lint.Set) []serviceCIDR {
-	var out []serviceCIDR
-	add := func(cidrs []string, from string) {
-		for _, c := range cidrs {
-			if p, err := netip.ParsePrefix(c); err == nil {
-				out = append(out, serviceCIDR{p.Masked(), from})
+func newInCluster(set lint.Set) incluster.Cluster {
+	c := incluster.Cluster{Routes: map[string]string{}}
+	if set.Site != nil {
+		s := set.Site.Site
+		c.AddServiceNetworks(s.Network.ServiceNetwork, "the site's network.serviceNetwork")
+		c.AddIngressDomain(routing.AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain), "the site's cluster name and baseDomain")
+		if s.Ingress != nil {
+			for _, name := range slices.Sorted(maps.Keys(s.Ingress.Shards)) {
+				c.AddIngressDomain(s.Ingress.Shards[name].Domain, fmt.Sprintf("the site's ingress.shards.%s.domain", name))
 			}
 		}
-	}
-	if set.Site != nil {
-		add(set.Site.Site.Network.ServiceNetwork, "the site's network.serviceNetwork")
 	}
 	for _, o := range set.Objects {
 		var x struct {
@@ -282,64 +285,20 @@ func serviceCIDRs(set lint.Set) []serviceCIDR {
 				ServiceNetwork []string `json:"serviceNetwork"`
 			} `json:"spec"`
 		}
-		switch {
-		case o.Kind == "Network" && (o.APIVersion == manifests.GroupConfig || o.APIVersion == manifests.GroupOperatorV1) && o.Name == platform.ConfigSingletonName:
-			if o.DecodeLoose(&x) == nil {
-				add(x.Spec.ServiceNetwork, o.ID()+" spec.serviceNetwork")
-			}
+		if o.Kind == "Network" && (o.APIVersion == manifests.GroupConfig || o.APIVersion == manifests.GroupOperatorV1) && o.Name == platform.ConfigSingletonName && o.DecodeLoose(&x) == nil {
+			c.AddServiceNetworks(x.Spec.ServiceNetwork, o.ID()+" spec.serviceNetwork")
 		}
 	}
 	for _, ic := range manifests.InstallConfigs(set.Objects) {
-		add(ic.Networking.ServiceNetwork, "install-config networking."+ic.Paths.ServiceNetwork)
+		c.AddServiceNetworks(ic.Networking.ServiceNetwork, "install-config networking."+ic.Paths.ServiceNetwork)
 	}
-	if len(out) == 0 {
-		add([]string{platform.InstallerDefaultServiceNetwork}, "the default service network")
+	if len(c.ServiceNetworks) == 0 {
+		c.AddServiceNetworks([]string{platform.InstallerDefaultServiceNetwork}, "the default service network")
 	}
-	return out
-}
-
-// inClusterService tells why a mirror host is an in-cluster Service ("" when it is not).
-func inClusterService(host string, nets []serviceCIDR) string {
-	switch {
-	case host == platform.InternalRegistryHost || host == platform.InternalRegistryHost+platform.ClusterDomainSuffix:
-		return "the internal image registry's Service name, which the node resolves only through the /etc/hosts entry the DNS operator maintains while cluster DNS works"
-	case strings.HasSuffix(host, platform.ServiceDomainSuffix), strings.HasSuffix(host, platform.ServiceDomainSuffix+platform.ClusterDomainSuffix), strings.HasSuffix(host, platform.ClusterDomainSuffix):
-		return "a cluster DNS name, which the node's resolver does not know"
+	c.AddIngressDomain(ingClusterDomain(set, plainClusterOf(set)))
+	for _, ic := range ingControllers(set) {
+		c.AddIngressDomain(ic.spec.Domain, ic.obj.ID()+" spec.domain")
 	}
-	if ip, err := netip.ParseAddr(host); err == nil {
-		for _, n := range nets {
-			if n.prefix.Contains(ip.Unmap()) {
-				return fmt.Sprintf("a Service ClusterIP (in %s, %s), which answers only once the cluster network is up", n.prefix, n.from)
-			}
-		}
-	}
-	return ""
-}
-
-func checkServiceMirrors(set lint.Set, r *lint.Reporter) {
-	m := readMirrorObjects(set)
-	if len(m.entries) == 0 {
-		return
-	}
-	nets := serviceCIDRs(set)
-	for _, e := range m.entries {
-		for j, mirror := range e.mirrors {
-			why := inClusterService(locationHost(mirror), nets)
-			if why == "" {
-				continue
-			}
-			r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the 30 s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster, or, for a cache running in this cluster, use the bootstrap-safe form: a site's mirroring.inClusterCache adds its mirrors on each node only while it answers (docs/in-cluster-cache.md)",
-				e.where("mirrors", strconv.Itoa(j)), mirror, why), e.path("mirrors", strconv.Itoa(j))...)
-		}
-	}
-}
-
-// ---------------------------------------------------------------------------------------------
-// MIR022: a blocked source whose mirror runs inside the cluster.
-
-// routeHosts maps the spec.host of the set's Routes to the Route.
-func routeHosts(set lint.Set) map[string]*manifests.Object {
-	out := map[string]*manifests.Object{}
 	for _, o := range set.Objects {
 		if o.Kind != "Route" || !strings.HasPrefix(o.APIVersion, "route.openshift.io/") {
 			continue
@@ -350,59 +309,73 @@ func routeHosts(set lint.Set) map[string]*manifests.Object {
 			} `json:"spec"`
 		}
 		if o.DecodeLoose(&x) == nil && x.Spec.Host != "" {
-			out[x.Spec.Host] = o
+			c.Routes[strings.ToLower(x.Spec.Host)] = o.ID()
 		}
 	}
-	return out
+	return c
 }
 
-// inClusterMirror tells why a mirror location is served from inside the cluster ("" when it is
-// not known to be): a Service name or ClusterIP, or the host of a Route of the set.
-func inClusterMirror(mirror string, nets []serviceCIDR, routes map[string]*manifests.Object) string {
-	host := locationHost(mirror)
-	if why := inClusterService(host, nets); why != "" {
-		return why
+func checkServiceMirrors(set lint.Set, r *lint.Reporter) {
+	m := readMirrorObjects(set)
+	if len(m.entries) == 0 {
+		return
 	}
-	if rt := routes[host]; rt != nil {
-		return "the host of " + rt.ID() + ", served by a workload of this cluster through its ingress"
+	c := inClusterOf(set)
+	for _, e := range m.entries {
+		for j, mirror := range e.mirrors {
+			why := c.Service(incluster.Host(mirror))
+			if why == "" {
+				continue
+			}
+			r.Object(e.obj, fmt.Sprintf("%s %q is %s: CRI-O pulls on the node, before and outside the cluster network, so during bootstrap, reboots and upgrades each pull waits up to the %d s dial timeout and then falls back to the next mirror or the source (or fails when the source is blocked); give the mirror an address the nodes reach without the cluster, or, for a cache running in this cluster, use the bootstrap-safe form: a site's mirroring.inClusterCache adds its mirrors on each node only while it answers (docs/in-cluster-cache.md)",
+				e.where("mirrors", strconv.Itoa(j)), mirror, why, platform.RegistryDialTimeoutSeconds), e.path("mirrors", strconv.Itoa(j))...)
+		}
 	}
-	return ""
 }
 
-// bootstrapDeadlock is what every MIR022 finding says after naming the source and its mirror.
-const bootstrapDeadlock = "a bootstrap deadlock: the mirror runs in this cluster, so until the cluster network, its ingress and the mirror's own pods run it cannot answer, and with the source blocked no node can pull what those need (the mirror's own images included), at install and after every reboot and upgrade; allow the source (mirrorSourcePolicy AllowContactingSource), and add the cache's mirrors only while it answers (a site's mirroring.inClusterCache)"
+// ---------------------------------------------------------------------------------------------
+// MIR022: a blocked source whose mirror runs inside the cluster.
+
+// inClusterMirrors splits the mirrors of e into those served from inside the cluster (with why,
+// of the first) and the others.
+func inClusterMirrors(c incluster.Cluster, e *mirrorEntry) (inside []string, why string, outside []string) {
+	for _, mi := range e.mirrors {
+		if w := c.Why(mi); w != "" {
+			if why == "" {
+				why = w
+			}
+			inside = append(inside, mi)
+		} else if mi != e.source {
+			outside = append(outside, mi)
+		}
+	}
+	return inside, why, outside
+}
 
 func checkInClusterNeverContact(set lint.Set, r *lint.Reporter) {
 	m := readMirrorObjects(set)
 	if len(m.entries) == 0 {
 		return
 	}
-	nets := serviceCIDRs(set)
-	routes := routeHosts(set)
+	c := inClusterOf(set)
 	blocked := m.imageSpec.Spec.RegistrySources.BlockedRegistries
 	reportedBlocked := map[int]bool{}
 	for _, e := range m.entries {
-		why, mirror := "", ""
-		for _, mi := range e.mirrors {
-			if why = inClusterMirror(mi, nets, routes); why != "" {
-				mirror = mi
-				break
-			}
-		}
-		if why == "" {
+		inside, why, outside := inClusterMirrors(c, e)
+		if len(inside) == 0 {
 			continue
 		}
 		if e.effectivePolicy() == configv1.NeverContactSource {
-			r.Object(e.obj, fmt.Sprintf("%s is NeverContactSource while its mirror %q is %s: %s",
-				e.where("mirrorSourcePolicy"), mirror, why, bootstrapDeadlock), e.path("mirrorSourcePolicy")...)
+			r.Object(e.obj, fmt.Sprintf("%s is NeverContactSource while its mirror %q is %s: %s; %s",
+				e.where("mirrorSourcePolicy"), inside[0], why, incluster.Blocked(outside), incluster.Fix), e.path("mirrorSourcePolicy")...)
 		}
 		for i, scope := range blocked {
 			if m.imageObj == nil || reportedBlocked[i] || !registries.ScopeCovers(scope, e.source) {
 				continue
 			}
 			reportedBlocked[i] = true
-			r.Object(m.imageObj, fmt.Sprintf("%s spec.registrySources.blockedRegistries[%d] %q blocks %s, whose mirror %q (%s) is %s: %s",
-				m.imageObj.ID(), i, scope, e.source, mirror, e.where(), why, bootstrapDeadlock),
+			r.Object(m.imageObj, fmt.Sprintf("%s spec.registrySources.blockedRegistries[%d] %q blocks %s, whose mirror %q (%s) is %s: %s; %s",
+				m.imageObj.ID(), i, scope, e.source, inside[0], e.where(), why, incluster.Blocked(outside), incluster.Fix),
 				"spec", "registrySources", "blockedRegistries", strconv.Itoa(i))
 		}
 	}

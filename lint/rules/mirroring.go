@@ -195,7 +195,7 @@ func init() {
 			Summary:  "a node-level mirror points at an in-cluster Service (*.svc, *.cluster.local or a service-network address)",
 			Rationale: "CRI-O resolves mirror hosts with the node's resolver, not cluster DNS: only image-registry.openshift-image-registry.svc is " +
 				"put into /etc/hosts, and only while cluster DNS works; a Service ClusterIP answers only once the cluster network is up. During " +
-				"bootstrap, reboots and upgrades such a mirror is unreachable: each pull waits up to the fixed 30 s dial timeout and then falls " +
+				"bootstrap, reboots and upgrades such a mirror is unreachable: each pull waits up to the fixed 30 s dial timeout (c/image pkg/tlsclientconfig NewTransport) and then falls " +
 				"back to the next mirror or the source, or fails when the source is blocked (the same class " +
 				"of failure is known from containerd nodes whose cache mirror sat at a Service IP). The service network comes from the Network " +
 				"config, the install-config or the site (default 172.30.0.0/16).",
@@ -209,17 +209,78 @@ func init() {
 			ID:       "MIR022",
 			Name:     "never-contact-source-through-in-cluster-mirror",
 			Severity: lint.Error,
-			Summary:  "a source is blocked (mirrorSourcePolicy NeverContactSource or blockedRegistries) while its mirror runs inside the cluster: a bootstrap deadlock",
+			Summary:  "a source is blocked (mirrorSourcePolicy NeverContactSource or blockedRegistries) while its mirror runs inside the cluster: a bootstrap deadlock, or waits at every boot",
 			Rationale: "CRI-O pulls on the node, before and outside the cluster network: a mirror served by the cluster itself (a Service name or " +
-				"ClusterIP, or the host of a Route of the cluster) answers only once the cluster network, the ingress and the mirror's own pods run. " +
+				"ClusterIP; the host of a Route of the cluster, or any host under the cluster's ingress domain apps.<cluster name>.<base domain> " +
+				"(installer pkg/asset/manifests/ingress.go: the Ingress config's spec.domain, which the default router serves) or a shard's domain) " +
+				"answers only once the cluster network, the ingress and the mirror's own pods run. " +
 				"With the source blocked, MCO writes blocked = true on its registries.conf table and CRI-O never contacts it (c/image " +
-				"sysregistriesv2; docs \"Configuring image registry repository mirroring\"): the images the cluster needs to get there, the " +
-				"mirror's own pods included, cannot be pulled at install, after a reboot or during an upgrade. Gardener's registry cache met the " +
-				"same problem and fixed it by adding the node's mirror only once the cache answers (gardener/gardener-extension-registry-cache PR #68). " +
-				"A site's mirroring.inClusterCache refuses the combination in render and vet at the line that blocks the source.",
+				"sysregistriesv2; docs \"Configuring image registry repository mirroring\"): when every mirror runs in the cluster, the images the " +
+				"cluster needs to get there, the mirror's own pods included, cannot be pulled at install, after a reboot or during an upgrade (a " +
+				"bootstrap deadlock); when some mirror is outside the cluster, each pull that reaches the in-cluster one waits on it first (up to " +
+				"the 30 s dial timeout, c/image pkg/tlsclientconfig NewTransport). The cluster's domain comes from the site (cluster name and " +
+				"baseDomain, ingress shards) or, for plain manifests, the Ingress config's spec.domain, else the install-config's metadata.name " +
+				"and baseDomain, and the IngressControllers' spec.domain. Gardener's registry cache met the same problem and fixed it by adding the " +
+				"node's mirror only once the cache answers (gardener/gardener-extension-registry-cache PR #68). In a site, render and vet refuse " +
+				"the combination at the line that blocks the source (the policy, or the blockedRegistries entry); for an upstream a site's " +
+				"mirroring.inClusterCache caches, also when the source's mirrors are outside the cluster: the cache itself fetches from the " +
+				"source the policy keeps the nodes from.",
 			Fix: "Allow the source (mirrorSourcePolicy AllowContactingSource; take the scope out of blockedRegistries), or mirror through a registry " +
 				"outside the cluster. In a site, describe the cache as mirroring.inClusterCache: the nodes get its mirrors only while it answers.",
 			Check: checkInClusterNeverContact,
+		},
+		{
+			ID:       "MIR023",
+			Name:     "in-cluster-cache-own-images-unknown",
+			Severity: lint.Error,
+			Summary:  "a site's in-cluster cache is deployed by something other than the Quay operator and bootstrapImages lists none of its images",
+			Rationale: "The issue that built mirroring.inClusterCache requires that the images the cluster needs before the cache can run are never " +
+				"routed through it: the release payload, and the images of the cache's own operator and pods (as Gardener's registry cache does, " +
+				"gardener/gardener-extension-registry-cache PR #68: system images are not cached). For a Quay the Quay operator runs " +
+				"(deployedBy: quay-operator, the default) siteforge knows them: the repositories of the operator, its bundle and catalog and a " +
+				"QuayRegistry's pods (quay/quay-operator bundle/manifests/quay-operator.clusterserviceversion.yaml RELATED_IMAGE_COMPONENT_*; " +
+				"Red Hat Quay under registry.redhat.io/quay; docs/in-cluster-cache.md lists them). For deployedBy: other it does not, and " +
+				"without bootstrapImages the cache's own pods would be pulled through the cache whenever a node has its drop-in.",
+			Fix: "List the repositories of the cache's images (its pods', its operator's, its catalog's) in mirroring.inClusterCache.bootstrapImages; " +
+				"for a Red Hat Quay or Project Quay the Quay operator runs, say deployedBy: quay-operator.",
+			Check: checkCacheOwnImages,
+		},
+		{
+			ID:       "MIR024",
+			Name:     "in-cluster-cache-host-unreachable",
+			Severity: lint.Error,
+			Summary:  "a site's in-cluster cache host is a cluster DNS name, or an IP address outside the service network",
+			Rationale: "The nodes reach an in-cluster cache at a Route host name, which resolves in the nodes' DNS to the cluster's ingress, or at " +
+				"the ClusterIP of its Service, which every node routes to once the cluster network runs (OVN-Kubernetes and kube-proxy program " +
+				"the service network on the nodes). A cluster DNS name (*.svc, *.cluster.local) does not resolve on the node: CRI-O resolves " +
+				"mirror hosts with the node's resolver, not cluster DNS (only the internal registry's name is put into /etc/hosts, by the DNS " +
+				"operator's node resolver). An IP address outside network.serviceNetwork is no ClusterIP: the schema allows only those two " +
+				"forms, and the check script and the drop-in would point every node at whatever answers there.",
+			Fix:   "Give the cache's Route host name, or the ClusterIP of its Service (inside network.serviceNetwork).",
+			Check: checkCacheHost,
+		},
+		{
+			ID:       "MIR025",
+			Name:     "in-cluster-registry-ca-untrusted",
+			Severity: lint.Warning,
+			Summary:  "an in-cluster cache, or a mirror the cluster's ingress serves, is reached over HTTPS and nothing gives the nodes a CA for it",
+			Rationale: "CRI-O verifies a registry's certificate against the nodes' system trust plus the *.crt files of /etc/docker/certs.d/<host[:port]>/ " +
+				"(c/image pkg/tlsclientconfig SetupCertificates, docker/docker_client.go dockerCertDir). MCO writes there the keys of the ConfigMap " +
+				"image.config spec.additionalTrustedCA names (\"..\" in a key for \":\") and the internal registry's service CA, nothing else " +
+				"(MCO pkg/operator/sync.go getImageRegistryBundles, pkg/daemon/certificate_writer.go; cluster-image-registry-operator " +
+				"pkg/resource/imageregistryca.go; api config/v1 types_image.go additionalTrustedCA; docs \"Setting up additional trusted " +
+				"certificate authorities for builds\", hostname[..port]). A Route without its own certificate is served with the default ingress " +
+				"certificate, which the ingress operator signs with a CA it generates itself (cluster-ingress-operator " +
+				"pkg/operator/controller/certificate/ca.go generateRouterCA, published as ca-bundle.crt of ConfigMap default-ingress-cert in " +
+				"openshift-config-managed): no node trusts it unless it is configured. Then the in-cluster cache's check script (curl with the " +
+				"CA CRI-O would use) never sees the cache answer, so the nodes never use the cache, and a mirror under the cluster's ingress " +
+				"domain fails every pull. The warning is not given when the set cannot tell: a ConfigMap additionalTrustedCA names that is " +
+				"kept outside the site or set, or a bundle for the nodes' system trust (install additionalTrustBundle, ConfigMap " +
+				"openshift-config/user-ca-bundle, Proxy trustedCA), which may hold the CA.",
+			Fix: "Give the CA that signed the cache's (or mirror's) certificate under its host[:port]: in a site, mirroring.additionalTrustedCA.certificates " +
+				"(siteforge renders the ConfigMap and image.config additionalTrustedCA); in manifests, a key of the ConfigMap image.config " +
+				"additionalTrustedCA names. If the certificate chains to a CA the nodes trust already (a public one), suppress with that reason.",
+			Check: checkInClusterCA,
 		},
 		{
 			ID:       "MIR012",

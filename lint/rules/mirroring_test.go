@@ -401,6 +401,29 @@ spec:
 	}, want: []string{
 		`image.yaml:8:7: error: Image cluster spec.registrySources.blockedRegistries[0] "quay.io" blocks quay.io, whose mirror "quay-quay-registry.apps.c.example.com/quay-io" (ImageDigestMirrorSet cache spec.imageDigestMirrors[0]) is the host of Route quay/quay-quay-registry`,
 	}},
+	{rule: "MIR022", name: "NeverContactSource through a host under the install-config's apps domain", files: map[string]string{
+		"idms.yaml":           mirIDMS("cache", "registry.redhat.io=quay-quay-registry.apps.c.example.com/rh"+mirNever),
+		"install-config.yaml": "apiVersion: v1\nbaseDomain: example.com\nmetadata: {name: c}\nplatform: {none: {}}\n",
+	}, want: []string{
+		`idms.yaml:10:25: error: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrorSourcePolicy is NeverContactSource while its mirror "quay-quay-registry.apps.c.example.com/rh" is under apps.c.example.com (install-config metadata.name and baseDomain), the cluster's own ingress domain: a Route host, served by a workload of this cluster through its routers: a bootstrap deadlock`,
+	}},
+	{rule: "MIR022", name: "blocked source with one mirror under the Ingress config's domain and one outside", files: map[string]string{
+		"idms.yaml":    mirIDMS("cache", "quay.io=cache.apps.edge.example.com/quay-io,mirror.example.net/quay-io"),
+		"image.yaml":   mirImageConfig("blockedRegistries=quay.io"),
+		"ingress.yaml": "apiVersion: config.openshift.io/v1\nkind: Ingress\nmetadata:\n  name: cluster\nspec:\n  domain: apps.edge.example.com\n",
+	}, want: []string{
+		`image.yaml:8:7: error: Image cluster spec.registrySources.blockedRegistries[0] "quay.io" blocks quay.io, whose mirror "cache.apps.edge.example.com/quay-io" (ImageDigestMirrorSet cache spec.imageDigestMirrors[0]) is under apps.edge.example.com (Ingress cluster spec.domain), the cluster's own ingress domain: a Route host, served by a workload of this cluster through its routers: no deadlock, as "mirror.example.net/quay-io" outside the cluster serves it`,
+	}},
+	{rule: "MIR022", name: "NeverContactSource through a host under a shard's domain", files: map[string]string{
+		"idms.yaml": mirIDMS("cache", "quay.io=cache.edge.example.com/quay-io"+mirNever),
+		"ic.yaml":   "apiVersion: operator.openshift.io/v1\nkind: IngressController\nmetadata:\n  name: edge\n  namespace: openshift-ingress-operator\nspec:\n  domain: edge.example.com\n",
+	}, want: []string{
+		`idms.yaml:10:25: error: ImageDigestMirrorSet cache spec.imageDigestMirrors[0].mirrorSourcePolicy is NeverContactSource while its mirror "cache.edge.example.com/quay-io" is under edge.example.com (IngressController openshift-ingress-operator/edge spec.domain)`,
+	}},
+	{rule: "MIR022", name: "NeverContactSource through another cluster's apps domain", files: map[string]string{
+		"idms.yaml":           mirIDMS("cache", "registry.redhat.io=quay.apps.hub.example.com/rh"+mirNever),
+		"install-config.yaml": "apiVersion: v1\nbaseDomain: example.com\nmetadata: {name: c}\nplatform: {none: {}}\n",
+	}},
 	{rule: "MIR022", name: "in-cluster mirror allowing the source", files: map[string]string{
 		"idms.yaml":  mirIDMS("cache", "registry.redhat.io=registry-cache.mirror.svc:5000/rh"+mirAllowed, "quay.io=quay-quay-registry.apps.c.example.com/quay-io"),
 		"route.yaml": "apiVersion: route.openshift.io/v1\nkind: Route\nmetadata:\n  name: quay-quay-registry\n  namespace: quay\nspec:\n  host: quay-quay-registry.apps.c.example.com\n  to: {kind: Service, name: quay-quay-app}\n",

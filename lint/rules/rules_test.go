@@ -191,10 +191,17 @@ func TestRuleCases(t *testing.T) {
 	}
 }
 
-// TestEveryRuleHasCases: each rule has a failing and a passing fixture.
+// TestEveryRuleHasCases: each rule has a failing and a passing fixture (manifests, or a site).
 func TestEveryRuleHasCases(t *testing.T) {
 	failing, passing := map[string]bool{}, map[string]bool{}
 	for _, tc := range ruleCases {
+		if len(tc.want) > 0 {
+			failing[tc.rule] = true
+		} else {
+			passing[tc.rule] = true
+		}
+	}
+	for _, tc := range siteCases {
 		if len(tc.want) > 0 {
 			failing[tc.rule] = true
 		} else {

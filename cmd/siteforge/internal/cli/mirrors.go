@@ -40,9 +40,13 @@ cluster objects).
 
   siteforge mirrors resolve PATH... --image REF [--image REF...]
       lists, per reference, the endpoints a node tries in order (CRI-O through
-      containers/image), marking blocked and skipped ones, and whether the pull
-      can succeed without reaching the source. Exit 1 when the site is
-      disconnected (or --disconnected is given) and some pull cannot succeed.`,
+      containers/image), marking blocked and skipped ones, then what that
+      means: for a disconnected cluster (the site says so, or --disconnected),
+      whether the pull can succeed without reaching the source; for a
+      connected one, where it is pulled from first. A site with an in-cluster
+      cache gets both lists: before the cache answers and once it does. Exit
+      1 when the site is disconnected (or --disconnected is given) and some
+      pull cannot succeed.`,
 		example: `  siteforge mirrors preview examples/disconnected-quay-cache
   siteforge mirrors resolve examples/disconnected-quay-cache --image registry.redhat.io/ubi9/ubi:latest
   siteforge mirrors resolve --format json examples/disconnected-quay-cache --image quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64`,
@@ -295,7 +299,7 @@ func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
 			if s.cacheDropIn != nil {
 				fmt.Fprintf(out, "# before the in-cluster cache %s answers (at boot, after reboots and upgrades, while it is down):\n", diag.Clean(s.cacheHost))
 			}
-			if ok := printResolution(out, r); !ok && (disconnected || s.disconnected) {
+			if ok := printResolution(out, r, disconnected || s.disconnected); !ok && (disconnected || s.disconnected) {
 				code = ExitFindings
 			}
 			if s.cacheDropIn != nil {
@@ -305,7 +309,7 @@ func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
 					return ExitFailure
 				}
 				fmt.Fprintf(out, "# once the in-cluster cache %s answers (drop-in %s):\n", diag.Clean(s.cacheHost), platform.InClusterCacheDropInPath)
-				printResolution(out, after)
+				printResolution(out, after, disconnected || s.disconnected)
 			}
 		}
 		return code
@@ -313,8 +317,11 @@ func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
 }
 
 // printResolution prints the endpoints of one reference and reports whether
-// the pull can succeed without the source.
-func printResolution(w io.Writer, r registries.Resolution) bool {
+// the pull can succeed without the source. Its last line says what that means
+// for the cluster: judged as disconnected (the site says so, or
+// --disconnected), whether the pull succeeds without the source; else which
+// endpoint a connected node pulls from first.
+func printResolution(w io.Writer, r registries.Resolution, disconnected bool) bool {
 	by := "tag"
 	if r.Digest {
 		by = "digest"
@@ -356,18 +363,29 @@ func printResolution(w io.Writer, r registries.Resolution) bool {
 		}
 		fmt.Fprintln(w, line)
 	}
-	ok := r.SucceedsDisconnected(func(string) bool { return true })
-	if ok {
-		first := ""
-		for _, ep := range r.Attempts() {
-			if ep.Mirror && !ep.Source && !ep.Blocked {
-				first = ep.Location
-				break
-			}
+	first, sourceTried := "", false
+	for _, ep := range r.Attempts() {
+		if ep.Mirror && !ep.Source && first == "" {
+			first = ep.Location
 		}
+		if ep.Source {
+			sourceTried = true
+		}
+	}
+	ok := r.SucceedsDisconnected(nil)
+	switch {
+	case disconnected && ok:
 		fmt.Fprintf(w, "  disconnected: the pull can succeed (first mirror tried: %s)\n", diag.Clean(first))
-	} else {
+	case disconnected:
 		fmt.Fprintln(w, "  disconnected: the pull FAILS: no mirror serves this reference, only the source")
+	case ok && sourceTried:
+		fmt.Fprintf(w, "  connected: pulled from the mirrors first (first tried: %s), the source last\n", diag.Clean(first))
+	case ok:
+		fmt.Fprintf(w, "  connected: pulled from the mirrors only (first tried: %s): the source is blocked\n", diag.Clean(first))
+	case sourceTried:
+		fmt.Fprintln(w, "  connected: pulled from the source: no mirror serves this reference (a disconnected cluster could not pull it)")
+	default:
+		fmt.Fprintln(w, "  the pull FAILS: no mirror serves this reference and the source is blocked")
 	}
 	return ok
 }
