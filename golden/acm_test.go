@@ -28,13 +28,7 @@ const acmGolden = "acm"
 // the test loudly when ../shared does not have them.
 func registerACM(t *testing.T) {
 	t.Helper()
-	err := fidelity.RegisterACM(map[string]func() any{
-		"Policy":                   func() any { return &upstream.Policy{} },
-		"ConfigurationPolicy":      func() any { return &upstream.ConfigurationPolicy{} },
-		"PlacementBinding":         func() any { return &upstream.PlacementBinding{} },
-		"Placement":                func() any { return &upstream.Placement{} },
-		"ManagedClusterSetBinding": func() any { return &upstream.ManagedClusterSetBinding{} },
-	})
+	err := fidelity.RegisterUpstreamACM()
 	if errors.Is(err, fidelity.ErrNoSharedCRD) {
 		t.Skipf("SKIPPED: the ACM CRDs are not there, so no Policy, Placement, PlacementBinding or ManagedClusterSetBinding is validated: %v", err)
 	}

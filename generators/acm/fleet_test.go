@@ -348,13 +348,7 @@ func TestFinishNeedsLabels(t *testing.T) {
 // policy holding what no label picks) pass the upstream CRDs (schema and
 // CEL; ../shared/upstream/acm/crds, skipped loudly when absent).
 func TestSyntheticFleetValid(t *testing.T) {
-	err := fidelity.RegisterACM(map[string]func() any{
-		"Policy":                   func() any { return &upstream.Policy{} },
-		"ConfigurationPolicy":      func() any { return &upstream.ConfigurationPolicy{} },
-		"PlacementBinding":         func() any { return &upstream.PlacementBinding{} },
-		"Placement":                func() any { return &upstream.Placement{} },
-		"ManagedClusterSetBinding": func() any { return &upstream.ManagedClusterSetBinding{} },
-	})
+	err := fidelity.RegisterUpstreamACM()
 	if errors.Is(err, fidelity.ErrNoSharedCRD) {
 		t.Skipf("SKIPPED: the ACM CRDs are not there, so no rendered ACM object is validated: %v", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path"
 	"sync"
+
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 // The ACM governance and placement CRDs are not embedded either: they are upstream data
@@ -23,6 +25,18 @@ var ACMCRDFiles = map[string]string{
 	"PlacementBinding":         "policy.open-cluster-management.io_placementbindings.yaml",
 	"Placement":                "0000_02_clusters.open-cluster-management.io_placements.crd.yaml",
 	"ManagedClusterSetBinding": "0000_01_clusters.open-cluster-management.io_managedclustersetbindings.crd.yaml",
+}
+
+// RegisterUpstreamACM is RegisterACM with siteforge's one Go type per ACM kind
+// (internal/upstream).
+func RegisterUpstreamACM() error {
+	return RegisterACM(map[string]func() any{
+		"Policy":                   func() any { return &upstream.Policy{} },
+		"ConfigurationPolicy":      func() any { return &upstream.ConfigurationPolicy{} },
+		"PlacementBinding":         func() any { return &upstream.PlacementBinding{} },
+		"Placement":                func() any { return &upstream.Placement{} },
+		"ManagedClusterSetBinding": func() any { return &upstream.ManagedClusterSetBinding{} },
+	})
 }
 
 var acmOnce struct {
