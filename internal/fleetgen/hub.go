@@ -60,7 +60,8 @@ mirroring: {
 
 // WriteHub creates a fleet of n stores installed from a hub in dir (every
 // 20th store a canary on the next release; 8 regions, each with its own
-// time servers in a MachineConfig): dir/defaults.cue and
+// time servers in a MachineConfig; every 50th store with a MachineConfig of
+// its own, which only a site policy can deliver): dir/defaults.cue and
 // dir/sites/store-NNNNN/site.cue. With acm, the fleet delivers day 2
 // through the hub (delivery: acm: {}) and each store carries its region as
 // a cluster label. The same arguments always give the same bytes.
@@ -97,6 +98,23 @@ func HubSite(i int) string {
 		version = "cluster: version: \"4.17\"\n"
 	}
 	region := i % 8
+	own := ""
+	if i%50 == 7 {
+		own = fmt.Sprintf(`machineConfigs: "99-master-store-motd": {
+	pool: "master"
+	butane: """
+		storage:
+		  files:
+		    - path: /etc/motd
+		      mode: 0644
+		      overwrite: true
+		      contents:
+		        inline: |
+		          store-%05d
+		"""
+}
+`, i)
+	}
 	return fmt.Sprintf(`package site
 
 name: %[1]q
@@ -125,5 +143,5 @@ machineConfigs: "99-master-chrony": {
 		          server ntp.region-%[3]d.fleet.example.com iburst
 		"""
 }
-`, fmt.Sprintf("store-%05d", i), version, region, net, a, b, 110+i/250%100)
+`, fmt.Sprintf("store-%05d", i), version, region, net, a, b, 110+i/250%100) + own
 }
