@@ -212,6 +212,7 @@ func (l *Linter) Check(set Set) Result {
 			rendered[o.File] = true
 		}
 	}
+	platformWritten := platformObjects(set)
 
 	var res Result
 	// The engine's own findings on the set: duplicate objects, and the
@@ -254,6 +255,9 @@ func (l *Linter) Check(set Set) Result {
 			if rendered[f.Pos.File] {
 				mapToSite(set.Site, &f)
 			}
+			if f.Resource != nil && platformWritten[objectKey{f.Pos.File, f.Resource.Kind, f.Resource.Namespace, f.Resource.Name}] {
+				continue // the platform's own object (Set.Live)
+			}
 			var origins []diag.Position // of a rendered folder's file
 			if rf := set.RenderedFrom; rf != nil {
 				if org, ok := rf.Origins[f.Pos.File]; ok {
@@ -290,6 +294,24 @@ func (l *Linter) Check(set Set) Result {
 		}
 	}
 	return res
+}
+
+// objectKey names an object a finding is on: its file and resource.
+type objectKey struct{ file, kind, namespace, name string }
+
+// platformObjects are, in a running cluster's state, the objects a platform
+// operator wrote itself (manifests.PlatformWritten).
+func platformObjects(set Set) map[objectKey]bool {
+	if !set.Live {
+		return nil
+	}
+	out := map[objectKey]bool{}
+	for _, o := range set.Objects {
+		if _, ok := manifests.PlatformWritten(o); ok {
+			out[objectKey{o.File, o.Kind, o.Namespace, o.Name}] = true
+		}
+	}
+	return out
 }
 
 func meta(id string, s *suppression, msg string) Finding {

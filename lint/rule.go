@@ -229,6 +229,13 @@ type Set struct {
 	// without their site, the site they were rendered from: its
 	// suppressions and severity settings apply to their findings.
 	RenderedFrom *RenderedFrom
+	// Live is true for a running cluster's state (a must-gather or an
+	// Insights archive): its objects are what the cluster holds, status
+	// included. The rules about what a cluster is doing read it; no
+	// finding is reported on an object a platform operator wrote itself
+	// (manifests.PlatformWritten): the cluster took it from the operator
+	// that generated it.
+	Live bool
 
 	facts *facts // shared by the copies of one set
 }
@@ -278,6 +285,18 @@ func ManifestSet(objs []*manifests.Object, minor platform.OCPMinor) Set {
 		set.Minor, set.MinorFrom, set.MinorConflict = rel.Minor, rel.MinorFrom, rel.Conflict
 	}
 	set.ReleaseImage, set.ReleaseImageFrom = rel.Image, rel.ImageFrom
+	return set
+}
+
+// LiveSet is the set of a running cluster's state (Set.Live): its release
+// is the one its ClusterVersion records, which --ocp-version (minor) does
+// not override; minor stands only where the state records none.
+func LiveSet(objs []*manifests.Object, minor platform.OCPMinor) Set {
+	set := ManifestSet(objs, 0)
+	if set.Minor == 0 && set.MinorConflict == "" && minor > 0 {
+		set.Minor, set.MinorFrom = minor, "--ocp-version"
+	}
+	set.Live = true
 	return set
 }
 

@@ -347,6 +347,9 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 			continue
 		}
 		set := lint.ManifestSet(c.Objects, minor)
+		if c.Live() {
+			set = lint.LiveSet(c.Objects, minor)
+		}
 		if c.RenderedSite != "" {
 			// linted without its site: the site's suppressions apply
 			from, gone := renderedFrom(c)
