@@ -210,3 +210,9 @@ const (
 // pkg/kubelet/images types.go ErrImagePull, ErrImagePullBackOff's reason
 // "ImagePullBackOff").
 var ImagePullFailureReasons = []string{"ErrImagePull", "ImagePullBackOff"}
+
+// InfrastructurePlatform is the platform an Infrastructure's type names,
+// spelled as install-config and the site schema spell it: the type in lower
+// case (api config/v1 PlatformType "AWS", "BareMetal", "VSphere", "None"
+// are install-config's aws, baremetal, vsphere, none).
+func InfrastructurePlatform(t string) string { return strings.ToLower(t) }

@@ -1,0 +1,66 @@
+package mtu
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/siteforge/siteforge/internal/discover"
+	"github.com/siteforge/siteforge/internal/manifests"
+)
+
+// fixtureState reads a must-gather fixture of internal/archivegen.
+func fixtureState(t *testing.T, name string) *manifests.State {
+	t.Helper()
+	res := discover.Paths([]string{filepath.Join("..", "..", "archivegen", "testdata", name)}, discover.Options{})
+	if len(res.Clusters) != 1 || !res.Clusters[0].Live() {
+		t.Fatalf("%s is not one must-gather: %v", name, res.Clusters)
+	}
+	return manifests.ReadState(res.Clusters[0].Objects)
+}
+
+// TestOfStateKCS6996487: the plan of KCS 6996487's cluster from its
+// must-gather: the Local Zone nodes' 1300-byte path to the Region binds,
+// the target is 1200, and the migration from the applied 8901 is due, in
+// two phases with the AWS machine MTU 9001.
+func TestOfStateKCS6996487(t *testing.T) {
+	p, s, err := OfState(fixtureState(t, "kcs6996487"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Target != 1200 || p.Current == nil || *p.Current != 8901 || !p.MigrationDue() || p.Machine != 9001 {
+		t.Fatalf("plan: target %d, current %v, machine %d", p.Target, p.Current, p.Machine)
+	}
+	sizes := map[string]int{}
+	for name, pool := range s.Pools {
+		sizes[name] = pool.Size()
+	}
+	if sizes["master"] != 3 || sizes["worker"] != 3 || sizes["edge"] != 2 || len(sizes) != 3 {
+		t.Errorf("pools %v, want master 3, worker 3, edge 2", sizes)
+	}
+	for _, l := range p.BindingLinks() {
+		if !l.IsPath() || l.MTU != 1300 {
+			t.Errorf("binding link %s (%d), want the edge paths", l.Label(), l.MTU)
+		}
+	}
+	if s.Pools["edge"].Zone != "us-east-1-nyc-1a" || s.Positions.Of("mtu.current").Line == 0 {
+		t.Errorf("edge zone %q, mtu.current at %s", s.Pools["edge"].Zone, s.Positions.Of("mtu.current"))
+	}
+	ph1, ph2 := p.Phases()
+	if got, want := PatchCommand(ph1), `oc patch network.operator.openshift.io cluster --type=merge -p '{"spec":{"migration":{"mtu":{"machine":{"to":9001},"network":{"from":8901,"to":1200}}}}}'`; got != want {
+		t.Errorf("phase 1:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := PatchCommand(ph2), `oc patch network.operator.openshift.io cluster --type=merge -p '{"spec":{"defaultNetwork":{"ovnKubernetesConfig":{"mtu":1200}},"migration":null}}'`; got != want {
+		t.Errorf("phase 2:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestOfStateFixed: at 1200 nothing is due.
+func TestOfStateFixed(t *testing.T) {
+	p, _, err := OfState(fixtureState(t, "kcs6996487-fixed"))
+	if err != nil || p.MigrationDue() || p.Target != 1200 {
+		t.Errorf("plan %+v, %v", p, err)
+	}
+	if ph1, _ := p.Phases(); ph1 != nil {
+		t.Errorf("phases without a migration due")
+	}
+}
