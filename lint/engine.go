@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -228,7 +229,11 @@ func (l *Linter) Check(set Set) Result {
 		engine = append(engine, warned...)
 	}
 	reported := map[string]bool{} // rules whose check found something
-	passes := append(append([]*Rule{nil}, l.selected...), nil)
+	// the rules that judge the other rules' findings run after them
+	ordered := slices.Clone(l.selected)
+	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].CheckFindings == nil && ordered[j].CheckFindings != nil })
+	passes := append(append([]*Rule{nil}, ordered...), nil)
+	prior := l.unselectedFindings(set) // the checks' findings, for CheckFindings
 	for i, rule := range passes {
 		var found []Finding
 		switch {
@@ -240,6 +245,10 @@ func (l *Linter) Check(set Set) Result {
 					found = append(found, f)
 				}
 			}
+		case rule.CheckFindings != nil:
+			rep := &Reporter{rule: rule}
+			rule.CheckFindings(set, prior, rep)
+			found = rep.findings
 		case rule.Check == nil:
 			continue // an engine rule
 		default:
@@ -251,6 +260,7 @@ func (l *Linter) Check(set Set) Result {
 		for _, f := range found {
 			if rule != nil {
 				f.Rule, f.Name, f.Severity = rule.ID, rule.Name, rule.Severity
+				prior = append(prior, f)
 			}
 			if rendered[f.Pos.File] {
 				mapToSite(set.Site, &f)
@@ -294,6 +304,29 @@ func (l *Linter) Check(set Set) Result {
 		}
 	}
 	return res
+}
+
+// unselectedFindings are, when a selected rule judges the others'
+// findings (Rule.CheckFindings), the findings of the rules with a check
+// that are not selected: what it judges does not depend on --enable and
+// --disable. They are not reported.
+func (l *Linter) unselectedFindings(set Set) []Finding {
+	if !slices.ContainsFunc(l.selected, func(r *Rule) bool { return r.CheckFindings != nil }) {
+		return nil
+	}
+	var out []Finding
+	for _, r := range Rules() {
+		if r.Check == nil || isSelected(l.selected, r.ID) {
+			continue
+		}
+		rep := &Reporter{rule: r}
+		r.Check(set, rep)
+		for _, f := range rep.findings {
+			f.Rule, f.Name, f.Severity = r.ID, r.Name, r.Severity
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // objectKey names an object a finding is on: its file and resource.

@@ -82,6 +82,11 @@ type Rule struct {
 	Since string
 	// Check runs the rule. It reports through the Reporter.
 	Check func(set Set, r *Reporter)
+	// CheckFindings, instead of Check, runs the rule after every other
+	// rule checked the set (selected or not), with their findings (before
+	// suppressions): a rule about what the others found (a pool degraded
+	// by a MachineConfig another rule flags).
+	CheckFindings func(set Set, found []Finding, r *Reporter)
 }
 
 var registry = map[string]*Rule{}
@@ -108,8 +113,8 @@ func Register(r *Rule) {
 		panic("lint: bad rule ID " + r.ID)
 	case !kebab.MatchString(r.Name):
 		panic("lint: rule name not kebab-case: " + r.Name)
-	case r.Summary == "" || r.Rationale == "" || r.Fix == "" || r.Since == "" || r.Check == nil:
-		panic("lint: rule " + r.ID + " lacks summary, rationale, fix, since or check")
+	case r.Summary == "" || r.Rationale == "" || r.Fix == "" || r.Since == "" || (r.Check == nil) == (r.CheckFindings == nil):
+		panic("lint: rule " + r.ID + " lacks summary, rationale, fix, since or check (or has two)")
 	case registry[r.ID] != nil:
 		panic("lint: duplicate rule " + r.ID)
 	}

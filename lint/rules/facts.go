@@ -17,6 +17,7 @@ const (
 	factRegistriesFiles
 	factAnalysis
 	factInstall
+	factState
 )
 
 // machineConfigs are the set's MachineConfigs with their decoded Ignition

@@ -18,6 +18,10 @@ func checkClusterMTU(set lint.Set, r *lint.Reporter) {
 		checkSiteMTU(set, r)
 		return
 	}
+	if st := liveState(set); st != nil {
+		checkLiveMTU(st, r) // the cluster's applied MTU is the truth
+		return
+	}
 	ns := readNetSet(set)
 	reported := checkInstallMTU(ns, r)
 	checkKeyfileMTU(ns, reported, r)
