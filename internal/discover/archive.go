@@ -427,3 +427,20 @@ func dedupArchive(objs []*manifests.Object) []*manifests.Object {
 	}
 	return out
 }
+
+// LiveCluster reads path when it is a running cluster's state itself (a
+// must-gather, one of its image folders, an Insights archive): the cluster
+// and what could not be read of it; ok is false when path is not one.
+func LiveCluster(path string) (c Cluster, problems []manifests.Problem, ok bool) {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return Cluster{}, nil, false
+	}
+	what, roots := archiveOf(path, entries)
+	if what == "" {
+		return Cluster{}, nil, false
+	}
+	w := &walker{res: &Result{}}
+	w.archive(path, what, roots)
+	return w.res.Clusters[0], w.res.Problems, true
+}

@@ -67,7 +67,7 @@ func OfState(st *manifests.State) (Plan, *site.Site, error) {
 	p, err := Of(s)
 	for i, l := range p.Links {
 		if !l.IsPath() {
-			p.Links[i].Origin = uplinkOrigin(st, s)
+			p.Links[i].Origin, p.Links[i].Pos = uplinkOrigin(st, s), diag.Position{} // no object says it
 		}
 	}
 	return p, s, err

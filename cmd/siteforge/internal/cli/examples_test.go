@@ -7,15 +7,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/siteforge/siteforge/internal/archivegen"
 )
 
 // TestHelpExamplesRun runs every `siteforge ...` line of every command's
 // Example text (siteforge --help shows them) from a copy of the
-// repository's examples, as a user would paste it: up to a pipe, with
-// `< FILE` as stdin and `> FILE` written. An example must run: exit 0, or
-// 1 (findings), never 2.
+// repository's examples, beside the must-gather `oc adm must-gather` wrote
+// of KCS 6996487's cluster (internal/archivegen's fixture), as a user would
+// paste it: up to a pipe, with `< FILE` as stdin and `> FILE` written. An
+// example must run: exit 0, or 1 (findings), never 2.
 func TestHelpExamplesRun(t *testing.T) {
 	examples, err := filepath.Abs("../../../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustGather, err := filepath.Abs(filepath.Join("../../../../internal/archivegen/testdata/kcs6996487", archivegen.DestDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +43,9 @@ func TestHelpExamplesRun(t *testing.T) {
 			t.Run(line, func(t *testing.T) {
 				dir := t.TempDir()
 				if err := os.Symlink(examples, filepath.Join(dir, "examples")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(mustGather, filepath.Join(dir, archivegen.DestDir)); err != nil {
 					t.Fatal(err)
 				}
 				cmd, _, _ := strings.Cut(line, " | ")
