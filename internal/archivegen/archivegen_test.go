@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/siteforge/siteforge/internal/discover"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/ from the scenarios")
@@ -90,5 +92,31 @@ func TestMustGatherLayout(t *testing.T) {
 	elided := base64.StdEncoding.EncodeToString([]byte("104 bytes long"))
 	if err != nil || strings.Contains(string(data), FixtureSecret) || !strings.Contains(string(data), elided) {
 		t.Errorf("the Secret's data is not elided as inspect elides it:\n%s", data)
+	}
+}
+
+// TestWriteLarge: the bench's synthetic must-gather at a small size is one
+// live cluster, read for what the rules need: its nodes and in-use pools,
+// none of its bulk (pods without a catalog, events, logs) and none of the
+// rendered configs no pool uses.
+func TestWriteLarge(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), DestDir)
+	st, err := WriteLarge(dir, 16<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Bytes < 16<<20 || st.Namespaces == 0 || st.Pods != 40*st.Namespaces || st.Nodes != 248 || st.Old != 120 {
+		t.Fatalf("stats %+v", st)
+	}
+	c, probs, ok := discover.LiveCluster(dir)
+	if !ok || len(probs) > 0 {
+		t.Fatalf("not a must-gather: %v %v", ok, probs)
+	}
+	count := map[string]int{}
+	for _, o := range c.Objects {
+		count[o.Kind]++
+	}
+	if count["Node"] != 248 || count["Pod"] != 0 || count["Event"] != 0 || count["ConfigMap"] != 0 || count["MachineConfig"] != 6 {
+		t.Errorf("read %v", count)
 	}
 }
