@@ -3,6 +3,7 @@ package archivegen
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -378,7 +379,7 @@ func UserConfig(name, role, ignitionVersion, path, content string) *mcfgv1.Machi
 	mc := &mcfgv1.MachineConfig{TypeMeta: typeMeta("machineconfiguration.openshift.io/v1", "MachineConfig"),
 		ObjectMeta: meta(name, "", map[string]string{platform.MachineConfigRoleLabel: role})}
 	raw, _ := json.Marshal(map[string]any{"ignition": map[string]any{"version": ignitionVersion}, "storage": map[string]any{"files": []any{
-		map[string]any{"path": path, "mode": 0o644, "overwrite": true, "contents": map[string]any{"source": "data:," + strings.ReplaceAll(content, "\n", "%0A")}},
+		map[string]any{"path": path, "mode": 0o644, "overwrite": true, "contents": map[string]any{"source": "data:," + url.PathEscape(content)}},
 	}}})
 	mc.Spec.Config = runtime.RawExtension{Raw: raw}
 	return mc

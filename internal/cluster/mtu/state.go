@@ -175,18 +175,3 @@ func poolRole(mcp string) string {
 	}
 	return site.RoleCustom
 }
-
-// EdgeLinks are the plan's paths to an AWS edge pool.
-func (p Plan) EdgeLinks(s *site.Site) []Link {
-	var out []Link
-	for _, l := range p.Links {
-		if l.IsPath() && (isEdge(s.Pools[l.Pools[0]]) || isEdge(s.Pools[l.Pools[1]])) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func isEdge(p site.Pool) bool {
-	return p.Placement == site.PlacementAWSLocalZone || p.Placement == site.PlacementAWSWavelength
-}

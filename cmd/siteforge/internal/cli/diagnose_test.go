@@ -16,6 +16,7 @@ import (
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/lint"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // repoRoot is the repository, from the package's folder (the tests change
@@ -284,24 +285,11 @@ func TestImpactMustGatherAsOld(t *testing.T) {
 	mg := mustGather(t, "kcs6996487")
 	before := treeDigest(t, mg)
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"gitops/chrony.yaml": `apiVersion: machineconfiguration.openshift.io/v1
-kind: MachineConfig
-metadata:
-  name: 99-worker-chrony
-  labels:
-    machineconfiguration.openshift.io/role: worker
-spec:
-  config:
-    ignition:
-      version: 3.4.0
-    storage:
-      files:
-      - path: /etc/chrony.conf
-        mode: 420
-        overwrite: true
-        contents:
-          source: data:,server%2010.0.0.2%20iburst
-`})
+	chrony, err := sigsyaml.Marshal(archivegen.UserConfig("99-worker-chrony", "worker", "3.4.0", "/etc/chrony.conf", "server 10.0.0.2 iburst\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, map[string]string{"gitops/chrony.yaml": string(chrony)})
 	r := mainIn(t, dir, "impact", "--format", "json", mg, filepath.Join(dir, "gitops"))
 	if r.code != ExitOK {
 		t.Fatalf("impact exit %d\n%s%s", r.code, r.stdout, r.stderr)
