@@ -59,30 +59,75 @@ func PatchCommand(patch map[string]any) string {
 // state's objects: the current MTU at the Network config's status, an edge
 // pool at its first node's zone label.
 func OfState(st *manifests.State) (Plan, *site.Site, error) {
-	s := SiteOfState(st)
+	s, poolMCP := siteOfState(st)
 	if s.MTU.Current == nil {
 		return Plan{}, s, diag.List{{Pos: s.Positions.Of(""), Message: "the state holds no Network.config status.clusterNetworkMTU: the cluster MTU it applies is unknown",
 			Hint: "gather the Network config (oc adm inspect network.config.openshift.io/cluster)"}}
 	}
 	p, err := Of(s)
+	ups := uplinks(st)
 	for i, l := range p.Links {
 		if !l.IsPath() {
-			p.Links[i].Origin, p.Links[i].Pos = uplinkOrigin(st, s), diag.Position{} // no object says it
+			u := ups[poolMCP[l.Pools[0]]]
+			p.Links[i].Origin, p.Links[i].Pos = u.origin, u.pos
 		}
 	}
 	return p, s, err
 }
 
-func uplinkOrigin(st *manifests.State, s *site.Site) string {
-	if d, ok := platform.DefaultUplinkMTUs[st.Platform]; ok {
-		return "platform default: " + d.Source
+// uplink is the uplink MTU of a MachineConfigPool's nodes, and where it
+// comes from.
+type uplink struct {
+	mtu    int
+	origin string
+	pos    diag.Position
+}
+
+// uplinks are the uplink MTUs of the cluster's MachineConfigPools, by name
+// ("" for the default): the smallest NetworkManager MTU keyfile of the
+// rendered config a pool's nodes run (status.configuration), else the
+// platform's default uplink MTU, else the applied MTU plus the overlay
+// overhead (the uplink CNO derived the cluster MTU from at install).
+func uplinks(st *manifests.State) map[string]uplink {
+	out := map[string]uplink{}
+	netType, ipsec := st.NetworkType(), st.IPsecFull()
+	switch d, ok := platform.DefaultUplinkMTUs[st.Platform]; {
+	case ok:
+		out[""] = uplink{mtu: d.MTU, origin: "platform default: " + d.Source}
+	case st.AppliedMTU() > 0:
+		out[""] = uplink{mtu: st.AppliedMTU() + platform.Overhead(netType, ipsec),
+			origin: fmt.Sprintf("status.clusterNetworkMTU %d + %d %s overhead: the uplink CNO derived the cluster MTU from at install",
+				st.AppliedMTU(), platform.Overhead(netType, ipsec), overheadName(netType, ipsec))}
 	}
-	return fmt.Sprintf("status.clusterNetworkMTU %d + %d %s overhead: the uplink CNO derived the cluster MTU from at install", *s.MTU.Current,
-		platform.Overhead(s.Network.Type, st.IPsecFull()), overheadName(s.Network.Type, st.IPsecFull()))
+	for _, p := range st.Pools {
+		mc := st.Rendered[p.MCP.Status.Configuration.Name]
+		if mc == nil {
+			continue
+		}
+		for _, k := range manifests.MTUKeyfiles(mc) {
+			if k.MTU > 0 && (out[p.Obj.Name].mtu == 0 || k.MTU < out[p.Obj.Name].mtu) {
+				out[p.Obj.Name] = uplink{mtu: k.MTU, pos: k.Obj.PosOf(k.Path...),
+					origin: fmt.Sprintf("ethernet.mtu of the %s keyfile in %s, the config the pool's nodes run", k.Iface, mc.Obj.Name)}
+			}
+		}
+	}
+	for _, p := range st.Pools {
+		if _, ok := out[p.Obj.Name]; !ok {
+			out[p.Obj.Name] = out[""]
+		}
+	}
+	return out
 }
 
 // SiteOfState is the site model of a running cluster's state (see OfState).
 func SiteOfState(st *manifests.State) *site.Site {
+	s, _ := siteOfState(st)
+	return s
+}
+
+// siteOfState is SiteOfState, with the MachineConfigPool of each pool.
+func siteOfState(st *manifests.State) (*site.Site, map[string]string) {
+	poolMCP := map[string]string{}
 	s := &site.Site{Name: "cluster", Pools: map[string]site.Pool{}, Positions: site.Positions{}}
 	if st.Infrastructure != nil {
 		s.Positions[""] = st.Infrastructure.Pos()
@@ -114,12 +159,7 @@ func SiteOfState(st *manifests.State) *site.Site {
 			s.Positions[""] = st.Config.Pos()
 		}
 	}
-	uplink := 0
-	if d, ok := platform.DefaultUplinkMTUs[st.Platform]; ok {
-		uplink = d.MTU
-	} else if s.MTU.Current != nil {
-		uplink = *s.MTU.Current + platform.Overhead(s.Network.Type, st.IPsecFull())
-	}
+	ups := uplinks(st)
 	zones := map[string]bool{}
 	for _, n := range st.EdgeNodes() {
 		zones[n.Labels[platform.ZoneLabel]] = true
@@ -147,7 +187,8 @@ func SiteOfState(st *manifests.State) *site.Site {
 		if prev, ok := s.Pools[name]; ok {
 			p = prev
 		}
-		p.Name, p.UplinkMTU = name, uplink
+		p.Name, p.UplinkMTU = name, ups[mcp].mtu
+		poolMCP[name] = mcp
 		ip := ""
 		if len(n.Addresses) > 0 {
 			ip = n.Addresses[0]
@@ -162,7 +203,7 @@ func SiteOfState(st *manifests.State) *site.Site {
 		sort.Slice(p.Nodes, func(i, j int) bool { return p.Nodes[i].Name < p.Nodes[j].Name })
 		s.Pools[name] = p
 	}
-	return s
+	return s, poolMCP
 }
 
 // poolRole is the site role of a MachineConfigPool.

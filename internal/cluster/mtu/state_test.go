@@ -2,6 +2,7 @@ package mtu
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/siteforge/siteforge/internal/discover"
@@ -62,5 +63,52 @@ func TestOfStateFixed(t *testing.T) {
 	}
 	if ph1, _ := p.Phases(); ph1 != nil {
 		t.Errorf("phases without a migration due")
+	}
+}
+
+// TestOfStateKeyfileUplink: a pool's uplink is the MTU keyfile of the
+// rendered config its nodes run, where it holds one.
+func TestOfStateKeyfileUplink(t *testing.T) {
+	st := fixtureState(t, "kcs6996487-fixed")
+	var rendered string
+	for _, p := range st.Pools {
+		if p.Obj.Name == "worker" {
+			rendered = p.MCP.Status.Configuration.Name
+		}
+	}
+	objs, probs := manifests.Scan("rendered.yaml", []byte(`apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: `+rendered+`
+spec:
+  config:
+    ignition: {version: 3.4.0}
+    storage:
+      files:
+      - path: /etc/NetworkManager/conf.d/99-ens5-mtu.conf
+        contents: {source: "data:,%5Bconnection-ens5-mtu%5D%0Amatch-device%3Dinterface-name%3Aens5%0Aethernet.mtu%3D1500%0A"}
+`))
+	if len(probs) > 0 || len(objs) != 1 {
+		t.Fatal(probs)
+	}
+	st.Rendered[rendered] = manifests.MachineConfigs(objs)[0]
+	p, s, err := OfState(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range p.Links {
+		if l.IsPath() {
+			continue
+		}
+		want := 9001
+		if l.Pools[0] != "master" {
+			want = 1500 // the worker pool's nodes, Local Zone ones too
+		}
+		if l.MTU != want || want == 1500 && (l.Pos.File != "rendered.yaml" || !strings.Contains(l.Origin, "ens5 keyfile in "+rendered)) {
+			t.Errorf("%s: %d from %s at %s, want %d", l.Label(), l.MTU, l.Origin, l.Pos, want)
+		}
+	}
+	if p.Machine != 0 || s.Pools["edge"].UplinkMTU != 1500 {
+		t.Errorf("machine %d, edge uplink %d", p.Machine, s.Pools["edge"].UplinkMTU)
 	}
 }

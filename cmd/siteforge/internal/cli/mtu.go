@@ -192,7 +192,7 @@ func writeLinks(w io.Writer, p mtu.Plan) *tabwriter.Writer {
 		if l.Note != "" {
 			from += ": " + l.Note
 		}
-		fmt.Fprintf(tw, "%s %s\t%d\t%s\n", mark, l.Label(), l.MTU, from)
+		fmt.Fprintf(tw, "%s %s\t%d\t%s\n", mark, diag.Clean(l.Label()), l.MTU, diag.Clean(from))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -200,7 +200,7 @@ func writeLinks(w io.Writer, p mtu.Plan) *tabwriter.Writer {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	var names []string
 	for _, l := range p.BindingLinks() {
-		names = append(names, l.Label())
+		names = append(names, diag.Clean(l.Label()))
 	}
 	fmt.Fprintf(tw, "  binding constraint\t%d\t%s (marked *)\n", p.Smallest, strings.Join(names, ", "))
 	fmt.Fprintf(tw, "  overhead\t-%d\t%s (%s)\n", p.Overhead, p.OverheadName, p.NetworkType)
