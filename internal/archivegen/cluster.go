@@ -61,6 +61,10 @@ type Cluster struct {
 	// Migration is Network.operator spec.migration.mtu (phase 1 applied),
 	// nil when no migration runs.
 	Migration *operatorv1.MTUMigration
+	// RollingFrom is, with phase 2 applied (Migration nil), phase 1's
+	// migration, whose rendered config the worker pool's nodes still run
+	// but the first two: phase 2 is rolling out there.
+	RollingFrom *operatorv1.MTUMigration
 	// UserConfigs are the users' MachineConfigs.
 	UserConfigs []*mcfgv1.MachineConfig
 	// Degraded, when set, degrades the worker pool with this condition
@@ -103,7 +107,17 @@ func (c *Cluster) nodes() []node {
 // renderedName is the rendered config of a pool, as MCO names it
 // (rendered-<pool>-<hash of the configs>).
 func (c *Cluster) renderedName(pool string) string {
-	key := fmt.Sprintf("%s/%d/%v", pool, c.ClusterMTU, c.Migration != nil)
+	return c.renderedNameOf(pool, c.Migration != nil)
+}
+
+// runningName is the rendered config a pool's nodes run (its
+// status.configuration): the one of phase 1 while phase 2 rolls out.
+func (c *Cluster) runningName(pool string) string {
+	return c.renderedNameOf(pool, c.Migration != nil || c.RollingFrom != nil && pool == platform.MachineConfigRoleWorker)
+}
+
+func (c *Cluster) renderedNameOf(pool string, migrating bool) string {
+	key := fmt.Sprintf("%s/%d/%v", pool, c.ClusterMTU, migrating)
 	for _, mc := range c.UserConfigs {
 		key += "/" + mc.Name
 	}
@@ -175,7 +189,8 @@ func (c *Cluster) Objects() []Object {
 
 	nodes := c.nodes()
 	for i, n := range nodes {
-		add(platform.MustGatherCoreGroup, "nodes", c.node(n, i == len(nodes)-len(c.EdgeZones)-len(c.Workers) && c.EgressAssignable))
+		updated := i < c.Masters+2 // phase 2 reached the first two workers (RollingFrom)
+		add(platform.MustGatherCoreGroup, "nodes", c.node(n, i == len(nodes)-len(c.EdgeZones)-len(c.Workers) && c.EgressAssignable, updated))
 	}
 	for _, pool := range platform.BuiltinPools {
 		add("machineconfiguration.openshift.io", "machineconfigpools", c.pool(pool, nodes))
@@ -204,7 +219,7 @@ func objectMeta(obj any) metav1.ObjectMeta {
 	panic(fmt.Sprintf("archivegen: %T has no metadata", obj))
 }
 
-func (c *Cluster) node(n node, egress bool) *corev1.Node {
+func (c *Cluster) node(n node, egress, updated bool) *corev1.Node {
 	labels := map[string]string{
 		"beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/os": "linux",
 		"kubernetes.io/arch": "amd64", "kubernetes.io/hostname": strings.TrimSuffix(n.name, ".ec2.internal"), platform.OSLabel: platform.OSLabelValue,
@@ -234,7 +249,10 @@ func (c *Cluster) node(n node, egress bool) *corev1.Node {
 	if n.edge {
 		prefix = subnet + ".0/24"
 	}
-	rendered := c.renderedName(n.pool)
+	rendered, current := c.renderedName(n.pool), c.renderedName(n.pool)
+	if !updated {
+		current = c.runningName(n.pool)
+	}
 	obj := &corev1.Node{TypeMeta: typeMeta("v1", "Node"), ObjectMeta: meta(n.name, "", labels),
 		Spec: corev1.NodeSpec{ProviderID: fmt.Sprintf("aws:///%s/i-0%015x", n.zone, []byte(uid(n.name))[:8]), Taints: taints},
 		Status: corev1.NodeStatus{
@@ -248,7 +266,7 @@ func (c *Cluster) node(n node, egress bool) *corev1.Node {
 		},
 	}
 	obj.Annotations = map[string]string{
-		platform.MCOCurrentConfigAnnotation: rendered, platform.MCODesiredConfigAnnotation: rendered, platform.MCOStateAnnotation: "Done",
+		platform.MCOCurrentConfigAnnotation: current, platform.MCODesiredConfigAnnotation: rendered, platform.MCOStateAnnotation: "Done",
 		platform.NodeHostCIDRsAnnotation:     fmt.Sprintf(`["%s/%s"]`, n.ip, prefix[strings.IndexByte(prefix, '/')+1:]),
 		platform.NodePrimaryIfAddrAnnotation: fmt.Sprintf(`{"ipv4":"%s/%s"}`, n.ip, prefix[strings.IndexByte(prefix, '/')+1:]),
 		platform.EgressCloudCapacityAnnotation: fmt.Sprintf(`[{"interface":"eni-0%015x","ifaddr":{"ipv4":"%s"},"capacity":{"ipv4":14,"ipv6":15}}]`,
@@ -280,6 +298,8 @@ func (c *Cluster) pool(name string, nodes []node) *mcfgv1.MachineConfigPool {
 		}
 	}
 	cfg := mcfgv1.MachineConfigPoolStatusConfiguration{ObjectReference: corev1.ObjectReference{Name: rendered}, Source: sources}
+	running := cfg
+	running.Name = c.runningName(name)
 	p := &mcfgv1.MachineConfigPool{TypeMeta: typeMeta("machineconfiguration.openshift.io/v1", "MachineConfigPool"),
 		ObjectMeta: meta(name, "", map[string]string{"machineconfiguration.openshift.io/mco-built-in": "", fmt.Sprintf(platform.PoolSelectorLabelFormat, name): ""}),
 		Spec: mcfgv1.MachineConfigPoolSpec{
@@ -287,7 +307,7 @@ func (c *Cluster) pool(name string, nodes []node) *mcfgv1.MachineConfigPool {
 			NodeSelector:          &metav1.LabelSelector{MatchLabels: map[string]string{platform.NodeRolePrefix + name: ""}},
 			Configuration:         cfg,
 		},
-		Status: mcfgv1.MachineConfigPoolStatus{ObservedGeneration: 4, Configuration: cfg,
+		Status: mcfgv1.MachineConfigPoolStatus{ObservedGeneration: 4, Configuration: running,
 			MachineCount: count, UpdatedMachineCount: count, ReadyMachineCount: count},
 	}
 	if name == platform.MachineConfigRoleWorker {
@@ -302,6 +322,18 @@ func (c *Cluster) pool(name string, nodes []node) *mcfgv1.MachineConfigPool {
 		cond(mcfgv1.MachineConfigPoolNodeDegraded, corev1.ConditionFalse, "", ""),
 		cond(mcfgv1.MachineConfigPoolRenderDegraded, corev1.ConditionFalse, "", ""),
 		cond(mcfgv1.MachineConfigPoolDegraded, corev1.ConditionFalse, "", ""),
+	}
+	if running.Name != rendered {
+		// phase 2 rolls out: two nodes updated, one at a time
+		p.Status.UpdatedMachineCount, p.Status.ReadyMachineCount, p.Status.UnavailableMachineCount = 2, count-1, 1
+		for i := range p.Status.Conditions {
+			switch p.Status.Conditions[i].Type {
+			case mcfgv1.MachineConfigPoolUpdated:
+				p.Status.Conditions[i] = cond(mcfgv1.MachineConfigPoolUpdated, corev1.ConditionFalse, "", "")
+			case mcfgv1.MachineConfigPoolUpdating:
+				p.Status.Conditions[i] = cond(mcfgv1.MachineConfigPoolUpdating, corev1.ConditionTrue, "", "All nodes are updating to MachineConfig "+rendered)
+			}
+		}
 	}
 	if d := c.Degraded; d != nil && name == platform.MachineConfigRoleWorker {
 		for i := range p.Status.Conditions {
@@ -338,8 +370,11 @@ func (c *Cluster) baseConfigs(role string) []*mcfgv1.MachineConfig {
 		return mc
 	}
 	roleLabel := map[string]string{platform.MachineConfigRoleLabel: role}
-	rendered := append([]unit{}, base...)
-	if m := c.Migration; m != nil {
+	withMigration := func(m *operatorv1.MTUMigration) []unit {
+		rendered := append([]unit{}, base...)
+		if m == nil {
+			return rendered
+		}
 		env := ""
 		if m.Machine != nil && m.Machine.To != nil {
 			env += fmt.Sprintf("Environment=%s=%d\n", platform.MCOMTUMigrationMachineEnv, *m.Machine.To)
@@ -347,16 +382,20 @@ func (c *Cluster) baseConfigs(role string) []*mcfgv1.MachineConfig {
 		if m.Network != nil && m.Network.To != nil {
 			env += fmt.Sprintf("Environment=%s=%d\n", platform.MCOMTUMigrationNetworkEnv, *m.Network.To)
 		}
-		rendered = append(rendered, unit{Name: platform.MCOUnitMTUMigration, Enabled: true,
+		return append(rendered, unit{Name: platform.MCOUnitMTUMigration, Enabled: true,
 			Contents: "[Unit]\nDescription=Configures interfaces and routes with temporary MTUs during MTU migration\n[Service]\nType=oneshot\nEnvironment=NETWORK_TYPE=OVNKubernetes\n" + env + "ExecStart=/usr/local/bin/mtu-migration.sh\n"})
 	}
 	poolOwner := metav1.OwnerReference{APIVersion: "machineconfiguration.openshift.io/v1", Kind: "MachineConfigPool", Name: role,
 		UID: uid("/" + role), Controller: ptr(true), BlockOwnerDeletion: ptr(true)}
-	return []*mcfgv1.MachineConfig{
+	out := []*mcfgv1.MachineConfig{
 		generated("00-"+role, base, owner, roleLabel),
 		generated("01-"+role+"-kubelet", []unit{kubelet}, owner, roleLabel),
-		generated(c.renderedName(role), rendered, poolOwner, nil),
+		generated(c.renderedName(role), withMigration(c.Migration), poolOwner, nil),
 	}
+	if running := c.runningName(role); running != c.renderedName(role) {
+		out = append(out, generated(running, withMigration(c.RollingFrom), poolOwner, nil))
+	}
+	return out
 }
 
 // unit is an Ignition systemd unit.

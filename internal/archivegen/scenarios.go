@@ -36,6 +36,14 @@ var Scenarios = []Scenario{
 			Machine: &operatorv1.MTUMigrationValues{To: ptr(uint32(9001))},
 		}).mustGather()
 	}},
+	{"mtu-migration-phase2-rolling", "the same cluster with phase 2 applied (cluster MTU 1200), rolling out: three of the five worker nodes still run phase 1's config", func() *MustGather {
+		c := kcs(1200, nil)
+		c.RollingFrom = &operatorv1.MTUMigration{
+			Network: &operatorv1.MTUMigrationValues{From: ptr(uint32(8901)), To: ptr(uint32(1200))},
+			Machine: &operatorv1.MTUMigrationValues{To: ptr(uint32(9001))},
+		}
+		return c.mustGather()
+	}},
 	{"catalog-digest-only", "a catalog pulled by tag through digest-only mirrors of a blocked registry: its pod in ImagePullBackOff", func() *MustGather {
 		return catalogCluster(false).mustGather()
 	}},

@@ -155,3 +155,27 @@ func TestInsightsArchive(t *testing.T) {
 		}
 	}
 }
+
+// TestMustGatherImagesAreOneCluster: `oc adm must-gather --image A --image
+// B` writes one image folder per image beside the timestamp: they are the
+// same cluster, each object read once.
+func TestMustGatherImagesAreOneCluster(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), archivegen.DestDir)
+	first, err := archivegen.Scenarios[0].Build().Write(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := archivegen.Scenarios[0].Build()
+	second.ImageID = "registry.redhat.io/openshift4/ose-must-gather-rhel9@sha256:" + strings.Repeat("0f", 32)
+	if _, err := second.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	res := Paths([]string{dir}, Options{})
+	if len(res.Clusters) != 1 || len(res.Problems) > 0 {
+		t.Fatalf("clusters %v, problems %v", res.Clusters, res.Problems)
+	}
+	one := Paths([]string{first}, Options{})
+	if got, want := kinds(res.Clusters[0].Objects), kinds(one.Clusters[0].Objects); !slices.Equal(got, want) {
+		t.Errorf("two image folders read as\n%v\nwant each object once:\n%v", got, want)
+	}
+}

@@ -29,6 +29,8 @@ func init() {
 		ruleCase{rule: "MTU001", name: "phase 1 of the migration to 1200 applied", files: fixture("mtu-migration-phase1")},
 		ruleCase{rule: "MTU014", name: "phase 1 on every pool, phase 2 not applied", files: fixture("mtu-migration-phase1"),
 			want: []string{"cluster-scoped-resources/operator.openshift.io/networks/cluster.yaml:26:13: warning: phase 1 of the MTU migration 8901 -> 1200 is rolled out on every pool"}},
+		ruleCase{rule: "MTU014", name: "phase 2 rolling out", files: fixture("mtu-migration-phase2-rolling"),
+			want: []string{"machineconfigpools/worker.yaml:35:13: warning: pool worker runs rendered-worker-"}},
 		ruleCase{rule: "MTU014", name: "no migration", files: fixture("kcs6996487-fixed")},
 		ruleCase{rule: "MIR023", name: "catalog pod in ImagePullBackOff under digest-only mirrors", files: fixture("catalog-digest-only"),
 			want: []string{"cs-redhat-operator-index-7x9kq.yaml:41:17: error: the catalog pod's container registry-server is in ImagePullBackOff"}},

@@ -159,7 +159,7 @@ func checkMTUMigrationUnfinished(set lint.Set, r *lint.Reporter) {
 		if i >= 0 && !p.all {
 			at = []string{"status", "conditions", strconv.Itoa(i), "status"}
 		}
-		r.Object(p.pool.Obj, fmt.Sprintf("pool %s runs %s, which still carries %s (%s=%d), but Network.operator has no spec.migration: phase 2 of the MTU migration (%d of %d nodes updated) has not reached this pool; until it has, the nodes set the temporary MTUs at each boot, and the migration is not over",
+		r.Object(p.pool.Obj, fmt.Sprintf("pool %s runs %s, which still carries %s (%s=%d), but Network.operator has no spec.migration: phase 2 of the MTU migration has reached %d of its %d nodes; until it reaches all, the nodes set the temporary MTUs at each boot, and the migration is not over",
 			p.pool.Obj.Name, p.current, platform.MCOUnitMTUMigration, platform.MCOMTUMigrationNetworkEnv, p.to,
 			p.pool.MCP.Status.UpdatedMachineCount, p.pool.MCP.Status.MachineCount), at...)
 	}
