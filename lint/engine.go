@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -212,6 +213,7 @@ func (l *Linter) Check(set Set) Result {
 			rendered[o.File] = true
 		}
 	}
+	platformWritten := platformObjects(set)
 
 	var res Result
 	// The engine's own findings on the set: duplicate objects, and the
@@ -227,7 +229,11 @@ func (l *Linter) Check(set Set) Result {
 		engine = append(engine, warned...)
 	}
 	reported := map[string]bool{} // rules whose check found something
-	passes := append(append([]*Rule{nil}, l.selected...), nil)
+	// the rules that judge the other rules' findings run after them
+	ordered := slices.Clone(l.selected)
+	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].CheckFindings == nil && ordered[j].CheckFindings != nil })
+	passes := append(append([]*Rule{nil}, ordered...), nil)
+	prior := l.unselectedFindings(set) // the checks' findings, for CheckFindings
 	for i, rule := range passes {
 		var found []Finding
 		switch {
@@ -239,6 +245,10 @@ func (l *Linter) Check(set Set) Result {
 					found = append(found, f)
 				}
 			}
+		case rule.CheckFindings != nil:
+			rep := &Reporter{rule: rule}
+			rule.CheckFindings(set, prior, rep)
+			found = rep.findings
 		case rule.Check == nil:
 			continue // an engine rule
 		default:
@@ -250,9 +260,13 @@ func (l *Linter) Check(set Set) Result {
 		for _, f := range found {
 			if rule != nil {
 				f.Rule, f.Name, f.Severity = rule.ID, rule.Name, rule.Severity
+				prior = append(prior, f)
 			}
 			if rendered[f.Pos.File] {
 				mapToSite(set.Site, &f)
+			}
+			if f.Resource != nil && platformWritten[objectKey{f.Pos.File, f.Resource.Kind, f.Resource.Namespace, f.Resource.Name}] {
+				continue // the platform's own object (Set.Live)
 			}
 			var origins []diag.Position // of a rendered folder's file
 			if rf := set.RenderedFrom; rf != nil {
@@ -290,6 +304,47 @@ func (l *Linter) Check(set Set) Result {
 		}
 	}
 	return res
+}
+
+// unselectedFindings are, when a selected rule judges the others'
+// findings (Rule.CheckFindings), the findings of the rules with a check
+// that are not selected: what it judges does not depend on --enable and
+// --disable. They are not reported.
+func (l *Linter) unselectedFindings(set Set) []Finding {
+	if !slices.ContainsFunc(l.selected, func(r *Rule) bool { return r.CheckFindings != nil }) {
+		return nil
+	}
+	var out []Finding
+	for _, r := range Rules() {
+		if r.Check == nil || isSelected(l.selected, r.ID) {
+			continue
+		}
+		rep := &Reporter{rule: r}
+		r.Check(set, rep)
+		for _, f := range rep.findings {
+			f.Rule, f.Name, f.Severity = r.ID, r.Name, r.Severity
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// objectKey names an object a finding is on: its file and resource.
+type objectKey struct{ file, kind, namespace, name string }
+
+// platformObjects are, in a running cluster's state, the objects a platform
+// operator wrote itself (manifests.PlatformWritten).
+func platformObjects(set Set) map[objectKey]bool {
+	if !set.Live {
+		return nil
+	}
+	out := map[objectKey]bool{}
+	for _, o := range set.Objects {
+		if _, ok := manifests.PlatformWritten(o); ok {
+			out[objectKey{o.File, o.Kind, o.Namespace, o.Name}] = true
+		}
+	}
+	return out
 }
 
 func meta(id string, s *suppression, msg string) Finding {

@@ -82,6 +82,11 @@ type Rule struct {
 	Since string
 	// Check runs the rule. It reports through the Reporter.
 	Check func(set Set, r *Reporter)
+	// CheckFindings, instead of Check, runs the rule after every other
+	// rule checked the set (selected or not), with their findings (before
+	// suppressions): a rule about what the others found (a pool degraded
+	// by a MachineConfig another rule flags).
+	CheckFindings func(set Set, found []Finding, r *Reporter)
 }
 
 var registry = map[string]*Rule{}
@@ -108,8 +113,8 @@ func Register(r *Rule) {
 		panic("lint: bad rule ID " + r.ID)
 	case !kebab.MatchString(r.Name):
 		panic("lint: rule name not kebab-case: " + r.Name)
-	case r.Summary == "" || r.Rationale == "" || r.Fix == "" || r.Since == "" || r.Check == nil:
-		panic("lint: rule " + r.ID + " lacks summary, rationale, fix, since or check")
+	case r.Summary == "" || r.Rationale == "" || r.Fix == "" || r.Since == "" || (r.Check == nil) == (r.CheckFindings == nil):
+		panic("lint: rule " + r.ID + " lacks summary, rationale, fix, since or check (or has two)")
 	case registry[r.ID] != nil:
 		panic("lint: duplicate rule " + r.ID)
 	}
@@ -233,6 +238,13 @@ type Set struct {
 	// without their site, the site they were rendered from: its
 	// suppressions and severity settings apply to their findings.
 	RenderedFrom *RenderedFrom
+	// Live is true for a running cluster's state (a must-gather or an
+	// Insights archive): its objects are what the cluster holds, status
+	// included. The rules about what a cluster is doing read it; no
+	// finding is reported on an object a platform operator wrote itself
+	// (manifests.PlatformWritten): the cluster took it from the operator
+	// that generated it.
+	Live bool
 
 	facts *facts // shared by the copies of one set
 }
@@ -293,6 +305,19 @@ func GivenMinorFrom(from string) string {
 		return "--ocp-version"
 	}
 	return from
+}
+
+// LiveSet is the set of a running cluster's state (Set.Live): its release
+// is the one its ClusterVersion records, which --ocp-version (minor) does
+// not override; minor (given by from, as for ManifestSet) stands only
+// where the state records none.
+func LiveSet(objs []*manifests.Object, minor platform.OCPMinor, from string) Set {
+	set := ManifestSet(objs, 0, "")
+	if set.Minor == 0 && set.MinorConflict == "" && minor > 0 {
+		set.Minor, set.MinorFrom = minor, GivenMinorFrom(from)
+	}
+	set.Live = true
+	return set
 }
 
 // facts holds what rules derived from a set, by key.

@@ -11,27 +11,8 @@ import (
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
+	"github.com/siteforge/siteforge/internal/upstream"
 )
-
-// CatalogSource (operators.coreos.com/v1alpha1) has no Go module among siteforge's
-// dependencies: catalogSource is the subset of it siteforge renders. Field names and JSON tags
-// are those of operator-framework/api pkg/operators/v1alpha1/catalogsource_types.go
-// (CatalogSource, CatalogSourceSpec). Upstream's Status and Icon are left out on purpose:
-// both are non-pointer structs there, so they would always be encoded, and the CRD requires
-// icon.base64data and icon.mediatype.
-type catalogSource struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata"`
-
-	Spec catalogSourceSpec `json:"spec"`
-}
-
-type catalogSourceSpec struct {
-	SourceType  string `json:"sourceType"`
-	Image       string `json:"image,omitempty"`
-	DisplayName string `json:"displayName,omitempty"`
-	Publisher   string `json:"publisher,omitempty"`
-}
 
 // catalogSources renders one CatalogSource per declared catalog. The image stays as declared:
 // the catalog pod's node pulls it through the mirrors (by tag, hence the ITMS), so the upstream
@@ -44,10 +25,10 @@ func catalogSources(s *site.Site) []namedObject {
 		out = append(out, namedObject{
 			kind: "CatalogSource",
 			name: name,
-			object: &catalogSource{
+			object: &upstream.CatalogSource{
 				TypeMeta:   metav1.TypeMeta{APIVersion: manifests.GroupOperatorsCoreOS, Kind: "CatalogSource"},
 				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: platform.MarketplaceNamespace},
-				Spec: catalogSourceSpec{
+				Spec: upstream.CatalogSourceSpec{
 					SourceType:  platform.CatalogSourceTypeGrpc,
 					Image:       c.Image,
 					DisplayName: c.DisplayName,

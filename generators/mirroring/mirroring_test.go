@@ -184,12 +184,12 @@ func TestDisconnectedQuayCacheExample(t *testing.T) {
 	if hub.Name != "cluster" || !hub.Spec.DisableAllDefaultSources {
 		t.Errorf("OperatorHub = %+v, want cluster with disableAllDefaultSources", hub)
 	}
-	wantCatalogs := map[string]catalogSourceSpec{
+	wantCatalogs := map[string]upstream.CatalogSourceSpec{
 		"redhat-operators":    {SourceType: "grpc", Image: "registry.redhat.io/redhat/redhat-operator-index:v4.16", DisplayName: "Red Hat Operators", Publisher: "Red Hat"},
 		"certified-operators": {SourceType: "grpc", Image: "registry.redhat.io/redhat/certified-operator-index:v4.16", DisplayName: "Certified Operators", Publisher: "Red Hat"},
 	}
 	for name, want := range wantCatalogs {
-		cs := decode[catalogSource](t, out, "mirroring/catalogsource-"+name+".yaml")
+		cs := decode[upstream.CatalogSource](t, out, "mirroring/catalogsource-"+name+".yaml")
 		if cs.APIVersion != "operators.coreos.com/v1alpha1" || cs.Kind != "CatalogSource" || cs.Name != name || cs.Namespace != "openshift-marketplace" || cs.Spec != want {
 			t.Errorf("CatalogSource %s = %+v %+v, want %+v", name, cs.TypeMeta, cs.Spec, want)
 		}

@@ -57,17 +57,12 @@ func planMTUMigration(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (*mtuMi
 	if p.NetworkType == platform.OpenShiftSDN {
 		cfgKey = "openshiftSDNConfig"
 	}
+	phase1, phase2 := p.Phases() // the patches of the requests checked above
 	m := &mtuMigration{
-		plan:   p,
-		cfgKey: cfgKey,
-		phase1: obj{"spec": obj{"migration": obj{"mtu": obj{
-			"network": obj{"from": *r1.mig.NetworkFrom, "to": *r1.mig.NetworkTo},
-			"machine": obj{"to": *r1.mig.MachineTo},
-		}}}},
-		phase2: obj{"spec": obj{
-			"migration":      nil,
-			"defaultNetwork": obj{cfgKey: obj{"mtu": *r2.state.RequestedConfigMTU}},
-		}},
+		plan:       p,
+		cfgKey:     cfgKey,
+		phase1:     phase1,
+		phase2:     phase2,
 		interfaces: interfaceConfigs(s, p.Machine),
 	}
 	m.origin = diag.Unique(s.Positions.Of("mtu.current"), s.Positions.Of("mtu.target"), s.Positions.Of("mtu.machine"))

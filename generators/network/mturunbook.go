@@ -80,7 +80,7 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 
 	r.h2("1. Phase 1: start the migration")
 	r.sh(fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", platform.OperatorNetworkResource, platform.ConfigSingletonName, mtuPhase1PatchYAML))
-	r.p("(the same patch as JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", mtuPhase1PatchJSON, platform.OperatorNetworkResource, platform.ConfigSingletonName, compactJSON(m.phase1))
+	r.p("(the same patch as JSON: `%s`; on one line: `%s`)", mtuPhase1PatchJSON, mtu.PatchCommand(m.phase1))
 	r.p("CNO renders `%s` into every pool's configuration and MCO rolls every pool. During the migration the uplinks "+
 		"are set to machine.to %d on every boot, and CNO reports network.to as the applied MTU. Wait for the rollout to start, "+
 		"then to end (a pool without nodes may never show Updating: then run the second command directly):", platform.MTUMigrationRenderedScript, machine)
@@ -127,7 +127,7 @@ func (m *mtuMigration) runbook(s *site.Site) []byte {
 
 	r.h2("3. Phase 2: finish the migration")
 	r.sh(fmt.Sprintf("oc patch %s %s --type=merge --patch-file %s", platform.OperatorNetworkResource, platform.ConfigSingletonName, mtuPhase2PatchYAML))
-	r.p("(JSON: `%s`; on one line: `oc patch %s %s --type=merge -p '%s'`)", mtuPhase2PatchJSON, platform.OperatorNetworkResource, platform.ConfigSingletonName, compactJSON(m.phase2))
+	r.p("(JSON: `%s`; on one line: `%s`)", mtuPhase2PatchJSON, mtu.PatchCommand(m.phase2))
 	r.p("It removes spec.migration and sets the MTU to network.to. CNO accepts only an MTU equal to network.to here " +
 		"(any other value: \"cannot change ... MTU without migration\"); do not remove spec.migration alone. MCO rolls every pool again:")
 	r.sh(append([]string{waitRolloutStarted, waitPools(s)}, m.phase2Checks(s)...)...)

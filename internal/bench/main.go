@@ -37,6 +37,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
 
+	"github.com/siteforge/siteforge/internal/archivegen"
 	"github.com/siteforge/siteforge/internal/fleetgen"
 	"github.com/siteforge/siteforge/schema"
 )
@@ -59,6 +60,8 @@ const (
 	// issue 27, day-2 delivery through the hub
 	targetACMRender   = "<= 1.2x the same fleet without delivery (wall)"
 	targetACMPolicies = "sub-linear in sites (grows with distinct configurations)"
+	// issue 29, a running cluster's state
+	targetMustGather = "<= 256 MiB peak RSS (2 GB must-gather)"
 )
 
 func main() {
@@ -70,6 +73,8 @@ func main() {
 	disk := flag.String("disk", "bin", "a folder on disk for the disk rows")
 	src := flag.String("src", "", "a siteforge checkout: also time its cold `go install ./...` (pre-commit's first install) and `make test` in a clean clone of it (minutes); empty: those rows are not run")
 	acmOnly := flag.Bool("acm-only", false, "only the rows of delivery through the hub (delivery.acm), at each size")
+	mustGatherMiB := flag.Int("mustgather-mib", 2048, "size of the synthetic must-gather lint reads (written in the -disk folder); 0: that row is not run")
+	mustGatherOnly := flag.Bool("mustgather-only", false, "only the row of the synthetic must-gather")
 	flag.Parse()
 
 	tmp, err := os.MkdirTemp(*tmpfs, "siteforge-bench-")
@@ -92,6 +97,13 @@ func main() {
 	fmt.Println("| measurement | value | target |")
 	fmt.Println("|---|---|---|")
 	row := func(what, value, target string) { fmt.Printf("| %s | %s | %s |\n", what, value, target) }
+
+	if *mustGatherMiB > 0 {
+		mustGatherRow(*bin, dtmp, *mustGatherMiB, row)
+	}
+	if *mustGatherOnly {
+		return
+	}
 
 	var perSiteCPU, cuePerSite time.Duration
 	var perSiteN int
@@ -220,6 +232,21 @@ func main() {
 	}
 	row("pre-commit language: golang first install (go install ./... with a fresh GOPATH and build cache, modules from GOPROXY)", coldInstall(*src), targetPreCommitGolang)
 	row("make test, whole, in a clean clone of -src (build cache warm, pinned tools already in its bin/)", makeTest(*src), targetMakeTest)
+}
+
+// mustGatherRow measures lint of a synthetic must-gather of mib MiB
+// (archivegen.WriteLarge: KCS 6996487's cluster, its bulk namespaces of
+// pods, events and logs), written on disk under dir: wall time and peak
+// RSS, one run (reading 2 GB once is the measurement).
+func mustGatherRow(bin, dir string, mib int, row func(what, value, target string)) {
+	mg := filepath.Join(dir, "must-gather.local.bench")
+	st, err := archivegen.WriteLarge(mg, int64(mib)<<20)
+	check(err)
+	defer os.RemoveAll(mg)
+	r := run(bin, "lint", mg)
+	row(fmt.Sprintf("lint of a synthetic must-gather, %d MiB on disk (%d files: %d namespaces, %d pods with logs and events, %d nodes, %d rendered configs no pool uses): wall, peak RSS",
+		st.Bytes>>20, st.Files, st.Namespaces, st.Pods, st.Nodes, st.Old),
+		fmt.Sprintf("%.2f s, %d MiB (exit %d)", r.wall.Seconds(), r.rss>>20, r.code), targetMustGather)
 }
 
 // acmRows measures day-2 delivery through the hub (delivery.acm) on a

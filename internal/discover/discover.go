@@ -11,7 +11,10 @@
 // results-<unix time> folders of one workspace, the newest is read. The
 // objects an ACM hub delivers (inside Policies, or named by PolicyGenerators
 // and PolicyGenTemplates) are the objects of the managed clusters their
-// placement selects, apart from the hub's own (hub.go).
+// placement selects, apart from the hub's own (hub.go). A running cluster's
+// state, the folder `oc adm must-gather` writes or an Insights archive, is
+// one cluster of its own, read for the kinds the rules about a running
+// cluster need (archive.go).
 package discover
 
 import (
@@ -62,7 +65,8 @@ type Cluster struct {
 	// outside any cluster root).
 	Root string
 	// What says what the root is: "kustomization", "cluster marker",
-	// "rendered site", "installation folder", or "manifests"; or, for the
+	// "rendered site", "installation folder", "manifests", MustGather or
+	// InsightsArchive (Live); or, for the
 	// objects a hub delivers (hub.go), ManagedClusterSet or PolicySet,
 	// rooted at the file that describes the cluster or holds the policy.
 	What string
@@ -239,6 +243,12 @@ func (w *walker) dir(root, dir string, ig *ignorer, parent int) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		w.problem(manifests.ProblemUnreadable, dir, "cannot read directory: "+fsread.Describe(err), "")
+		return
+	}
+	if what, roots := archiveOf(dir, entries); what != "" {
+		// a running cluster's state is one cluster, whatever holds it,
+		// and holds nothing else (archive.go)
+		w.archive(dir, what, roots)
 		return
 	}
 	ig, probs := ig.child(dir)

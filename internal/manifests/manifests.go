@@ -5,6 +5,7 @@ package manifests
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -220,11 +221,29 @@ type Problem struct {
 // (`replicas: {{ replicas }}` is a flow mapping) is left out, with a
 // ProblemTemplate at the placeholder.
 func Scan(name string, data []byte) ([]*Object, []Problem) {
-	return scan(name, data, true)
+	return scan(name, data, true, nil)
+}
+
+// As says what the objects of a file are where they do not say it
+// themselves: the Insights operator's archive writes objects as JSON
+// without apiVersion and kind, their path says what they are, and the
+// operator configs of its ClusterOperators carry a top-level name instead
+// of metadata (insights-operator docs/gathered-data.md).
+type As struct {
+	APIVersion, Kind string
+	// Namespace and Name are what the path says, for an object whose
+	// metadata does not (Name: a top-level name first).
+	Namespace, Name string
+}
+
+// ScanAs is Scan for a file whose objects are as says where they do not
+// say it themselves.
+func ScanAs(name string, data []byte, as As) ([]*Object, []Problem) {
+	return scan(name, data, true, &as)
 }
 
 // scan is Scan; raw false leaves Object.Raw nil (ReadRendered sets it).
-func scan(name string, data []byte, raw bool) ([]*Object, []Problem) {
+func scan(name string, data []byte, raw bool, as *As) ([]*Object, []Problem) {
 	syntax := func(d diag.Diagnostic) []Problem {
 		if t, ok := templateProblem(name, data); ok {
 			return []Problem{t}
@@ -287,7 +306,7 @@ func scan(name string, data []byte, raw bool) ([]*Object, []Problem) {
 				if item.Kind != yaml.MappingNode {
 					continue
 				}
-				o, p, derr := object(name, i, j+1, item, raw)
+				o, p, derr := object(name, i, j+1, item, raw, as)
 				if derr != nil {
 					return objs, append(problems, Problem{Kind: ProblemSyntax, Diagnostic: *derr})
 				}
@@ -298,7 +317,7 @@ func scan(name string, data []byte, raw bool) ([]*Object, []Problem) {
 			}
 			continue
 		}
-		o, p, derr := object(name, i, 0, root, raw)
+		o, p, derr := object(name, i, 0, root, raw, as)
 		if derr != nil {
 			return objs, append(problems, Problem{Kind: ProblemSyntax, Diagnostic: *derr})
 		}
@@ -311,12 +330,15 @@ func scan(name string, data []byte, raw bool) ([]*Object, []Problem) {
 }
 
 // object makes the Object of one mapping node (a document, or an item of a
-// List), nil when it has no apiVersion and kind or holds a template
-// placeholder (then with the problem).
-func object(name string, doc, item int, root *yaml.Node, raw bool) (*Object, []Problem, *diag.Diagnostic) {
+// List), nil when it has no apiVersion and kind (nor as says them) or holds
+// a template placeholder (then with the problem).
+func object(name string, doc, item int, root *yaml.Node, raw bool, as *As) (*Object, []Problem, *diag.Diagnostic) {
 	o := &Object{File: name, Index: doc, Item: item, Node: root}
 	o.APIVersion = scalar(root, "apiVersion")
 	o.Kind = scalar(root, "kind")
+	if as != nil && o.APIVersion == "" && o.Kind == "" {
+		o.APIVersion, o.Kind = as.APIVersion, as.Kind
+	}
 	if o.Kind == "" && item == 0 && isInstallConfig(name, root) {
 		o.Kind = KindInstallConfig
 	}
@@ -325,6 +347,12 @@ func object(name string, doc, item int, root *yaml.Node, raw bool) (*Object, []P
 	}
 	o.Name = scalar(child(root, "metadata"), "name")
 	o.Namespace = scalar(child(root, "metadata"), "namespace")
+	if as != nil && item == 0 {
+		if o.Name == "" {
+			o.Name = cmp.Or(scalar(root, "name"), as.Name)
+		}
+		o.Namespace = cmp.Or(o.Namespace, as.Namespace)
+	}
 	if at := placeholder(root); at != nil {
 		return nil, []Problem{{Kind: ProblemTemplate, Diagnostic: diag.Diagnostic{Pos: nodePos(name, at),
 			Message: fmt.Sprintf("%s holds a template placeholder that parses as YAML; it is not linted", o.ID()),

@@ -26,7 +26,7 @@ func ReadRendered(name string, data []byte, obj map[string]any) ([]*Object, diag
 	if obj == nil || !jsonAsYAML(obj) {
 		return ReadBytes(name, data)
 	}
-	objs, problems := scan(name, data, false)
+	objs, problems := scan(name, data, false, nil)
 	if len(problems) > 0 || len(objs) != 1 || objs[0].Item != 0 {
 		return ReadBytes(name, data)
 	}

@@ -4,7 +4,7 @@
 // (siteconfigv1.go), the installer's install-config (installconfig.go) and
 // agent-config (agentconfig.go), and ACM's Policy, ConfigurationPolicy,
 // Placement, PlacementBinding, ManagedClusterSetBinding and PolicyGenerator
-// configuration (acm.go).
+// configuration (acm.go), and OLM's CatalogSource (olm.go).
 //
 // Each struct is the union of the fields the generators set and the readers
 // (internal/manifests) and rules read, named and tagged exactly as the

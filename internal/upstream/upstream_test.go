@@ -96,7 +96,7 @@ func TestOneTypePerObject(t *testing.T) {
 		}
 	}
 	top := []string{"ClusterInstance", "ClusterInstanceSpec", "InstallConfig", "AgentConfig",
-		"Policy", "ConfigurationPolicy", "PlacementBinding", "ManagedClusterSetBinding", "PolicyGenerator"}
+		"Policy", "ConfigurationPolicy", "PlacementBinding", "ManagedClusterSetBinding", "PolicyGenerator", "CatalogSource"}
 	for _, name := range top {
 		if !slices.ContainsFunc(ours, func(s structTags) bool { return s.name == name }) {
 			t.Errorf("internal/upstream does not define %s", name)

@@ -103,6 +103,18 @@ func init() {
 	for _, r := range egr {
 		checks[r.ID] = egrCheck(r.ID)
 	}
+	egr = append(egr, &lint.Rule{ID: "EGR008", Name: "egress-ip-unassigned", Severity: lint.Error,
+		Summary: "a running cluster's EgressIP has an address no node holds (status.items does not list it)",
+		Rationale: "OVN-Kubernetes' cluster manager assigns each address of an EgressIP to a node that may host it and records the " +
+			"assignment in status.items, one item per address (ovn-org/ovn-kubernetes go-controller/pkg/clustermanager/egressip_controller.go " +
+			"assignEgressIPs; go-controller/pkg/crd/egressip/v1/types.go EgressIPStatus). An address with no item is held by no node: " +
+			"the selected pods leave the cluster with their node's address, and firewalls that expect the egress IP drop them. Read " +
+			"from a running cluster's state, with why, where the EgressIP rules find it over the cluster's own nodes: no node labelled " +
+			"k8s.ovn.org/egress-assignable (EGR006), an address outside every subnet the labelled nodes can host (EGR001), a node's " +
+			"address or one used twice (EGR003, EGR004), the cloud's capacity (EGR007).",
+		Fix: "Fix what the finding names (label nodes k8s.ovn.org/egress-assignable, use an address of their subnet, free capacity); when " +
+			"it names nothing, read the EgressIP's events and the ovnkube-control-plane logs."})
+	checks["EGR008"] = checkEgressUnassigned
 	lint.RegisterFamily("v1alpha1", checks, egr)
 }
 

@@ -18,6 +18,7 @@ const (
 	factAnalysis
 	factInstall
 	factInCluster
+	factState
 )
 
 // machineConfigs are the set's MachineConfigs with their decoded Ignition

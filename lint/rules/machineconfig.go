@@ -71,6 +71,17 @@ func init() {
 			Rationale: "`ovs-vsctl set Open_vSwitch . other_config:max-idle=<ms>` (OVS default 10000 ms) is tuning OpenShift neither sets nor " +
 				"supports (OVS vswitch.xml other_config:max-idle): a cluster running it may be asked to remove it before a networking problem is looked at.",
 			Fix: "Remove it unless you accept running unsupported tuning; then suppress with that reason."},
+		{ID: "MCF008", Name: "pool-degraded-by-flagged-config", Severity: lint.Error,
+			Summary: "a running cluster's MachineConfigPool is degraded, and one of its MachineConfigs is one another rule reports an error on",
+			Rationale: "MCO marks a pool Degraded when it cannot render its configuration (RenderDegraded: a MachineConfig that does not parse, an " +
+				"Ignition version the release does not accept) or a node cannot apply it (NodeDegraded), and then updates none of its nodes " +
+				"(api machineconfiguration/v1 MachineConfigPoolConditionType; machine-config-operator pkg/controller/node status.go " +
+				"calculateStatus). Read from a running cluster's state, the pool's conditions say that it is degraded; the lint rules say " +
+				"which of the MachineConfigs its machineConfigSelector takes is wrong (MCF005 an Ignition version newer than the release's " +
+				"MCO, MIR012 a registries.conf MachineConfig, ...). This rule joins the two at the pool's condition, naming the " +
+				"MachineConfig and the finding. A pool degraded by nothing siteforge flags is not reported.",
+			Fix:           "Fix the MachineConfig the finding names (the rule it quotes says how); MCO renders the pool again and rolls it out.",
+			CheckFindings: checkPoolDegradedByFlagged},
 		{ID: "MCF007", Name: "ovs-max-idle-below-minimum", Severity: lint.Error,
 			Summary: "a MachineConfig sets OVS other_config:max-idle below 500 ms",
 			Rationale: "OVS accepts other_config:max-idle from 500 ms (vswitch.xml minInteger 500); below that the setting is not applied as " +

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
 	"github.com/siteforge/siteforge/lint"
 )
@@ -47,6 +49,20 @@ func (a *analysis) tagPullFailure(ref string, disconnected bool) (prefix string,
 	return res.Prefix, digestOnly, why
 }
 
+// catalogPod reports whether o is a pod serving a CatalogSource
+// (platform.CatalogPodLabel).
+func catalogPod(o *manifests.Object) bool {
+	if o.Kind != "Pod" {
+		return false
+	}
+	var p struct {
+		Metadata struct {
+			Labels map[string]string `json:"labels"`
+		} `json:"metadata"`
+	}
+	return o.DecodeLoose(&p) == nil && p.Metadata.Labels[platform.CatalogPodLabel] != ""
+}
+
 // tagCoverage says what the matching table offers a tag pull.
 func tagCoverage(prefix string, digestOnly []string, what string) string {
 	if len(digestOnly) == 0 {
@@ -78,8 +94,8 @@ func checkTagPulls(set lint.Set, r *lint.Reporter) {
 			ref, tagCoverage(prefix, digestOnly, "it"), why, fix)
 	}
 	for _, ref := range refs {
-		if !ref.byTag() {
-			continue
+		if !ref.byTag() || set.Live && catalogPod(ref.obj) {
+			continue // a running catalog's pod: MIR026 says what it does
 		}
 		if msg := message(ref.ref); msg != "" {
 			r.Object(ref.obj, msg, ref.path...)

@@ -283,6 +283,23 @@ func init() {
 			Check: checkInClusterCA,
 		},
 		{
+			ID:       "MIR026",
+			Name:     "catalog-pull-failing-under-digest-only-mirrors",
+			Severity: lint.Error,
+			Summary:  "a running catalog's pod cannot pull its image: the CatalogSource pulls by tag through digest-only mirrors of a blocked source",
+			Rationale: "OLM runs one pod per grpc CatalogSource, labelled olm.catalogSource (operator-lifecycle-manager pkg/controller/registry/reconciler), " +
+				"pulling spec.image. An ImageDigestMirrorSet (or ImageContentSourcePolicy) mirrors digests only: MCO writes its mirrors with " +
+				"pull-from-mirror = \"digest-only\" (docs \"Configuring image registry repository mirroring\"), and CRI-O skips them for a pull " +
+				"by tag (containers/image sysregistriesv2). With the source blocked (mirrorSourcePolicy NeverContactSource, or blockedRegistries) " +
+				"the tag pull has nowhere to go: the kubelet reports ErrImagePull, then ImagePullBackOff (kubelet pkg/kubelet/images), and the " +
+				"catalog serves no operator. MIR001 states the cause at the CatalogSource; on a running cluster's state this rule reports the " +
+				"pod the cluster shows failing, at its container status, when the nodes' registries.conf, computed from the cluster's own " +
+				"mirror objects, explains the failure.",
+			Fix: "Add an ImageTagMirrorSet for the source (oc-mirror v2 writes one for catalogs), or set the CatalogSource's spec.image to the " +
+				"mirrored catalog by digest.",
+			Check: checkCatalogPullFailing,
+		},
+		{
 			ID:       "MIR012",
 			Name:     "registries-conf-machineconfig",
 			Severity: lint.Warning,

@@ -17,9 +17,13 @@ func init() {
 				"writes itself only when no MTU is given (openshift/installer pkg/asset/manifests/network.go). Larger packets are dropped: KCS 6996487 " +
 				"shows `net/http: TLS handshake timeout` pulling from the internal registry on Local Zone nodes. The same holds for a WAN path to " +
 				"remote workers (site paths) and for pools whose uplinks differ (NetworkManager MTU keyfiles of MachineConfigs): the smallest decides. " +
-				"When only the 46 IPsec bytes are missing on an uplink, MTU008 reports it.",
+				"When only the 46 IPsec bytes are missing on an uplink, MTU008 reports it. On a running cluster's state (a must-gather or an " +
+				"Insights archive) the MTU the cluster applies, Network.config status.clusterNetworkMTU (CNO StatusFromOperatorConfig), is " +
+				"checked against its AWS edge nodes (the edge role the installer's edge MachineSets set, or a Local or Wavelength Zone in " +
+				"topology.kubernetes.io/zone), and the finding names them with the two-phase migration the cluster's plan gives.",
 			Fix: "Set the cluster MTU to the smallest link MTU minus the overhead (1200 for OVN-Kubernetes with an AWS edge pool). On a running " +
-				"cluster this is an MTU migration: `siteforge render` writes both phases and the runbook.",
+				"cluster this is an MTU migration: `siteforge render` writes both phases and the runbook; `siteforge mtu MUST-GATHER` prints the " +
+				"plan of a running cluster from its state.",
 			Check: checkClusterMTU,
 		},
 		{
@@ -158,6 +162,22 @@ func init() {
 			Fix: "Finish the MTU migration first (phase 2 applied, spec.migration gone), then start the live migration, which lowers the " +
 				"cluster MTU by 50 itself; or drop the MTU migration from git until the live migration is over.",
 			Check: checkMTUMigrationDuringLiveMigration,
+		},
+		{
+			ID:       "MTU014",
+			Name:     "mtu-migration-unfinished",
+			Severity: lint.Warning,
+			Summary:  "a running cluster's MTU migration stopped halfway: phase 1 not on every node, phase 2 not applied, or phase 2 not on every node",
+			Rationale: "An MTU migration is two phases, each rolled out by every MachineConfigPool (docs \"Changing the cluster network MTU\"): phase 1 " +
+				"sets Network.operator spec.migration.mtu, and MCO renders mtu-migration.service into every pool's config (machine-config-operator " +
+				"templates/common/_base/units/mtu-migration.service.yaml, CNI_TARGET_MTU network.to, TARGET_MTU machine.to), which sets temporary " +
+				"MTUs at each boot; phase 2, once every pool is updated, removes spec.migration and sets the new MTU, and MCO renders the " +
+				"configs without the unit. Until phase 2 has reached every node, the cluster MTU (Network.config status.clusterNetworkMTU, " +
+				"CNO StatusFromOperatorConfig) is still the old one. Read from a running cluster's state: spec.migration against each pool's " +
+				"status (its rendered config, status.configuration, and how many machines are updated) and the rendered configs themselves.",
+			Fix: "Phase 1 behind: wait for the pools, or fix the one that is degraded (MCF008 names a config siteforge flags) or paused. Phase 1 " +
+				"everywhere: apply phase 2 (the finding gives the patch). Phase 2 behind: wait for the pools, or fix the one that is degraded.",
+			Check: checkMTUMigrationUnfinished,
 		},
 		{
 			ID:       "MTU012",

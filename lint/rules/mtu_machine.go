@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 	"github.com/siteforge/siteforge/lint"
@@ -26,9 +27,10 @@ func checkMachineMTUPersisted(set lint.Set, r *lint.Reporter) {
 		to := *m.MachineTo
 		var uplink int
 		var uplinkWhat string
-		stale, hasStale := mtuKeyfile{}, false
+		var stale manifests.MTUKeyfile
+		hasStale := false
 		for _, k := range ns.knownKeyfiles() {
-			if k.mtu != to && !hasStale {
+			if k.MTU != to && !hasStale {
 				stale, hasStale = k, true
 			}
 		}
@@ -36,7 +38,7 @@ func checkMachineMTUPersisted(set lint.Set, r *lint.Reporter) {
 		case m.MachineFrom != nil:
 			uplink, uplinkWhat = *m.MachineFrom, "machine.from"
 		case hasStale:
-			uplink, uplinkWhat = stale.mtu, "set by "+stale.String()
+			uplink, uplinkWhat = stale.MTU, "set by "+stale.String()
 		case ok:
 			uplink, uplinkWhat = d.MTU, d.Source
 		default:
@@ -47,8 +49,8 @@ func checkMachineMTUPersisted(set lint.Set, r *lint.Reporter) {
 		}
 		persisted := map[string]bool{}
 		for _, k := range ns.keyfiles {
-			if k.mtu == to || k.mtu == 0 {
-				persisted[k.role] = true
+			if k.MTU == to || k.MTU == 0 {
+				persisted[k.Role] = true
 			}
 		}
 		var missing []string
@@ -100,7 +102,7 @@ func checkIPsecHeadroom(set lint.Set, r *lint.Reporter) {
 	ns := readNetSet(set)
 	uplink, uplinkWhat := 0, ""
 	if k, ok := ns.smallestKeyfile(); ok {
-		uplink, uplinkWhat = k.mtu, fmt.Sprintf("set by %s", k)
+		uplink, uplinkWhat = k.MTU, fmt.Sprintf("set by %s", k)
 	} else if d, ok := platform.DefaultUplinkMTUs[ns.platform]; ok {
 		uplink, uplinkWhat = d.MTU, d.Source
 	} else {
@@ -169,8 +171,8 @@ func checkPlatformMaxMTU(set lint.Set, r *lint.Reporter) {
 		return
 	}
 	for _, k := range ns.knownKeyfiles() {
-		if k.mtu > c.MTU {
-			r.Object(k.obj, msg("the ethernet.mtu of "+k.String(), k.mtu, ns.platform, c), k.path...)
+		if k.MTU > c.MTU {
+			r.Object(k.Obj, msg("the ethernet.mtu of "+k.String(), k.MTU, ns.platform, c), k.Path...)
 		}
 	}
 	for _, o := range ns.operators {
@@ -199,8 +201,8 @@ func checkMixedUplinks(set lint.Set, r *lint.Reporter) {
 	var mtus []int
 	var parts []string
 	for _, k := range keyfiles {
-		mtus = append(mtus, k.mtu)
-		parts = append(parts, fmt.Sprintf("%s: %d", k, k.mtu))
+		mtus = append(mtus, k.MTU)
+		parts = append(parts, fmt.Sprintf("%s: %d", k, k.MTU))
 	}
 	if len(sortedInts(mtus)) < 2 {
 		return

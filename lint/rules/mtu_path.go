@@ -18,6 +18,10 @@ func checkClusterMTU(set lint.Set, r *lint.Reporter) {
 		checkSiteMTU(set, r)
 		return
 	}
+	if st := liveState(set); st != nil {
+		checkLiveMTU(st, r) // the cluster's applied MTU is the truth
+		return
+	}
 	ns := readNetSet(set)
 	reported := checkInstallMTU(ns, r)
 	checkKeyfileMTU(ns, reported, r)
@@ -91,9 +95,9 @@ func checkKeyfileMTU(ns *netSet, reported map[*manifests.Object]bool, r *lint.Re
 			continue
 		}
 		over := platform.Overhead(v.netType, false)
-		if v.value+over > k.mtu {
+		if v.value+over > k.MTU {
 			r.Object(v.obj, fmt.Sprintf("cluster MTU %d + %d (%s) is larger than the uplink MTU %d that %s gives its nodes (%s): the smallest uplink decides, so at most %d fits; lower %s to %d",
-				v.value, over, overheadLabel(v.netType, false), k.mtu, k, posString(k.obj.PosOf(k.path...)), k.mtu-over, v.what, k.mtu-over), v.path...)
+				v.value, over, overheadLabel(v.netType, false), k.MTU, k, posString(k.Obj.PosOf(k.Path...)), k.MTU-over, v.what, k.MTU-over), v.path...)
 		}
 	}
 }
@@ -140,9 +144,9 @@ func checkIPv6Floor(set lint.Set, r *lint.Reporter) {
 	}
 	over := platform.Overhead(platform.OVNKubernetes, ns.ipsecFull())
 	for _, k := range ns.knownKeyfiles() {
-		if k.mtu-over < platform.MinMTUIPv6 {
-			r.Object(k.obj, fmt.Sprintf("%s sets MTU %d, which leaves %d after %d bytes of %s overhead, below the IPv6 minimum %d: every node needs MTU >= %d",
-				k, k.mtu, k.mtu-over, over, overheadLabel(platform.OVNKubernetes, ns.ipsecFull()), platform.MinMTUIPv6, platform.MinMTUIPv6+over), k.path...)
+		if k.MTU-over < platform.MinMTUIPv6 {
+			r.Object(k.Obj, fmt.Sprintf("%s sets MTU %d, which leaves %d after %d bytes of %s overhead, below the IPv6 minimum %d: every node needs MTU >= %d",
+				k, k.MTU, k.MTU-over, over, overheadLabel(platform.OVNKubernetes, ns.ipsecFull()), platform.MinMTUIPv6, platform.MinMTUIPv6+over), k.Path...)
 		}
 	}
 }

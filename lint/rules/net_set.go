@@ -2,10 +2,7 @@ package rules
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/netip"
-	"regexp"
-	"strconv"
 	"strings"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -25,7 +22,7 @@ type netSet struct {
 	installs  []*manifests.InstallConfigFile
 	configs   []*networkConfigDoc
 	operators []*operatorNetworkDoc
-	keyfiles  []mtuKeyfile
+	keyfiles  []manifests.MTUKeyfile
 	// platform is the install-config platform key or the Infrastructure
 	// platform type, lower-case ("aws", "gcp", "azure", ...); "" unknown.
 	platform string
@@ -225,23 +222,6 @@ func (o *operatorNetworkDoc) offlineTypeMigration() bool {
 	return m != nil && m.NetworkType != "" && m.Mode != string(operatorv1.LiveNetworkMigrationMode)
 }
 
-// mtuKeyfile is a NetworkManager keyfile that persists an interface MTU,
-// written by a MachineConfig (docs "Changing the cluster network MTU").
-type mtuKeyfile struct {
-	obj   *manifests.Object
-	role  string // MachineConfigPool role label
-	iface string
-	mtu   int // ethernet.mtu; 0 when the content cannot be read
-	path  []string
-}
-
-func (k mtuKeyfile) String() string {
-	if k.role == "" {
-		return fmt.Sprintf("MachineConfig %s (%s)", k.obj.Name, k.iface)
-	}
-	return fmt.Sprintf("MachineConfig %s (role %s, %s)", k.obj.Name, k.role, k.iface)
-}
-
 // readNetSet decodes the network objects of a set. Objects that do not
 // decode are skipped: the schema rules report them.
 // Computed once per set: shared by the rules, never changed.
@@ -252,7 +232,7 @@ func readNetSet(set lint.Set) *netSet {
 func newNetSet(set lint.Set) *netSet {
 	ns := &netSet{set: set, installs: manifests.InstallConfigs(set.Objects)}
 	for _, mc := range machineConfigs(set) {
-		ns.keyfiles = append(ns.keyfiles, mtuKeyfiles(mc)...)
+		ns.keyfiles = append(ns.keyfiles, manifests.MTUKeyfiles(mc)...)
 	}
 	for _, ic := range ns.installs {
 		if ns.platform == "" {
@@ -402,48 +382,11 @@ func (ns *netSet) typeMigration() bool {
 
 // ---------------------------------------------------------------- NetworkManager MTU keyfiles
 
-// nmMTUKeyfilePattern matches platform.NMMTUKeyfilePathFormat; the group is
-// the interface.
-var nmMTUKeyfilePattern = regexp.MustCompile("^" + strings.Replace(regexp.QuoteMeta(platform.NMMTUKeyfilePathFormat), "%s", "(.+)", 1) + "$")
-
-// mtuKeyfiles lists the NetworkManager MTU keyfiles a MachineConfig writes.
-func mtuKeyfiles(mc *manifests.MachineConfig) []mtuKeyfile {
-	var out []mtuKeyfile
-	for i, f := range mc.Config.Storage.Files {
-		m := nmMTUKeyfilePattern.FindStringSubmatch(f.Path)
-		if m == nil {
-			continue
-		}
-		k := mtuKeyfile{obj: mc.Obj, role: mc.Role, iface: m[1],
-			path: []string{"spec", "config", "storage", "files", strconv.Itoa(i), "contents", "source"}}
-		if data, err := f.Data(maxKeyfileSize); err == nil {
-			k.mtu = keyfileMTU(string(data))
-		}
-		out = append(out, k)
-	}
-	return out
-}
-
-// maxKeyfileSize bounds what is decompressed from a keyfile's contents.
-const maxKeyfileSize = 1 << 20
-
-// keyfileMTU reads ethernet.mtu from a NetworkManager keyfile; 0 if absent.
-func keyfileMTU(text string) int {
-	for _, line := range strings.Split(text, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "ethernet.mtu="); ok {
-			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-				return n
-			}
-		}
-	}
-	return 0
-}
-
 // knownKeyfiles are the keyfiles whose MTU could be read.
-func (ns *netSet) knownKeyfiles() []mtuKeyfile {
-	var out []mtuKeyfile
+func (ns *netSet) knownKeyfiles() []manifests.MTUKeyfile {
+	var out []manifests.MTUKeyfile
 	for _, k := range ns.keyfiles {
-		if k.mtu > 0 {
+		if k.MTU > 0 {
 			out = append(out, k)
 		}
 	}
@@ -451,11 +394,11 @@ func (ns *netSet) knownKeyfiles() []mtuKeyfile {
 }
 
 // smallestKeyfile is the keyfile with the smallest MTU, if any.
-func (ns *netSet) smallestKeyfile() (mtuKeyfile, bool) {
-	var best mtuKeyfile
+func (ns *netSet) smallestKeyfile() (manifests.MTUKeyfile, bool) {
+	var best manifests.MTUKeyfile
 	found := false
 	for _, k := range ns.knownKeyfiles() {
-		if !found || k.mtu < best.mtu {
+		if !found || k.MTU < best.MTU {
 			best, found = k, true
 		}
 	}

@@ -165,7 +165,10 @@ func lintFiles(t *testing.T, files map[string]string, enable ...string) lint.Res
 		inputs = append(inputs, lint.ProblemFinding(p))
 	}
 	parts := []lint.Result{l.Inputs(inputs)}
-	if len(objs) > 0 {
+	switch {
+	case len(found.Clusters) == 1 && found.Clusters[0].Live() && len(found.Loose) == 0:
+		parts = append(parts, l.Check(lint.LiveSet(objs, 0, ""))) // a must-gather
+	case len(objs) > 0:
 		parts = append(parts, l.Check(lint.ManifestSet(objs, 0, "")))
 	}
 	return lint.Merge(parts...)

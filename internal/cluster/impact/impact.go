@@ -46,6 +46,13 @@ type Cluster struct {
 	// NotInstalled is a site still to be installed (cluster.lifecycle:
 	// install): it has no node to disrupt.
 	NotInstalled bool
+	// Live is a running cluster's state (a must-gather, an Insights
+	// archive), as the old side: its MachineConfigPools are the cluster's
+	// own, and so are their node counts (status.machineCount) and
+	// maxUnavailable, which the new side takes where it does not define
+	// the pool; the MachineConfigs MCO generated (manifests.PlatformWritten)
+	// are MCO's, the same on both sides.
+	Live bool
 }
 
 // Change is one difference and what MCO does about it.
@@ -183,16 +190,9 @@ func builtinPool(role string) pool {
 // master and worker when the input does not hold them.
 func pools(c Cluster) map[string]pool {
 	out := map[string]pool{}
-	for _, o := range c.Objects {
-		if o.Kind != "MachineConfigPool" || o.APIVersion != manifests.GroupMachineConfigV1 {
-			continue
-		}
-		var mcp machineconfigv1.MachineConfigPool
-		if o.DecodeLoose(&mcp) != nil {
-			continue
-		}
-		out[o.Name] = pool{name: o.Name, machineConfigSelector: mcp.Spec.MachineConfigSelector, nodeSelect: mcp.Spec.NodeSelector,
-			maxUnavailable: mcp.Spec.MaxUnavailable, obj: o}
+	for _, p := range manifests.MachineConfigPools(c.Objects) {
+		out[p.Obj.Name] = pool{name: p.Obj.Name, machineConfigSelector: p.MCP.Spec.MachineConfigSelector, nodeSelect: p.MCP.Spec.NodeSelector,
+			maxUnavailable: p.MCP.Spec.MaxUnavailable, obj: p.Obj}
 	}
 	for _, b := range platform.BuiltinPools {
 		if _, ok := out[b]; !ok {
@@ -230,6 +230,9 @@ func machineConfigs(c Cluster, generated *machineconfigv1.MachineConfig) ([]mach
 	for _, o := range c.Objects {
 		if o.Kind != "MachineConfig" || o.APIVersion != manifests.GroupMachineConfigV1 {
 			continue
+		}
+		if _, mco := manifests.PlatformWritten(o); c.Live && mco {
+			continue // MCO's own, stood in for above
 		}
 		var mc machineconfigv1.MachineConfig
 		if err := o.DecodeLoose(&mc); err != nil {
@@ -321,6 +324,16 @@ func compareCluster(rep *Report, o, n Cluster) error {
 		policy.RegistryDrainOverride = true
 	}
 	oldPools, newPools := pools(o), pools(n)
+	var liveNodes map[string]int // the running cluster's node count per pool
+	if o.Live {
+		liveNodes = map[string]int{}
+		for _, p := range manifests.MachineConfigPools(o.Objects) {
+			liveNodes[p.Obj.Name] = int(p.MCP.Status.MachineCount)
+			if np, ok := newPools[p.Obj.Name]; !ok || np.obj == nil {
+				newPools[p.Obj.Name] = oldPools[p.Obj.Name] // the new side does not redefine it
+			}
+		}
+	}
 	names := map[string]bool{}
 	for p := range newPools {
 		names[p] = true
@@ -370,6 +383,9 @@ func compareCluster(rep *Report, o, n Cluster) error {
 				Reason: "a new pool: its nodes are those its nodeSelector takes from the worker pool; each moves once it carries the label, compared here with the worker pool's configuration"})
 		}
 		p := Pool{Site: n.Name, Pool: name, Nodes: nodeCount(n, newNodes, np, newPools), Changes: changes, Action: disruption.None}
+		if c, ok := liveNodes[name]; ok {
+			p.Nodes = &c // what the cluster runs
+		}
 		mcoChanges := make([]disruption.Change, 0, len(changes))
 		for _, c := range changes {
 			mcoChanges = append(mcoChanges, disruption.Change{Path: c.Path, Action: c.Action, Refused: c.Refused})

@@ -9,11 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/siteforge/siteforge/internal/archivegen"
 )
 
 // TestHelpExamplesRun runs every `siteforge ...` line of every command's
 // Example text (siteforge --help shows them) from a copy of the
-// repository's examples, as a user would paste it: the whole pipeline,
+// repository's examples, beside the must-gather `oc adm must-gather` wrote
+// of KCS 6996487's cluster (internal/archivegen's fixture), as a user would
+// paste it: the whole pipeline,
 // each command's standard output piped into the next one's standard input,
 // with `< FILE` as the first command's stdin and `> FILE` written by the
 // last. siteforge runs in the test's process; another program of a
@@ -23,6 +27,10 @@ import (
 // program must exit 0; a command piped into another must print something.
 func TestHelpExamplesRun(t *testing.T) {
 	examples, err := filepath.Abs("../../../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustGather, err := filepath.Abs(filepath.Join("../../../../internal/archivegen/testdata/kcs6996487", archivegen.DestDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +59,9 @@ func TestHelpExamplesRun(t *testing.T) {
 			t.Run(line, func(t *testing.T) {
 				dir := t.TempDir()
 				if err := os.Symlink(examples, filepath.Join(dir, "examples")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(mustGather, filepath.Join(dir, archivegen.DestDir)); err != nil {
 					t.Fatal(err)
 				}
 				in := ""

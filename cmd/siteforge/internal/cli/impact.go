@@ -37,7 +37,8 @@ func init() {
 		args:    "(OLD NEW | --git REV [PATH...]) [--format text|json|markdown] [--fail-on reboot|drain]",
 		summary: "which nodes a change drains or reboots, pool by pool (the Machine Config Operator's rules)",
 		help: `Compares two states of the same inputs - OLD and NEW are anything lint reads
-(sites, fleets, rendered output folders, plain manifest folders), or with
+(sites, fleets, rendered output folders, plain manifest folders, and as OLD
+a running cluster's state: a must-gather or an Insights archive), or with
 --git REV the PATHs (default .) at git revision REV against the working tree,
 read through git without a checkout - and says for each cluster and
 MachineConfigPool what the Machine Config Operator does to its nodes: none,
@@ -49,8 +50,11 @@ takes, plus the registries.conf MCO generates from the mirror objects and
 image.config; a MachineConfiguration "cluster" in NEW (node disruption
 policies, 4.17+) changes the actions the way MCO applies it. MTU and network
 type migrations (Network objects) reboot every pool. Clusters are matched by
-site name, or by their folder relative to OLD and NEW. docs/impact.md lists
-the rules and their MCO sources.
+site name, or by their folder relative to OLD and NEW; a must-gather as OLD is
+the cluster NEW holds when NEW holds one: its pools, their node counts
+(status.machineCount) and maxUnavailable are the cluster's own where NEW does
+not define them, and the MachineConfigs MCO generated are MCO's on both sides.
+docs/impact.md lists the rules and their MCO sources.
 
 Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 2 when an input cannot be read or rendered.`,
@@ -88,6 +92,11 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 					}
 					if before, ok = impactSide(e, args[0], []string{args[0]}, true); ok {
 						after, ok = impactSide(e, args[1], []string{args[1]}, false)
+					}
+					if ok && len(before) == 1 && before[0].Live && len(after) == 1 {
+						// a running cluster's state against the one
+						// cluster NEW describes: the same cluster
+						before[0].Name = after[0].Name
 					}
 				}
 				if !ok {
@@ -188,14 +197,14 @@ func impactSide(e env, base string, paths []string, old bool) ([]impact.Cluster,
 			names[bySite[i].Name] = true
 		}
 	}
-	plain := func(name string, objs []*manifests.Object) {
-		c := impact.Cluster{Name: name, Objects: objs}
+	plain := func(name string, objs []*manifests.Object, live bool) {
+		c := impact.Cluster{Name: name, Objects: objs, Live: live}
 		rel := manifests.ReadRelease(objs)
 		c.Minor, c.ReleaseImage = rel.Minor, rel.Image
 		out = append(out, c)
 	}
 	if len(found.Loose) > 0 {
-		plain("manifests", found.Loose)
+		plain("manifests", found.Loose, false)
 	}
 	for _, c := range found.Clusters {
 		if len(c.Objects) == 0 {
@@ -212,7 +221,7 @@ func impactSide(e env, base string, paths []string, old bool) ([]impact.Cluster,
 		if names[name] {
 			continue // the site itself is in the input
 		}
-		plain(name, c.Objects)
+		plain(name, c.Objects, c.Live() && old)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, true

@@ -111,6 +111,11 @@ type mtuSiteJSON struct {
 	Current      *int          `json:"current"`           // mtu.current, null when unknown
 	MigrationDue bool          `json:"migrationDue"`      // a running site's current MTU differs from the target
 	Machine      int           `json:"machine,omitempty"` // the uplink MTU of every node, when one
+	// State is, for a running cluster's plan, what it was read from
+	// ("must-gather", "insights archive"); Phases the two oc patch
+	// commands of the migration due.
+	State  string   `json:"state,omitempty"`
+	Phases []string `json:"phases,omitempty"`
 }
 
 type mtuLinkJSON struct {

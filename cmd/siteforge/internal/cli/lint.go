@@ -55,6 +55,15 @@ or a GitOps repository, walked recursively and read as it is kept:
     site's suppressions and severity settings: the site is found by the
     siteforge.dev/source annotation of the folder's objects (INP007 when it
     cannot be found or does not load);
+  - a running cluster's state: the folder oc adm must-gather writes (or one
+    image folder of it, or an oc adm inspect folder) and an unpacked Insights
+    archive are each one cluster, told by their layout, holding what the
+    cluster holds, status included: its nodes, pools, rendered configs,
+    network, mirror objects, catalogs and their pods, EgressIPs. Its release
+    is its ClusterVersion's (not --ocp-version's); no Secret, event or log is
+    read, and nothing is reported on the objects the platform's operators
+    write themselves (MCO's generated MachineConfigs, the default
+    IngressController). docs/diagnose.md walks through it;
   - kustomize function configs (SiteRender, SiteLint) and an exported schema
     (siteforge schema > x.cue) are not linted; hidden entries are skipped.
 Cross-object rules run within one cluster. A file that does not parse, a
@@ -85,6 +94,7 @@ Exit 0 clean, 1 findings at or above --fail-on, 2 the tool could not run (a
 PATH that does not exist, a bad .siteforge.yaml, an internal error); the report
 is printed in every case but the last two.`,
 		example: `  siteforge lint examples/fleet
+  siteforge lint must-gather.local.5483957185
   siteforge lint --format sarif --fail-on warning examples/fleet > siteforge.sarif
   siteforge render --stdout examples/agent-sno | siteforge lint -
   siteforge lint - < examples/agent-sno/site.cue
@@ -369,6 +379,9 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 			continue
 		}
 		set := lint.ManifestSet(c.Objects, minor, versionFrom)
+		if c.Live() {
+			set = lint.LiveSet(c.Objects, minor, versionFrom)
+		}
 		if c.RenderedSite != "" {
 			// linted without its site: the site's suppressions apply
 			from, gone := renderedFrom(c)

@@ -27,10 +27,12 @@ func init() {
 		name:    "mirrors",
 		args:    "preview|resolve PATH... [--image REF...]",
 		summary: "show the registries.conf nodes get, and where each image is pulled from",
-		help: `PATH is a site (as for vet: its rendered mirror objects are used) or plain
+		help: `PATH is a site (as for vet: its rendered mirror objects are used), plain
 manifests (YAML/JSON files or folders holding ImageDigestMirrorSet,
 ImageTagMirrorSet, ImageContentSourcePolicy and image.config.openshift.io
-cluster objects).
+cluster objects), or a running cluster's state (the folder oc adm
+must-gather writes, or an Insights archive: the cluster's own mirror
+objects and release).
 
   siteforge mirrors preview PATH...
       prints /etc/containers/registries.conf as the Machine Config Operator
@@ -48,6 +50,7 @@ cluster objects).
       1 when the site is disconnected (or --disconnected is given) and some
       pull cannot succeed.`,
 		example: `  siteforge mirrors preview examples/disconnected-quay-cache
+  siteforge mirrors preview must-gather.local.5483957185
   siteforge mirrors resolve examples/disconnected-quay-cache --image registry.redhat.io/ubi9/ubi:latest
   siteforge mirrors resolve --format json examples/disconnected-quay-cache --image quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64`,
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {

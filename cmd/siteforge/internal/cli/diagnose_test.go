@@ -1,0 +1,348 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/siteforge/siteforge/internal/archivegen"
+	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/discover"
+	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/lint"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// repoRoot is the repository, from the package's folder (the tests change
+// the working folder).
+var repoRoot, _ = filepath.Abs(filepath.Join("..", "..", "..", ".."))
+
+// mustGather is the folder oc adm must-gather wrote of a fixture cluster
+// (internal/archivegen's testdata).
+func mustGather(t *testing.T, scenario string) string {
+	t.Helper()
+	return filepath.Join(repoRoot, "internal", "archivegen", "testdata", scenario, archivegen.DestDir)
+}
+
+// insightsSample is the Insights operator's documented sample archive,
+// beside the repository; the test is skipped, loudly, without it.
+func insightsSample(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(filepath.Dir(repoRoot), "shared", "upstream", "insights", "archive-sample")
+	if _, err := os.Stat(filepath.Join(p, "config", "version.json")); err != nil {
+		t.Skipf("SKIPPED: the Insights operator's sample archive is not beside the repository (%v): lint of an Insights archive is not tested", err)
+	}
+	return p
+}
+
+// treeDigest is every file's path, mode, size, modification time and
+// content under dir: what running a command must leave as it was.
+func treeDigest(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %v %d %d\n", p, fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+		if fi.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// TestDiagnoseKCS6996487: lint of the must-gather of KCS 6996487's cluster
+// reports MTU001 at the Network config naming the edge nodes; mtu prints
+// the target 1200 and the two phases; neither writes into the must-gather,
+// and no secret it holds is printed.
+func TestDiagnoseKCS6996487(t *testing.T) {
+	mg := mustGather(t, "kcs6996487")
+	before := treeDigest(t, mg)
+	dir := t.TempDir()
+
+	r := mainIn(t, dir, "lint", mg)
+	if r.code != ExitFindings {
+		t.Fatalf("lint exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	want := regexp.MustCompile(`(?m)^\S+/cluster-scoped-resources/config\.openshift\.io/networks\.yaml:30:24: error: cluster MTU 8901 does not fit the 1300-byte path .*` +
+		`its edge nodes ip-10-0-208-20\.ec2\.internal, ip-10-0-209-21\.ec2\.internal \(us-east-1-nyc-1a\) drop larger packets .*` +
+		`phase 1 .*"network":\{"from":8901,"to":1200\}.*phase 2 .*"mtu":1200.* \[MTU001\]$`)
+	if !want.MatchString(r.stdout) || strings.Count(r.stdout, "\n") != 2 {
+		t.Errorf("lint:\n%s", r.stdout)
+	}
+
+	r = mainIn(t, dir, "mtu", mg)
+	if r.code != ExitOK {
+		t.Fatalf("mtu exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"pool edge: 2 nodes, aws-local-zone us-east-1-nyc-1a",
+		"* path edge <-> worker (edge: aws-local-zone us-east-1-nyc-1a)  1300",
+		"  target              1200  computed from the links",
+		"  current             8901  status.clusterNetworkMTU (",
+		"the MTU migration 8901 -> 1200, in two phases",
+		`  1. oc patch network.operator.openshift.io cluster --type=merge -p '{"spec":{"migration":{"mtu":{"machine":{"to":9001},"network":{"from":8901,"to":1200}}}}}'`,
+		`  2. oc patch network.operator.openshift.io cluster --type=merge -p '{"spec":{"defaultNetwork":{"ovnKubernetesConfig":{"mtu":1200}},"migration":null}}'`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("mtu does not print %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := mainIn(t, dir, "mtu", "--check", mg); r.code != ExitFindings {
+		t.Errorf("mtu --check exit %d, want 1: the migration is due", r.code)
+	}
+	if r := mainIn(t, dir, "mtu", "--check", mustGather(t, "kcs6996487-fixed")); r.code != ExitOK {
+		t.Errorf("mtu --check of the cluster at 1200: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = mainIn(t, dir, "mtu", "--format", "json", mg)
+	var js mtuJSON
+	if err := json.Unmarshal([]byte(r.stdout), &js); err != nil || len(js.Sites) != 1 || js.Sites[0].Target != 1200 ||
+		js.Sites[0].State != discover.MustGather || len(js.Sites[0].Phases) != 2 {
+		t.Errorf("mtu --format json: %v\n%s", err, r.stdout)
+	}
+	if after := treeDigest(t, mg); after != before {
+		t.Errorf("the must-gather changed")
+	}
+}
+
+// TestDiagnoseCatalogAndEgressIP: the digest-only catalog failure and the
+// unassigned EgressIP, each with its passing counterpart.
+func TestDiagnoseCatalogAndEgressIP(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		scenario string
+		code     int
+		want     []string
+	}{
+		{"catalog-digest-only", ExitFindings, []string{
+			`cs-redhat-operator-index-7x9kq.yaml:41:17: error: the catalog pod's container registry-server is in ImagePullBackOff .* \[MIR026\]`,
+			`catalogsources/cs-redhat-operator-index.yaml:11:10: error: registry.redhat.io/redhat/redhat-operator-index:v4.16 is pulled by tag.* \[MIR001\]`}},
+		{"catalog-tag-mirrored", ExitOK, []string{`imagetagmirrorsets.yaml:12:5: info: ImageTagMirrorSet itms-operator-0 mirrors tag pulls.* \[MIR018\]`}},
+		{"egressip-unassigned", ExitFindings, []string{
+			`egress-prod.yaml:15:3: error: egress IP 10.0.130.200 is assigned to no node .*why: .*none is labelled k8s.ovn.org/egress-assignable.* \[EGR008\]`,
+			`egress-prod.yaml:10:5: error: 10.0.130.200 cannot be assigned: no node may host egress IPs.* \[EGR006\]`}},
+		{"egressip-assigned", ExitOK, nil},
+	} {
+		mg := mustGather(t, tc.scenario)
+		r := mainIn(t, dir, "lint", mg)
+		if r.code != tc.code {
+			t.Errorf("%s: lint exit %d, want %d\n%s%s", tc.scenario, r.code, tc.code, r.stdout, r.stderr)
+		}
+		if got := strings.Count(r.stdout, "\n") - 1; got != len(tc.want) {
+			t.Errorf("%s: %d findings, want %d:\n%s", tc.scenario, got, len(tc.want), r.stdout)
+		}
+		for _, w := range tc.want {
+			if !regexp.MustCompile(w).MatchString(r.stdout) {
+				t.Errorf("%s: lint does not report %s:\n%s", tc.scenario, w, r.stdout)
+			}
+		}
+		if strings.Contains(r.stdout+r.stderr, archivegen.FixtureSecret) {
+			t.Errorf("%s: the fixture's credential is printed", tc.scenario)
+		}
+	}
+}
+
+// TestDiagnoseInsightsSample: lint of the Insights operator's sample
+// archive exits 0 or 1, positions every finding, prints no secret it holds
+// (in any format), reads the release 4.7.16 from config/version.json (no
+// finding of a later release's gate: OpenShift SDN is fine on 4.7), and
+// reports nothing on what the platform's operators wrote (MCO's rendered
+// and base MachineConfigs, the default IngressController).
+func TestDiagnoseInsightsSample(t *testing.T) {
+	sample := insightsSample(t)
+	before := treeDigest(t, sample)
+	dir := t.TempDir()
+	var secrets []string
+	for _, f := range []string{"config/secrets/openshift-config/support/data.json", "config/secrets/openshift-monitoring/alertmanager-main/data.json"} {
+		data, err := os.ReadFile(filepath.Join(sample, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range m {
+			if s, ok := v.(string); ok && len(s) >= 8 {
+				secrets = append(secrets, s)
+			}
+		}
+	}
+	if len(secrets) == 0 {
+		t.Fatal("the sample's secrets hold no value to look for: the test shows nothing")
+	}
+	var js struct {
+		Findings []struct {
+			Rule     string `json:"rule"`
+			File     string `json:"file"`
+			Line     int    `json:"line"`
+			Resource *struct {
+				Kind, Namespace, Name string
+			} `json:"resource"`
+		} `json:"findings"`
+	}
+	for _, format := range []string{"text", "json", "sarif", "github"} {
+		r := mainIn(t, dir, "lint", "--format", format, sample)
+		if r.code != ExitOK && r.code != ExitFindings {
+			t.Fatalf("lint --format %s exit %d\n%s%s", format, r.code, r.stdout, r.stderr)
+		}
+		for _, s := range secrets {
+			if strings.Contains(r.stdout+r.stderr, s) {
+				t.Errorf("lint --format %s prints a secret of the archive", format)
+			}
+		}
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if diag.HoldsCredential([]byte(line)) {
+				t.Errorf("lint --format %s prints a line that looks like a credential: %s", format, line)
+			}
+		}
+		if format == "json" {
+			if err := json.Unmarshal([]byte(r.stdout), &js); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, f := range js.Findings {
+		if f.File == "" || f.Line < 1 {
+			t.Errorf("finding %s without a position: %+v", f.Rule, f)
+		}
+	}
+
+	// the release, and the platform's own objects, as lint reads them
+	c, probs, ok := discover.LiveCluster(sample)
+	if !ok || len(probs) > 0 || c.What != discover.InsightsArchive {
+		t.Fatalf("the sample is not an Insights archive: %v %v", ok, probs)
+	}
+	set := lint.LiveSet(c.Objects, 0, "")
+	if set.Minor.String() != "4.7" || !strings.Contains(set.MinorFrom, `status.desired.version "4.7.16"`) {
+		t.Errorf("release %s from %s, want 4.7 from config/version.json", set.Minor, set.MinorFrom)
+	}
+	platformWritten := map[string]bool{}
+	for _, o := range c.Objects {
+		if _, ok := manifests.PlatformWritten(o); ok {
+			platformWritten[o.Kind+" "+o.Namespace+"/"+o.Name] = true
+		}
+	}
+	for _, want := range []string{"MachineConfig /00-master", "MachineConfig /01-master-kubelet", "MachineConfig /rendered-worker-39c9df4a2c026c3149a02abe6f88cfc8",
+		"IngressController openshift-ingress-operator/default"} {
+		if !platformWritten[want] {
+			t.Errorf("%s is not the platform's", want)
+		}
+	}
+	l, err := lint.New(lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range l.Check(set).Findings {
+		if f.Resource != nil && platformWritten[f.Resource.Kind+" "+f.Resource.Namespace+"/"+f.Resource.Name] {
+			t.Errorf("finding on the platform's %s %s: %s", f.Resource.Kind, f.Resource.Name, f.Message)
+		}
+		if f.Rule == "NET002" {
+			t.Errorf("a finding of a later release on 4.7.16: %s", f.Message)
+		}
+	}
+	// read as plain manifests, the same objects draw those findings: the
+	// live reading is what keeps them out
+	plain := lint.ManifestSet(c.Objects, 0)
+	plain.Minor, plain.MinorFrom = 0, ""
+	var net002, mcf004 bool
+	for _, f := range l.Check(plain).Findings {
+		net002 = net002 || f.Rule == "NET002"
+		mcf004 = mcf004 || f.Rule == "MCF004"
+	}
+	if !net002 || !mcf004 {
+		t.Errorf("read as plain manifests of the latest release, NET002 %v, MCF004 %v: the test shows nothing", net002, mcf004)
+	}
+	if after := treeDigest(t, sample); after != before {
+		t.Errorf("the archive changed")
+	}
+}
+
+// TestImpactMustGatherAsOld: impact with a must-gather as OLD reports the
+// cluster's own node counts per pool (status.machineCount: the worker pool
+// holds the two Local Zone nodes too) and its maxUnavailable (2), though
+// NEW defines no pool; MCO's generated configs are not changes.
+func TestImpactMustGatherAsOld(t *testing.T) {
+	mg := mustGather(t, "kcs6996487")
+	before := treeDigest(t, mg)
+	dir := t.TempDir()
+	chrony, err := sigsyaml.Marshal(archivegen.UserConfig("99-worker-chrony", "worker", "3.4.0", "/etc/chrony.conf", "server 10.0.0.2 iburst\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, map[string]string{"gitops/chrony.yaml": string(chrony)})
+	r := mainIn(t, dir, "impact", "--format", "json", mg, filepath.Join(dir, "gitops"))
+	if r.code != ExitOK {
+		t.Fatalf("impact exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var rep struct {
+		Pools []struct {
+			Pool           string `json:"pool"`
+			Nodes          *int   `json:"nodes"`
+			Action         string `json:"action"`
+			MaxUnavailable string `json:"maxUnavailable"`
+			Waves          int    `json:"waves"`
+			Changes        []struct {
+				Object string `json:"object"`
+			} `json:"changes"`
+		} `json:"pools"`
+		Other []struct {
+			Reason string `json:"reason"`
+		} `json:"other"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range rep.Pools {
+		n := -1
+		if p.Nodes != nil {
+			n = *p.Nodes
+		}
+		got[p.Pool] = fmt.Sprintf("%d nodes, %s, maxUnavailable %s, %d waves, %d changes", n, p.Action, p.MaxUnavailable, p.Waves, len(p.Changes))
+	}
+	want := map[string]string{
+		"master": "3 nodes, none, maxUnavailable 1, 0 waves, 0 changes",
+		"worker": "5 nodes, reboot, maxUnavailable 2, 3 waves, 1 changes",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(rep.Other) != 0 {
+		t.Errorf("impact:\n%v\nwant\n%v\nother %v", got, want, rep.Other)
+	}
+	if after := treeDigest(t, mg); after != before {
+		t.Errorf("the must-gather changed")
+	}
+}
+
+// TestMirrorsMustGather: mirrors reads a must-gather's own mirror objects:
+// the catalog's tag pull meets digest-only mirrors of a blocked source.
+func TestMirrorsMustGather(t *testing.T) {
+	mg := mustGather(t, "catalog-digest-only")
+	dir := t.TempDir()
+	r := mainIn(t, dir, "mirrors", "preview", mg)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "pull-from-mirror = 'digest-only'") || !strings.Contains(r.stdout, "blocked = true") {
+		t.Errorf("mirrors preview exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = mainIn(t, dir, "mirrors", "resolve", mg, "--image", "registry.redhat.io/redhat/redhat-operator-index:v4.16")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "skipped: digest-only mirror skipped for a tag reference") || !strings.Contains(r.stdout, "BLOCKED") {
+		t.Errorf("mirrors resolve exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

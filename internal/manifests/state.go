@@ -1,0 +1,271 @@
+package manifests
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+	machineconfigv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/upstream"
+)
+
+// State is what a running cluster's objects (a must-gather, an Insights
+// archive) say the cluster is doing: status is the truth. The one reader of
+// a cluster's state; what a field is missing from is nil or zero.
+type State struct {
+	// Config is Network.config "cluster": status.clusterNetworkMTU and
+	// status.networkType are the applied MTU and network type (CNO
+	// StatusFromOperatorConfig writes them from the applied operator
+	// configuration), status.migration the migration CNO applies.
+	Config    *Object
+	NetConfig configv1.Network
+	// Operator is Network.operator "cluster": its spec.migration.mtu is
+	// the MTU migration asked for.
+	Operator    *Object
+	NetOperator operatorv1.Network
+	// Infrastructure is the Infrastructure "cluster"; Platform its
+	// platform type as siteforge spells platforms (aws, baremetal, ...)
+	// and Region the cloud's region.
+	Infrastructure   *Object
+	Platform, Region string
+	Release          Release
+	Nodes            []*Node
+	Pools            []*Pool
+	// Rendered are the rendered MachineConfigs the pools and nodes use,
+	// by name.
+	Rendered map[string]*MachineConfig
+	Catalogs []*Catalog
+}
+
+// Pool is a MachineConfigPool with its status.
+type Pool struct {
+	Obj *Object
+	MCP machineconfigv1.MachineConfigPool
+}
+
+// Condition is the pool's condition of a type, nil when absent.
+func (p *Pool) Condition(t string) *machineconfigv1.MachineConfigPoolCondition {
+	for i, c := range p.MCP.Status.Conditions {
+		if string(c.Type) == t {
+			return &p.MCP.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// ConditionIndex is the index of the condition of a type in
+// status.conditions, -1 when absent (a field path names it).
+func (p *Pool) ConditionIndex(t string) int {
+	return slices.IndexFunc(p.MCP.Status.Conditions, func(c machineconfigv1.MachineConfigPoolCondition) bool { return string(c.Type) == t })
+}
+
+// True reports whether the pool's condition of a type is True.
+func (p *Pool) True(t string) bool {
+	c := p.Condition(t)
+	return c != nil && c.Status == corev1.ConditionTrue
+}
+
+// Catalog is a CatalogSource and the pods serving it (platform.CatalogPodLabel).
+type Catalog struct {
+	Obj  *Object
+	Spec upstream.CatalogSourceSpec
+	Pods []*CatalogPod
+}
+
+// CatalogPod is a pod serving a catalog, with its status.
+type CatalogPod struct {
+	Obj *Object
+	Pod corev1.Pod
+}
+
+// MachineConfigPools reads the MachineConfigPools among objs. The one
+// reader of MachineConfigPool.
+func MachineConfigPools(objs []*Object) []*Pool {
+	var out []*Pool
+	for _, o := range objs {
+		if o.Kind != "MachineConfigPool" || o.APIVersion != GroupMachineConfigV1 {
+			continue
+		}
+		p := &Pool{Obj: o}
+		if o.DecodeLoose(&p.MCP) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ReadState reads a running cluster's state from its objects.
+func ReadState(objs []*Object) *State {
+	st := &State{Release: ReadRelease(objs), Nodes: Nodes(objs), Pools: MachineConfigPools(objs), Rendered: map[string]*MachineConfig{}}
+	catalogs := map[[2]string]*Catalog{}
+	var pods []*CatalogPod
+	for _, o := range objs {
+		switch {
+		case o.Kind == "Network" && o.APIVersion == GroupConfig && o.Name == platform.ConfigSingletonName:
+			if o.DecodeLoose(&st.NetConfig) == nil {
+				st.Config = o
+			}
+		case o.Kind == "Network" && o.APIVersion == GroupOperatorV1 && o.Name == platform.ConfigSingletonName:
+			if o.DecodeLoose(&st.NetOperator) == nil {
+				st.Operator = o
+			}
+		case o.Kind == "Infrastructure" && o.APIVersion == GroupConfig && o.Name == platform.ConfigSingletonName:
+			var infra configv1.Infrastructure
+			if o.DecodeLoose(&infra) != nil {
+				continue
+			}
+			st.Infrastructure = o
+			if ps := infra.Status.PlatformStatus; ps != nil {
+				st.Platform = platform.InfrastructurePlatform(string(ps.Type))
+				if ps.AWS != nil {
+					st.Region = ps.AWS.Region
+				}
+			}
+			if st.Platform == "" {
+				st.Platform = platform.InfrastructurePlatform(string(infra.Status.Platform))
+			}
+		case o.Kind == "CatalogSource" && o.APIVersion == GroupOperatorsCoreOS:
+			var cs upstream.CatalogSource
+			if o.DecodeLoose(&cs) == nil {
+				c := &Catalog{Obj: o, Spec: cs.Spec}
+				catalogs[[2]string{o.Namespace, o.Name}] = c
+				st.Catalogs = append(st.Catalogs, c)
+			}
+		case o.Kind == "Pod" && o.APIVersion == "v1":
+			p := &CatalogPod{Obj: o}
+			if o.DecodeLoose(&p.Pod) == nil && p.Pod.Labels[platform.CatalogPodLabel] != "" {
+				pods = append(pods, p)
+			}
+		}
+	}
+	for _, p := range pods {
+		if c := catalogs[[2]string{p.Obj.Namespace, p.Pod.Labels[platform.CatalogPodLabel]}]; c != nil {
+			c.Pods = append(c.Pods, p)
+		}
+	}
+	inUse := map[string]bool{}
+	for _, p := range st.Pools {
+		inUse[p.MCP.Spec.Configuration.Name], inUse[p.MCP.Status.Configuration.Name] = true, true
+	}
+	for _, mc := range MachineConfigs(objs) {
+		if inUse[mc.Obj.Name] {
+			st.Rendered[mc.Obj.Name] = mc
+		}
+	}
+	return st
+}
+
+// AppliedMTU is the cluster MTU the cluster applies
+// (status.clusterNetworkMTU), 0 when the state does not say.
+func (st *State) AppliedMTU() int { return st.NetConfig.Status.ClusterNetworkMTU }
+
+// NetworkType is the applied network type (status.networkType), else the
+// spec's.
+func (st *State) NetworkType() string {
+	if t := st.NetConfig.Status.NetworkType; t != "" {
+		return platform.CanonicalNetworkType(t)
+	}
+	return platform.CanonicalNetworkType(st.NetConfig.Spec.NetworkType)
+}
+
+// MTUMigration is the MTU migration Network.operator asks for
+// (spec.migration.mtu), nil when none.
+func (st *State) MTUMigration() *operatorv1.MTUMigration {
+	if m := st.NetOperator.Spec.Migration; m != nil {
+		return m.MTU
+	}
+	return nil
+}
+
+// IPsecFull reports whether the operator configuration runs IPsec in mode
+// Full (an ipsecConfig without a mode is Full: CNO GetIPsecMode).
+func (st *State) IPsecFull() bool {
+	ovn := st.NetOperator.Spec.DefaultNetwork.OVNKubernetesConfig
+	return ovn != nil && ovn.IPsecConfig != nil && platform.IPsecModeIsFull(true, string(ovn.IPsecConfig.Mode))
+}
+
+// ClusterNetworks are the cluster network CIDRs (status, else spec).
+func (st *State) ClusterNetworks() []string {
+	cn := st.NetConfig.Status.ClusterNetwork
+	if len(cn) == 0 {
+		cn = st.NetConfig.Spec.ClusterNetwork
+	}
+	var out []string
+	for _, c := range cn {
+		out = append(out, c.CIDR)
+	}
+	return out
+}
+
+// PoolOf is the MachineConfigPool a node is in: the custom pool whose
+// nodeSelector takes it, else the built-in pool of its role (MCO
+// pkg/controller/node getPrimaryPoolForNode: a custom pool wins over
+// worker); "" when none.
+func (st *State) PoolOf(n *Node) string {
+	var builtin, custom string
+	for _, p := range st.Pools {
+		sel := p.MCP.Spec.NodeSelector
+		if sel == nil || !selects(sel.MatchLabels, n.Labels) || len(sel.MatchExpressions) > 0 {
+			continue
+		}
+		if platform.BuiltinPool(p.Obj.Name) {
+			if builtin == "" || p.Obj.Name == platform.MachineConfigRoleMaster {
+				builtin = p.Obj.Name
+			}
+		} else if custom == "" {
+			custom = p.Obj.Name
+		}
+	}
+	if builtin == platform.MachineConfigRoleMaster {
+		return builtin // the control plane stays in master
+	}
+	if custom != "" {
+		return custom
+	}
+	return builtin
+}
+
+func selects(match, labels map[string]string) bool {
+	for k, v := range match {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// EdgeNodes are the AWS edge nodes (Local Zone or Wavelength Zone) and
+// their zone types, sorted by name: a node with the edge role
+// (platform.EdgeRoleLabel) or in a zone AWS names a Local or Wavelength
+// Zone.
+func (st *State) EdgeNodes() []*Node {
+	var out []*Node
+	for _, n := range st.Nodes {
+		if _, ok := n.AWSEdgeZone(); ok {
+			out = append(out, n)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// AWSEdgeZone is the node's zone and its type when the node sits in an AWS
+// edge zone (the edge role, or a Local or Wavelength Zone name).
+func (n *Node) AWSEdgeZone() (platform.AWSZoneType, bool) {
+	zone := n.Labels[platform.ZoneLabel]
+	_, typ, known := platform.AWSZone(zone)
+	switch {
+	case known && (typ == platform.AWSLocalZone || typ == platform.AWSWavelengthZone):
+		return typ, true
+	case strings.HasPrefix(n.ProviderID, "aws://") || known:
+		if _, ok := n.Labels[platform.EdgeRoleLabel]; ok {
+			return platform.AWSLocalZone, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/siteforge/siteforge/internal/cluster/egressip"
+	"github.com/siteforge/siteforge/lint"
+)
+
+// ---------------------------------------------------------------- EGR008
+
+// checkEgressUnassigned: on a running cluster, each address of an
+// EgressIP that its status.items assigns to no node, with why: the
+// problems the EgressIP rules find for it (egressip.Check over the
+// cluster's own nodes), or none found.
+func checkEgressUnassigned(set lint.Set, r *lint.Reporter) {
+	if !set.Live {
+		return
+	}
+	eips := set.Kind(egressip.GroupVersion.String(), "EgressIP")
+	if len(eips) == 0 {
+		return
+	}
+	objs := make([]egressip.Object, len(eips))
+	docs := make([]egressip.EgressIP, len(eips))
+	for i, o := range eips {
+		_ = o.DecodeLoose(&docs[i])
+		e := docs[i]
+		objs[i] = egressip.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
+	}
+	c := plainClusterOf(set).egressCluster(objs)
+	problems := egressip.Check(c, objs)
+	for i, o := range eips {
+		st := docs[i].Status
+		if st == nil {
+			continue // no status: not what the cluster did
+		}
+		assigned := map[string]string{}
+		for _, it := range st.Items {
+			assigned[egressip.Normalize(it.EgressIP)] = it.Node
+		}
+		for j, ip := range docs[i].Spec.EgressIPs {
+			if _, ok := assigned[egressip.Normalize(ip)]; ok {
+				continue
+			}
+			var why []string
+			for _, p := range problems {
+				if (p.Object == i || p.Object < 0) && (p.IP == j || p.IP < 0) {
+					why = append(why, fmt.Sprintf("%s [%s]", p.Message, egressip.RuleOf(p, c)))
+				}
+			}
+			reason := "siteforge finds no reason in this state: the events of the EgressIP and the logs of ovnkube-control-plane (openshift-ovn-kubernetes) say why"
+			if len(why) > 0 {
+				reason = "why: " + strings.Join(why, "; ")
+			}
+			r.Object(o, fmt.Sprintf("egress IP %s is assigned to no node (status.items does not list it): the selected pods leave the cluster with their node's address; %s", ip, reason), "status")
+		}
+	}
+}
