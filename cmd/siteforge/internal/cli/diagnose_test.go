@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/siteforge/siteforge/internal/archivegen"
-	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/credential"
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/lint"
@@ -211,7 +211,7 @@ func TestDiagnoseInsightsSample(t *testing.T) {
 			}
 		}
 		for _, line := range strings.Split(r.stdout, "\n") {
-			if diag.HoldsCredential([]byte(line)) {
+			if credential.Find([]byte(line)) != "" {
 				t.Errorf("lint --format %s prints a line that looks like a credential: %s", format, line)
 			}
 		}
@@ -262,7 +262,7 @@ func TestDiagnoseInsightsSample(t *testing.T) {
 	}
 	// read as plain manifests, the same objects draw those findings: the
 	// live reading is what keeps them out
-	plain := lint.ManifestSet(c.Objects, 0)
+	plain := lint.ManifestSet(c.Objects, 0, "")
 	plain.Minor, plain.MinorFrom = 0, ""
 	var net002, mcf004 bool
 	for _, f := range l.Check(plain).Findings {
