@@ -234,9 +234,11 @@ func init() {
 			Name:     "in-cluster-cache-own-images-unknown",
 			Severity: lint.Error,
 			Summary:  "a site's in-cluster cache is deployed by something other than the Quay operator and bootstrapImages lists none of its images",
-			Rationale: "The issue that built mirroring.inClusterCache requires that the images the cluster needs before the cache can run are never " +
-				"routed through it: the release payload, and the images of the cache's own operator and pods (as Gardener's registry cache does, " +
-				"gardener/gardener-extension-registry-cache PR #68: system images are not cached). For a Quay the Quay operator runs " +
+			Rationale: "An image the cluster needs before the cache can run must never be routed through it: the release payload, and the images of " +
+				"the cache's own operator and pods. Until the cache runs nobody answers at its address, so a node pulling them through it waits " +
+				"for the dial timeout before the source (or, with the source blocked, never gets them): the cache could not start itself after a " +
+				"reboot (Gardener's registry cache met this: gardener/gardener-extension-registry-cache PR #68, \"Fix the Node bootstrap problem\": " +
+				"system images are not cached). For a Quay the Quay operator runs " +
 				"(deployedBy: quay-operator, the default) siteforge knows them: the repositories of the operator, its bundle and catalog and a " +
 				"QuayRegistry's pods (quay/quay-operator bundle/manifests/quay-operator.clusterserviceversion.yaml RELATED_IMAGE_COMPONENT_*; " +
 				"Red Hat Quay under registry.redhat.io/quay; docs/in-cluster-cache.md lists them). For deployedBy: other it does not, and " +
