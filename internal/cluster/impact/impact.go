@@ -47,11 +47,12 @@ type Cluster struct {
 	// install): it has no node to disrupt.
 	NotInstalled bool
 	// Live is a running cluster's state (a must-gather, an Insights
-	// archive), as the old side: its MachineConfigPools are the cluster's
+	// archive), on either side: its MachineConfigPools are the cluster's
 	// own, and so are their node counts (status.machineCount) and
-	// maxUnavailable, which the new side takes where it does not define
+	// maxUnavailable, which the other side takes where it does not define
 	// the pool; the MachineConfigs MCO generated (manifests.PlatformWritten)
-	// are MCO's, the same on both sides.
+	// are MCO's, stood in for as on the other side, so two states of the
+	// same cluster differ only where the user's objects do.
 	Live bool
 }
 
@@ -324,15 +325,9 @@ func compareCluster(rep *Report, o, n Cluster) error {
 		policy.RegistryDrainOverride = true
 	}
 	oldPools, newPools := pools(o), pools(n)
-	var liveNodes map[string]int // the running cluster's node count per pool
-	if o.Live {
-		liveNodes = map[string]int{}
-		for _, p := range manifests.MachineConfigPools(o.Objects) {
-			liveNodes[p.Obj.Name] = int(p.MCP.Status.MachineCount)
-			if np, ok := newPools[p.Obj.Name]; !ok || np.obj == nil {
-				newPools[p.Obj.Name] = oldPools[p.Obj.Name] // the new side does not redefine it
-			}
-		}
+	liveNodes := livePools(o, n, oldPools, newPools)
+	if nl := livePools(n, o, newPools, oldPools); nl != nil {
+		liveNodes = nl // the cluster as it is after the change
 	}
 	names := map[string]bool{}
 	for p := range newPools {
@@ -412,6 +407,26 @@ func compareCluster(rep *Report, o, n Cluster) error {
 		rep.Pools = append(rep.Pools, clusterPools...)
 	}
 	return nil
+}
+
+// livePools are the node counts (status.machineCount) of a running
+// cluster's pools, nil when c is not one. When the other side is not a
+// running cluster too, each of c's pools it does not define (absent, or
+// MCO's built-in stand-in) is c's there too: both sides are the same
+// cluster. Two running clusters' states each have their own pools: a
+// pool one of them lacks did not exist then.
+func livePools(c, otherSide Cluster, own, other map[string]pool) map[string]int {
+	if !c.Live {
+		return nil
+	}
+	counts := map[string]int{}
+	for _, p := range manifests.MachineConfigPools(c.Objects) {
+		counts[p.Obj.Name] = int(p.MCP.Status.MachineCount)
+		if op, ok := other[p.Obj.Name]; !otherSide.Live && (!ok || op.obj == nil) {
+			other[p.Obj.Name] = own[p.Obj.Name]
+		}
+	}
+	return counts
 }
 
 func wavesText(p Pool) string {

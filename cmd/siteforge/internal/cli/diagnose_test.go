@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -277,20 +278,11 @@ func TestDiagnoseInsightsSample(t *testing.T) {
 	}
 }
 
-// TestImpactMustGatherAsOld: impact with a must-gather as OLD reports the
-// cluster's own node counts per pool (status.machineCount: the worker pool
-// holds the two Local Zone nodes too) and its maxUnavailable (2), though
-// NEW defines no pool; MCO's generated configs are not changes.
-func TestImpactMustGatherAsOld(t *testing.T) {
-	mg := mustGather(t, "kcs6996487")
-	before := treeDigest(t, mg)
-	dir := t.TempDir()
-	chrony, err := sigsyaml.Marshal(archivegen.UserConfig("99-worker-chrony", "worker", "3.4.0", "/etc/chrony.conf", "server 10.0.0.2 iburst\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, dir, map[string]string{"gitops/chrony.yaml": string(chrony)})
-	r := mainIn(t, dir, "impact", "--format", "json", mg, filepath.Join(dir, "gitops"))
+// impactPools are the pools of impact --format json's report, each as
+// "N nodes, action, maxUnavailable M, W waves, C changes", and the
+// reasons of its other news.
+func impactPools(t *testing.T, r ran) (map[string]string, []string) {
+	t.Helper()
 	if r.code != ExitOK {
 		t.Fatalf("impact exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -310,7 +302,7 @@ func TestImpactMustGatherAsOld(t *testing.T) {
 		} `json:"other"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\n%s", err, r.stdout)
 	}
 	got := map[string]string{}
 	for _, p := range rep.Pools {
@@ -320,15 +312,94 @@ func TestImpactMustGatherAsOld(t *testing.T) {
 		}
 		got[p.Pool] = fmt.Sprintf("%d nodes, %s, maxUnavailable %s, %d waves, %d changes", n, p.Action, p.MaxUnavailable, p.Waves, len(p.Changes))
 	}
+	var other []string
+	for _, o := range rep.Other {
+		other = append(other, o.Reason)
+	}
+	return got, other
+}
+
+// chronyGitOps writes dir/gitops/chrony.yaml: a user MachineConfig of the
+// worker pool, which reboots its nodes.
+func chronyGitOps(t *testing.T, dir string) string {
+	t.Helper()
+	chrony, err := sigsyaml.Marshal(archivegen.UserConfig("99-worker-chrony", "worker", "3.4.0", "/etc/chrony.conf", "server 10.0.0.2 iburst\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, map[string]string{"gitops/chrony.yaml": string(chrony)})
+	return filepath.Join(dir, "gitops")
+}
+
+// chronyOnCluster checks impact's report of chronyGitOps's MachineConfig
+// on kcs6996487's cluster: the worker pool's 5 nodes (status.machineCount)
+// reboot, 2 at a time (its maxUnavailable), the master pool's do nothing.
+func chronyOnCluster(t *testing.T, what string, r ran) {
+	t.Helper()
+	got, other := impactPools(t, r)
 	want := map[string]string{
 		"master": "3 nodes, none, maxUnavailable 1, 0 waves, 0 changes",
 		"worker": "5 nodes, reboot, maxUnavailable 2, 3 waves, 1 changes",
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) || len(rep.Other) != 0 {
-		t.Errorf("impact:\n%v\nwant\n%v\nother %v", got, want, rep.Other)
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(other) != 0 {
+		t.Errorf("%s:\n%v\nwant\n%v\nother %v", what, got, want, other)
 	}
+}
+
+// TestImpactMustGatherAsOld: impact with a must-gather as OLD reports the
+// cluster's own node counts per pool (status.machineCount: the worker pool
+// holds the two Local Zone nodes too) and its maxUnavailable (2), though
+// NEW defines no pool; MCO's generated configs are not changes.
+func TestImpactMustGatherAsOld(t *testing.T) {
+	mg := mustGather(t, "kcs6996487")
+	before := treeDigest(t, mg)
+	dir := t.TempDir()
+	gitops := chronyGitOps(t, dir)
+	chronyOnCluster(t, "impact MG GITOPS", mainIn(t, dir, "impact", "--format", "json", mg, gitops))
 	if after := treeDigest(t, mg); after != before {
 		t.Errorf("the must-gather changed")
+	}
+}
+
+// TestImpactMustGatherAsNew: a must-gather is the cluster on either side.
+// The same must-gather as OLD and NEW, and a must-gather committed to git
+// and unchanged (impact --git HEAD), change nothing: MCO's generated
+// configs are MCO's on both sides. As NEW against a GitOps folder that
+// adds a worker MachineConfig the cluster does not run, the cluster's own
+// pools, node counts and maxUnavailable are used, as they are as OLD.
+func TestImpactMustGatherAsNew(t *testing.T) {
+	mg := mustGather(t, "kcs6996487")
+	dir := t.TempDir()
+	nothing := "no node is drained, restarted or rebooted: no MachineConfigPool's configuration changes\n"
+	if r := mainIn(t, dir, "impact", mg, mg); r.code != ExitOK || r.stdout != nothing {
+		t.Errorf("impact MG MG: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	gitops := chronyGitOps(t, dir)
+	chronyOnCluster(t, "impact GITOPS MG", mainIn(t, dir, "impact", "--format", "json", gitops, mg))
+
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIPPED LOUDLY: git is not installed; impact --git of a committed must-gather is not tested")
+	}
+	repo := t.TempDir()
+	copyTree(t, mg, filepath.Join(repo, "clusters", "prod", archivegen.DestDir))
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "must-gather"}} {
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if r := mainIn(t, repo, "impact", "--git", "HEAD"); r.code != ExitOK || r.stdout != nothing {
+		t.Errorf("impact --git HEAD of an unchanged must-gather: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestImpactInsightsSampleItself: the Insights sample archive against
+// itself changes nothing.
+func TestImpactInsightsSampleItself(t *testing.T) {
+	sample := insightsSample(t)
+	r := mainIn(t, t.TempDir(), "impact", sample, sample)
+	if r.code != ExitOK || r.stdout != "no node is drained, restarted or rebooted: no MachineConfigPool's configuration changes\n" {
+		t.Errorf("impact of the sample against itself: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 

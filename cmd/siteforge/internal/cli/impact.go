@@ -37,8 +37,8 @@ func init() {
 		args:    "(OLD NEW | --git REV [PATH...]) [--format text|json|markdown] [--fail-on reboot|drain]",
 		summary: "which nodes a change drains or reboots, pool by pool (the Machine Config Operator's rules)",
 		help: `Compares two states of the same inputs - OLD and NEW are anything lint reads
-(sites, fleets, rendered output folders, plain manifest folders, and as OLD
-a running cluster's state: a must-gather or an Insights archive), or with
+(sites, fleets, rendered output folders, plain manifest folders, and a
+running cluster's state: a must-gather or an Insights archive), or with
 --git REV the PATHs (default .) at git revision REV against the working tree,
 read through git without a checkout - and says for each cluster and
 MachineConfigPool what the Machine Config Operator does to its nodes: none,
@@ -50,10 +50,13 @@ takes, plus the registries.conf MCO generates from the mirror objects and
 image.config; a MachineConfiguration "cluster" in NEW (node disruption
 policies, 4.17+) changes the actions the way MCO applies it. MTU and network
 type migrations (Network objects) reboot every pool. Clusters are matched by
-site name, or by their folder relative to OLD and NEW; a must-gather as OLD is
-the cluster NEW holds when NEW holds one: its pools, their node counts
-(status.machineCount) and maxUnavailable are the cluster's own where NEW does
-not define them, and the MachineConfigs MCO generated are MCO's on both sides.
+site name, or by their folder relative to OLD and NEW. A must-gather, as OLD
+or NEW, is the cluster the other side holds when that side holds one: its
+pools, their node counts (status.machineCount) and maxUnavailable are the
+cluster's own where the other side does not define them, and the
+MachineConfigs MCO generated are MCO's on both sides, so the same state as
+OLD and NEW changes nothing. Two must-gathers of one cluster give what
+changed between them.
 docs/impact.md lists the rules and their MCO sources.
 
 Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
@@ -93,10 +96,8 @@ Exit 0; 1 with --fail-on reboot|drain when a pool's action is at least that;
 					if before, ok = impactSide(e, args[0], []string{args[0]}, true); ok {
 						after, ok = impactSide(e, args[1], []string{args[1]}, false)
 					}
-					if ok && len(before) == 1 && before[0].Live && len(after) == 1 {
-						// a running cluster's state against the one
-						// cluster NEW describes: the same cluster
-						before[0].Name = after[0].Name
+					if ok && len(before) == 1 && len(after) == 1 {
+						sameCluster(&before[0], &after[0])
 					}
 				}
 				if !ok {
@@ -221,10 +222,23 @@ func impactSide(e env, base string, paths []string, old bool) ([]impact.Cluster,
 		if names[name] {
 			continue // the site itself is in the input
 		}
-		plain(name, c.Objects, c.Live() && old)
+		plain(name, c.Objects, c.Live())
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, true
+}
+
+// sameCluster names a running cluster's state (a must-gather, an
+// Insights archive) as the one cluster the other side holds: OLD and NEW
+// are the same cluster, whichever of them was gathered from it. Two
+// gathered states take OLD's name.
+func sameCluster(before, after *impact.Cluster) {
+	switch {
+	case after.Live:
+		after.Name = before.Name
+	case before.Live:
+		before.Name = after.Name
+	}
 }
 
 // maxGitArchive bounds what is read from git for --git.
