@@ -72,6 +72,9 @@ type Cluster struct {
 	Degraded *mcfgv1.MachineConfigPoolCondition
 	// EgressAssignable labels the first worker k8s.ovn.org/egress-assignable.
 	EgressAssignable bool
+	// DefaultRouteSelector is the default IngressController's
+	// spec.routeSelector (nil: none, the operator's default).
+	DefaultRouteSelector *metav1.LabelSelector
 	// Extra are more objects (mirror sets, catalogs, EgressIPs, ...).
 	Extra []Object
 	// Pods are more pods, with their logs (namespace/pod/container).
@@ -201,15 +204,37 @@ func (c *Cluster) Objects() []Object {
 	for _, mc := range c.UserConfigs {
 		add("machineconfiguration.openshift.io", "machineconfigs", mc)
 	}
-	add("operator.openshift.io", "ingresscontrollers", &operatorv1.IngressController{TypeMeta: typeMeta("operator.openshift.io/v1", "IngressController"),
-		ObjectMeta: meta(platform.IngressDefaultControllerName, platform.IngressOperatorNamespace, nil),
-		Spec:       operatorv1.IngressControllerSpec{HTTPEmptyRequestsPolicy: operatorv1.HTTPEmptyRequestsPolicyRespond},
-		Status: operatorv1.IngressControllerStatus{AvailableReplicas: 2, Selector: "ingresscontroller.operator.openshift.io/deployment-ingresscontroller=default",
-			Domain: "apps." + c.Name + ".example.com", EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{Type: operatorv1.LoadBalancerServiceStrategyType}}})
+	add("config.openshift.io", "ingresses", &configv1.Ingress{TypeMeta: typeMeta("config.openshift.io/v1", "Ingress"), ObjectMeta: meta("cluster", "", nil),
+		Spec: configv1.IngressSpec{Domain: c.appsDomain()}})
+	add("operator.openshift.io", "ingresscontrollers", c.IngressController(platform.IngressDefaultControllerName, operatorv1.IngressControllerSpec{RouteSelector: c.DefaultRouteSelector}))
 	for _, p := range c.Pods {
 		add(platform.MustGatherCoreGroup, "pods", p)
 	}
 	return append(out, c.Extra...)
+}
+
+// appsDomain is the cluster's ingress domain (the installer's
+// apps.<cluster>.<base domain>).
+func (c *Cluster) appsDomain() string {
+	return "apps." + c.Name + ".example.com"
+}
+
+// IngressController is an IngressController of the cluster with its status,
+// as the ingress operator keeps it: admitted, its domain spec.domain or,
+// without one, the Ingress config's (cluster-ingress-operator
+// pkg/operator/controller/ingress controller.go setDefaultDomain), published
+// through a load balancer (AWS).
+func (c *Cluster) IngressController(name string, spec operatorv1.IngressControllerSpec) *operatorv1.IngressController {
+	spec.HTTPEmptyRequestsPolicy = operatorv1.HTTPEmptyRequestsPolicyRespond
+	domain := spec.Domain
+	if domain == "" {
+		domain = c.appsDomain()
+	}
+	return &operatorv1.IngressController{TypeMeta: typeMeta("operator.openshift.io/v1", "IngressController"),
+		ObjectMeta: meta(name, platform.IngressOperatorNamespace, nil), Spec: spec,
+		Status: operatorv1.IngressControllerStatus{AvailableReplicas: 2, Selector: "ingresscontroller.operator.openshift.io/deployment-ingresscontroller=" + name,
+			Domain: domain, EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{Type: operatorv1.LoadBalancerServiceStrategyType},
+			Conditions: []operatorv1.OperatorCondition{{Type: "Admitted", Status: operatorv1.ConditionTrue, LastTransitionTime: installed}}}}
 }
 
 func objectMeta(obj any) metav1.ObjectMeta {

@@ -70,6 +70,13 @@ var Scenarios = []Scenario{
 			Message: `Node ip-10-0-130-40.ec2.internal is reporting: "failed to write /etc/chrony.conf: no space left on device"`}
 		return c.mustGather()
 	}},
+	{"ingress-default-drops-platform-routes", "a shard for internal routes, and the default IngressController edited to serve only routes labelled type=public: the console, OAuth and canary routes carry no such label", func() *MustGather {
+		return shardedCluster(&metav1.LabelSelector{MatchLabels: map[string]string{"type": "public"}}).mustGather()
+	}},
+	{"ingress-sharded", "the same shard, the default IngressController excluding its routes (type NotIn internal)", func() *MustGather {
+		return shardedCluster(&metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+			{Key: "type", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"internal"}}}}).mustGather()
+	}},
 }
 
 // fixtureRelease is the release every fixture cluster runs: KCS 6996487's
@@ -191,5 +198,17 @@ func egressCluster(assigned bool) *Cluster {
 		e.Status.Items = append(e.Status.Items, egressip.EgressIPStatusItem{Node: nodes[c.Masters].name, EgressIP: ip})
 	}
 	c.Extra = append(c.Extra, Object{Group: "k8s.ovn.org", Resource: "egressips", Name: e.Name, Obj: e})
+	return c
+}
+
+// shardedCluster has a router shard "internal" (its own domain, the routes
+// labelled type=internal) and the default IngressController's
+// routeSelector as given.
+func shardedCluster(defaultRoutes *metav1.LabelSelector) *Cluster {
+	c := base("ingress")
+	c.DefaultRouteSelector = defaultRoutes
+	shard := c.IngressController("internal", operatorv1.IngressControllerSpec{Domain: "internal." + c.appsDomain(),
+		RouteSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"type": "internal"}}})
+	c.Extra = append(c.Extra, Object{Group: "operator.openshift.io", Resource: "ingresscontrollers", Namespace: shard.Namespace, Name: shard.Name, Obj: shard})
 	return c
 }

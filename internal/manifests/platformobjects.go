@@ -9,17 +9,16 @@ import (
 // PlatformWritten reports whether a platform operator wrote o itself, and
 // says which: a MachineConfig the Machine Config Operator generated (its
 // rendered and base configs: platform.MCOGeneratedAnnotation, or a
-// controller owner that is a MachineConfigPool or MCO's ControllerConfig),
-// or the default IngressController the ingress operator creates
-// (cluster-ingress-operator pkg/operator/controller/ingress
-// ensureDefaultIngressController). A running cluster's state holds them
-// beside what its users wrote.
+// controller owner that is a MachineConfigPool or MCO's ControllerConfig).
+// A running cluster's state holds them beside what its users wrote. The
+// default IngressController is not one: the ingress operator creates it
+// only when it is missing (cluster-ingress-operator pkg/operator/operator.go
+// ensureDefaultIngressController), and its spec is the users' to edit
+// (routeSelector, replicas, nodePlacement: openshift/enhancements
+// enhancements/ingress/default-ingress-controller.md); the ING rules read it
+// as the default router it is.
 func PlatformWritten(o *Object) (by string, ok bool) {
-	switch {
-	case o.Kind == "IngressController" && o.APIVersion == GroupOperatorV1 &&
-		o.Namespace == platform.IngressOperatorNamespace && o.Name == platform.IngressDefaultControllerName:
-		return "the ingress operator", true
-	case o.Kind != "MachineConfig" || o.APIVersion != GroupMachineConfigV1:
+	if o.Kind != "MachineConfig" || o.APIVersion != GroupMachineConfigV1 {
 		return "", false
 	}
 	var m struct {

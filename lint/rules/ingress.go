@@ -128,7 +128,16 @@ type ingSpec struct {
 	} `json:"endpointPublishingStrategy"`
 }
 
-// ingControllers lists the set's IngressControllers, in file order.
+// ingControllers lists the set's IngressControllers: the default
+// controller first, then the others in file order. The default is the
+// cluster's router from installation on (cluster-ingress-operator
+// pkg/operator/operator.go ensureDefaultIngressController creates it when
+// missing), not a shard: when a shard is added, the default is the
+// admitted controller the shard is compared with (pkg/operator/controller/ingress
+// controller.go validateDomainUniqueness refuses the newcomer), and
+// without spec.domain its domain is the Ingress config's spec.domain
+// (controller.go setDefaultDomain). So what a rule says of a controller
+// that conflicts with another is said of the shard, never of the default.
 func ingControllers(set lint.Set) []*ingController {
 	var out []*ingController
 	for _, o := range set.Kind(manifests.GroupOperatorV1, "IngressController") {
@@ -140,6 +149,7 @@ func ingControllers(set lint.Set) []*ingController {
 		}
 		out = append(out, &ingController{obj: o, name: o.Name, spec: doc.Spec})
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].isDefault() && !out[j].isDefault() })
 	return out
 }
 

@@ -98,6 +98,10 @@ func init() {
 		ruleCase{rule: "ING003", name: "shard without domain, default not in the set (the operator creates it)", files: map[string]string{
 			"shard.yaml": ingControllerYAML("shard", "replicas: 1")},
 			want: []string{`shard.yaml:7:3: error: IngressController shard has no spec.domain, so the operator gives it the cluster ingress domain (ingress.config.openshift.io cluster spec.domain), which IngressController "default" has too`}},
+		ruleCase{rule: "ING003", name: "a shard read before the default takes the cluster domain: the shard is refused, not the default", files: map[string]string{
+			"ingress.yaml": "apiVersion: config.openshift.io/v1\nkind: Ingress\nmetadata:\n  name: cluster\nspec:\n  domain: apps.c.example.com\n",
+			"a.yaml":       ingControllerYAML("apps", "domain: apps.c.example.com"), "default.yaml": ingControllerYAML("default", "replicas: 2")},
+			want: []string{`a.yaml:7:11: error: IngressController apps: domain apps.c.example.com is already the domain of IngressController "default"`}},
 		ruleCase{rule: "ING003", name: "the same shard in two files", files: map[string]string{
 			"default.yaml": ingControllerYAML("default", "replicas: 2"),
 			"a.yaml":       ingControllerYAML("external-router", "domain: external-apps.c.example.com"),

@@ -41,6 +41,13 @@ func init() {
 		ruleCase{rule: "MCF008", name: "RenderDegraded by an Ignition version MCF005 flags", files: fixture("pool-degraded-ignition"),
 			want: []string{"machineconfigpools/worker.yaml:50:14: error: pool worker is degraded (RenderDegraded"}},
 		ruleCase{rule: "MCF008", name: "NodeDegraded by a disk, no config flagged", files: fixture("pool-degraded-node")},
+		// the default IngressController of a running cluster is the
+		// administrator's to edit, and the default router
+		ruleCase{rule: "ING005", name: "the default IngressController edited to require type=public", files: fixture("ingress-default-drops-platform-routes"),
+			want: []string{"ingresscontrollers/default.yaml:19:5: error: the default IngressController's routeSelector type=public rejects the platform's routes openshift-console/console, openshift-authentication/oauth-openshift, openshift-ingress-canary/canary"}},
+		ruleCase{rule: "ING005", name: "the default IngressController excludes the shard with NotIn", files: fixture("ingress-sharded")},
+		ruleCase{rule: "ING004", name: "the default IngressController excludes the shard with NotIn", files: fixture("ingress-sharded")},
+		ruleCase{rule: "ING003", name: "the default without spec.domain has the Ingress config's, the shard its own", files: fixture("ingress-sharded")},
 	)
 }
 

@@ -125,9 +125,10 @@ func TestDiagnoseKCS6996487(t *testing.T) {
 	}
 }
 
-// TestDiagnoseCatalogAndEgressIP: the digest-only catalog failure and the
-// unassigned EgressIP, each with its passing counterpart.
-func TestDiagnoseCatalogAndEgressIP(t *testing.T) {
+// TestDiagnoseScenarios: the digest-only catalog failure, the unassigned
+// EgressIP and the default IngressController dropping the platform's
+// routes, each with its passing counterpart.
+func TestDiagnoseScenarios(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		scenario string
@@ -142,6 +143,9 @@ func TestDiagnoseCatalogAndEgressIP(t *testing.T) {
 			`egress-prod.yaml:15:3: error: egress IP 10.0.130.200 is assigned to no node .*why: .*none is labelled k8s.ovn.org/egress-assignable.* \[EGR008\]`,
 			`egress-prod.yaml:10:5: error: 10.0.130.200 cannot be assigned: no node may host egress IPs.* \[EGR006\]`}},
 		{"egressip-assigned", ExitOK, nil},
+		{"ingress-default-drops-platform-routes", ExitFindings, []string{
+			`ingresscontrollers/default.yaml:19:5: error: the default IngressController's routeSelector type=public rejects the platform's routes openshift-console/console, openshift-authentication/oauth-openshift, openshift-ingress-canary/canary .* \[ING005\]`}},
+		{"ingress-sharded", ExitOK, nil},
 	} {
 		mg := mustGather(t, tc.scenario)
 		r := mainIn(t, dir, "lint", mg)
@@ -167,7 +171,7 @@ func TestDiagnoseCatalogAndEgressIP(t *testing.T) {
 // (in any format), reads the release 4.7.16 from config/version.json (no
 // finding of a later release's gate: OpenShift SDN is fine on 4.7), and
 // reports nothing on what the platform's operators wrote (MCO's rendered
-// and base MachineConfigs, the default IngressController).
+// and base MachineConfigs) nor on its default IngressController.
 func TestDiagnoseInsightsSample(t *testing.T) {
 	sample := insightsSample(t)
 	before := treeDigest(t, sample)
@@ -237,25 +241,38 @@ func TestDiagnoseInsightsSample(t *testing.T) {
 	if set.Minor.String() != "4.7" || !strings.Contains(set.MinorFrom, `status.desired.version "4.7.16"`) {
 		t.Errorf("release %s from %s, want 4.7 from config/version.json", set.Minor, set.MinorFrom)
 	}
-	platformWritten := map[string]bool{}
+	platformWritten, read := map[string]bool{}, map[string]bool{}
 	for _, o := range c.Objects {
+		read[o.Kind+" "+o.Namespace+"/"+o.Name] = true
 		if _, ok := manifests.PlatformWritten(o); ok {
 			platformWritten[o.Kind+" "+o.Namespace+"/"+o.Name] = true
 		}
 	}
-	for _, want := range []string{"MachineConfig /00-master", "MachineConfig /01-master-kubelet", "MachineConfig /rendered-worker-39c9df4a2c026c3149a02abe6f88cfc8",
-		"IngressController openshift-ingress-operator/default"} {
+	for _, want := range []string{"MachineConfig /00-master", "MachineConfig /01-master-kubelet", "MachineConfig /rendered-worker-39c9df4a2c026c3149a02abe6f88cfc8"} {
 		if !platformWritten[want] {
 			t.Errorf("%s is not the platform's", want)
 		}
+	}
+	// the default IngressController is the administrator's to edit, so
+	// its findings are reported; it is the default router, not a shard
+	// without a domain, and the sample's draws none
+	const defaultIC = "IngressController openshift-ingress-operator/default"
+	if !read[defaultIC] {
+		t.Errorf("%s is not read: the test shows nothing", defaultIC)
+	}
+	if platformWritten[defaultIC] {
+		t.Errorf("%s is read as the platform's: no finding on its spec would be reported", defaultIC)
 	}
 	l, err := lint.New(lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range l.Check(set).Findings {
-		if f.Resource != nil && platformWritten[f.Resource.Kind+" "+f.Resource.Namespace+"/"+f.Resource.Name] {
-			t.Errorf("finding on the platform's %s %s: %s", f.Resource.Kind, f.Resource.Name, f.Message)
+		if f.Resource == nil {
+			continue
+		}
+		if key := f.Resource.Kind + " " + f.Resource.Namespace + "/" + f.Resource.Name; platformWritten[key] || key == defaultIC {
+			t.Errorf("finding on %s: %s", key, f.Message)
 		}
 		if f.Rule == "NET002" {
 			t.Errorf("a finding of a later release on 4.7.16: %s", f.Message)
