@@ -116,7 +116,7 @@ func TestWriteLarge(t *testing.T) {
 	for _, o := range c.Objects {
 		count[o.Kind]++
 	}
-	if count["Node"] != 248 || count["Pod"] != 0 || count["Event"] != 0 || count["ConfigMap"] != 0 || count["MachineConfig"] != 6 {
+	if count["Node"] != 248 || count["Pod"] != 0 || count["Event"] != 0 || count["ConfigMap"] != 0 || count["MachineConfig"] != 8 {
 		t.Errorf("read %v", count)
 	}
 }

@@ -1,6 +1,7 @@
 package archivegen
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/siteforge/siteforge/internal/platform"
+	"github.com/siteforge/siteforge/internal/registries"
 )
 
 // The clock of every synthetic cluster: objects are created at installed,
@@ -72,6 +74,11 @@ type Cluster struct {
 	Degraded *mcfgv1.MachineConfigPoolCondition
 	// EgressAssignable labels the first worker k8s.ovn.org/egress-assignable.
 	EgressAssignable bool
+	// PendingMirrors are mirror objects (like Extra) created last: the
+	// master pool runs the registries.conf MCO renders with them, while the
+	// worker pool is paused (spec.paused) and its nodes still run the
+	// rendered config from before them.
+	PendingMirrors []Object
 	// DefaultRouteSelector is the default IngressController's
 	// spec.routeSelector (nil: none, the operator's default).
 	DefaultRouteSelector *metav1.LabelSelector
@@ -110,21 +117,83 @@ func (c *Cluster) nodes() []node {
 // renderedName is the rendered config of a pool, as MCO names it
 // (rendered-<pool>-<hash of the configs>).
 func (c *Cluster) renderedName(pool string) string {
-	return c.renderedNameOf(pool, c.Migration != nil)
+	return c.renderedNameOf(pool, c.Migration != nil, true)
 }
 
 // runningName is the rendered config a pool's nodes run (its
-// status.configuration): the one of phase 1 while phase 2 rolls out.
+// status.configuration): the one of phase 1 while phase 2 rolls out, the
+// one from before PendingMirrors on the paused worker pool.
 func (c *Cluster) runningName(pool string) string {
-	return c.renderedNameOf(pool, c.Migration != nil || c.RollingFrom != nil && pool == platform.MachineConfigRoleWorker)
+	return c.renderedNameOf(pool, c.runningMigration(pool) != nil, !c.pending(pool))
 }
 
-func (c *Cluster) renderedNameOf(pool string, migrating bool) string {
+// runningMigration is the MTU migration the rendered config a pool's
+// nodes run carries.
+func (c *Cluster) runningMigration(pool string) *operatorv1.MTUMigration {
+	if c.RollingFrom != nil && pool == platform.MachineConfigRoleWorker {
+		return c.RollingFrom
+	}
+	return c.Migration
+}
+
+// pending reports whether a pool's nodes do not run PendingMirrors yet
+// (the worker pool, paused).
+func (c *Cluster) pending(pool string) bool {
+	return len(c.PendingMirrors) > 0 && pool == platform.MachineConfigRoleWorker
+}
+
+func (c *Cluster) renderedNameOf(pool string, migrating, withPending bool) string {
 	key := fmt.Sprintf("%s/%d/%v", pool, c.ClusterMTU, migrating)
 	for _, mc := range c.UserConfigs {
 		key += "/" + mc.Name
 	}
+	if withPending {
+		for _, o := range c.PendingMirrors {
+			key += "/" + o.Name
+		}
+	}
 	return fmt.Sprintf("rendered-%s-%s", pool, strings.ReplaceAll(string(uid(key)), "-", "")[:32])
+}
+
+// releaseImage is the release payload the cluster runs.
+func (c *Cluster) releaseImage() string {
+	return "quay.io/openshift-release-dev/ocp-release@sha256:" + strings.Repeat("4e", 32)
+}
+
+// registriesConf is the registries.conf MCO renders from the cluster's
+// mirror objects and image.config (with PendingMirrors or without), as
+// siteforge's reproduction of MCO renders it (internal/registries); written
+// false when MCO writes none and the nodes keep the template of
+// 01-<role>-container-runtime.
+func (c *Cluster) registriesConf(withPending bool) (data []byte, written bool) {
+	minor, err := platform.ParseOCPMinor(c.Version)
+	if err != nil {
+		panic(err)
+	}
+	in := registries.Input{Minor: int(minor), ReleaseImage: c.releaseImage()}
+	objs := c.Extra
+	if withPending {
+		objs = append(append([]Object{}, objs...), c.PendingMirrors...)
+	}
+	for _, o := range objs {
+		switch x := o.Obj.(type) {
+		case *configv1.ImageDigestMirrorSet:
+			in.DigestMirrorSets = append(in.DigestMirrorSets, *x)
+		case *configv1.ImageTagMirrorSet:
+			in.TagMirrorSets = append(in.TagMirrorSets, *x)
+		case *configv1.Image:
+			in.Image = x
+		}
+	}
+	conf, err := registries.Render(in)
+	if err != nil {
+		panic(fmt.Sprintf("archivegen: MCO would refuse the fixture's mirror objects: %v", err))
+	}
+	data, err = conf.TOML()
+	if err != nil {
+		panic(err)
+	}
+	return data, conf.Written
 }
 
 // Objects turns the description into the cluster's objects.
@@ -177,7 +246,7 @@ func (c *Cluster) Objects() []Object {
 			ControlPlaneTopology: configv1.HighlyAvailableTopologyMode, InfrastructureTopology: configv1.HighlyAvailableTopologyMode,
 			CPUPartitioning: configv1.CPUPartitioningNone}})
 
-	image := "quay.io/openshift-release-dev/ocp-release@sha256:" + strings.Repeat("4e", 32)
+	image := c.releaseImage()
 	minor := c.Version[:strings.LastIndexByte(c.Version, '.')]
 	add("config.openshift.io", "clusterversions", &configv1.ClusterVersion{TypeMeta: typeMeta("config.openshift.io/v1", "ClusterVersion"),
 		ObjectMeta: meta("version", "", nil),
@@ -210,7 +279,7 @@ func (c *Cluster) Objects() []Object {
 	for _, p := range c.Pods {
 		add(platform.MustGatherCoreGroup, "pods", p)
 	}
-	return append(out, c.Extra...)
+	return append(append(out, c.Extra...), c.PendingMirrors...)
 }
 
 // appsDomain is the cluster's ingress domain (the installer's
@@ -275,7 +344,11 @@ func (c *Cluster) node(n node, egress, updated bool) *corev1.Node {
 		prefix = subnet + ".0/24"
 	}
 	rendered, current := c.renderedName(n.pool), c.renderedName(n.pool)
-	if !updated {
+	switch {
+	case c.pending(n.pool):
+		// a paused pool's nodes are given no new config
+		rendered, current = c.runningName(n.pool), c.runningName(n.pool)
+	case !updated:
 		current = c.runningName(n.pool)
 	}
 	obj := &corev1.Node{TypeMeta: typeMeta("v1", "Node"), ObjectMeta: meta(n.name, "", labels),
@@ -348,7 +421,18 @@ func (c *Cluster) pool(name string, nodes []node) *mcfgv1.MachineConfigPool {
 		cond(mcfgv1.MachineConfigPoolRenderDegraded, corev1.ConditionFalse, "", ""),
 		cond(mcfgv1.MachineConfigPoolDegraded, corev1.ConditionFalse, "", ""),
 	}
-	if running.Name != rendered {
+	switch {
+	case c.pending(name):
+		// paused with a new rendered config: no node is given it
+		// (MCO pkg/controller/node: a paused pool is not updated)
+		p.Spec.Paused = true
+		p.Status.UpdatedMachineCount, p.Status.ReadyMachineCount = 0, 0
+		for i := range p.Status.Conditions {
+			if p.Status.Conditions[i].Type == mcfgv1.MachineConfigPoolUpdated {
+				p.Status.Conditions[i] = cond(mcfgv1.MachineConfigPoolUpdated, corev1.ConditionFalse, "", "")
+			}
+		}
+	case running.Name != rendered:
 		// phase 2 rolls out: two nodes updated, one at a time
 		p.Status.UpdatedMachineCount, p.Status.ReadyMachineCount, p.Status.UnavailableMachineCount = 2, count-1, 1
 		for i := range p.Status.Conditions {
@@ -380,19 +464,35 @@ func (c *Cluster) pool(name string, nodes []node) *mcfgv1.MachineConfigPool {
 
 // baseConfigs are the configs MCO generates for a role: 00-<role>,
 // 01-<role>-kubelet (both write kubelet.service, as MCO's templates do),
-// and the pool's rendered config, which merges every source and, during an
-// MTU migration, carries platform.MCOUnitMTUMigration.
+// 01-<role>-container-runtime (the registries.conf template),
+// 99-<role>-generated-registries when the mirror objects make MCO write
+// registries.conf, and the pool's rendered config, which merges every
+// source (the registries.conf its nodes run) and, during an MTU migration,
+// carries platform.MCOUnitMTUMigration; with the rendered config the
+// pool's nodes still run when it is another.
 func (c *Cluster) baseConfigs(role string) []*mcfgv1.MachineConfig {
 	kubelet := unit{Name: "kubelet.service", Enabled: true, Contents: "[Unit]\nDescription=Kubernetes Kubelet\n[Service]\nExecStart=/usr/bin/kubelet\n"}
 	base := []unit{{Name: "crio.service", Enabled: true}, kubelet}
 	owner := metav1.OwnerReference{APIVersion: "machineconfiguration.openshift.io/v1", Kind: "ControllerConfig", Name: "machine-config-controller",
 		UID: uid("controllerconfig"), Controller: ptr(true), BlockOwnerDeletion: ptr(true)}
-	generated := func(name string, units []unit, owner metav1.OwnerReference, labels map[string]string) *mcfgv1.MachineConfig {
+	generated := func(name string, units []unit, files []file, owner metav1.OwnerReference, labels map[string]string) *mcfgv1.MachineConfig {
 		mc := &mcfgv1.MachineConfig{TypeMeta: typeMeta("machineconfiguration.openshift.io/v1", "MachineConfig"), ObjectMeta: meta(name, "", labels)}
 		mc.Annotations = map[string]string{platform.MCOGeneratedAnnotation: "f1c9a3d0e2b4c6a8f0e1d2c3b4a5968778695a4b", "machineconfiguration.openshift.io/release-image-version": c.Version}
 		mc.OwnerReferences = []metav1.OwnerReference{owner}
-		mc.Spec.Config = ignition(units)
+		mc.Spec.Config = ignition(units, files)
 		return mc
+	}
+	// the registries.conf template (MCO templates/*/01-*-container-runtime/_base/files/container-registries.yaml),
+	// and the file MCO generates from the mirror objects over it
+	// (99-<role>-generated-registries: pkg/controller/container-runtime-config
+	// container_runtime_config_controller.go syncImageConfig); the rendered
+	// config holds the last of them
+	template := []file{registriesFile(fmt.Sprintf("unqualified-search-registries = ['%s']\n", strings.Join(platform.DefaultUnqualifiedSearchRegistries(), "', '")))}
+	nodeFile := func(withPending bool) []file {
+		if data, written := c.registriesConf(withPending); written {
+			return []file{registriesFile(string(data))}
+		}
+		return template
 	}
 	roleLabel := map[string]string{platform.MachineConfigRoleLabel: role}
 	withMigration := func(m *operatorv1.MTUMigration) []unit {
@@ -413,12 +513,16 @@ func (c *Cluster) baseConfigs(role string) []*mcfgv1.MachineConfig {
 	poolOwner := metav1.OwnerReference{APIVersion: "machineconfiguration.openshift.io/v1", Kind: "MachineConfigPool", Name: role,
 		UID: uid("/" + role), Controller: ptr(true), BlockOwnerDeletion: ptr(true)}
 	out := []*mcfgv1.MachineConfig{
-		generated("00-"+role, base, owner, roleLabel),
-		generated("01-"+role+"-kubelet", []unit{kubelet}, owner, roleLabel),
-		generated(c.renderedName(role), withMigration(c.Migration), poolOwner, nil),
+		generated("00-"+role, base, nil, owner, roleLabel),
+		generated("01-"+role+"-container-runtime", nil, template, owner, roleLabel),
+		generated("01-"+role+"-kubelet", []unit{kubelet}, nil, owner, roleLabel),
 	}
+	if data, written := c.registriesConf(true); written {
+		out = append(out, generated(fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, role), nil, []file{registriesFile(string(data))}, owner, roleLabel))
+	}
+	out = append(out, generated(c.renderedName(role), withMigration(c.Migration), nodeFile(true), poolOwner, nil))
 	if running := c.runningName(role); running != c.renderedName(role) {
-		out = append(out, generated(running, withMigration(c.RollingFrom), poolOwner, nil))
+		out = append(out, generated(running, withMigration(c.runningMigration(role)), nodeFile(!c.pending(role)), poolOwner, nil))
 	}
 	return out
 }
@@ -430,10 +534,35 @@ type unit struct {
 	Contents string `json:"contents,omitempty"`
 }
 
-// ignition is an Ignition 3.4.0 config of systemd units (the version MCO
-// renders from 4.14).
-func ignition(units []unit) runtime.RawExtension {
-	raw, _ := json.Marshal(map[string]any{"ignition": map[string]any{"version": "3.4.0"}, "systemd": map[string]any{"units": units}})
+// file is an Ignition storage.files entry.
+type file struct {
+	Path      string `json:"path"`
+	Mode      int    `json:"mode"`
+	Overwrite bool   `json:"overwrite"`
+	Contents  struct {
+		Source string `json:"source"`
+	} `json:"contents"`
+}
+
+// registriesFile is platform.RegistriesConfPath with content, as MCO
+// writes its files (mode 0644, a base64 data URL).
+func registriesFile(content string) file {
+	f := file{Path: platform.RegistriesConfPath, Mode: 0o644, Overwrite: true}
+	f.Contents.Source = "data:text/plain;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(content))
+	return f
+}
+
+// ignition is an Ignition 3.4.0 config of systemd units and files (the
+// version MCO renders from 4.14).
+func ignition(units []unit, files []file) runtime.RawExtension {
+	cfg := map[string]any{"ignition": map[string]any{"version": "3.4.0"}}
+	if len(units) > 0 {
+		cfg["systemd"] = map[string]any{"units": units}
+	}
+	if len(files) > 0 {
+		cfg["storage"] = map[string]any{"files": files}
+	}
+	raw, _ := json.Marshal(cfg)
 	return runtime.RawExtension{Raw: raw}
 }
 

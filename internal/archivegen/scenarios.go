@@ -70,6 +70,13 @@ var Scenarios = []Scenario{
 			Message: `Node ip-10-0-130-40.ec2.internal is reporting: "failed to write /etc/chrony.conf: no space left on device"`}
 		return c.mustGather()
 	}},
+	{"mirrors-pool-paused", "the catalog's ImageTagMirrorSet added while the worker pool is paused: the masters run the new registries.conf, the workers the old one, and the catalog pod on a worker still fails to pull", func() *MustGather {
+		c := catalogCluster(false)
+		c.PendingMirrors = []Object{catalogTagMirror()}
+		c.Pods[0].Spec.NodeName = c.nodes()[c.Masters].name
+		c.Pods[0].Status.HostIP = c.nodes()[c.Masters].ip
+		return c.mustGather()
+	}},
 	{"ingress-default-drops-platform-routes", "a shard for internal routes, and the default IngressController edited to serve only routes labelled type=public: the console, OAuth and canary routes carry no such label", func() *MustGather {
 		return shardedCluster(&metav1.LabelSelector{MatchLabels: map[string]string{"type": "public"}}).mustGather()
 	}},
@@ -129,7 +136,7 @@ const FixtureSecret = "c2l0ZWZvcmdlLWZpeHR1cmU6bm90LWEtcmVhbC10b2tlbi0xYjJjM2Q0Z
 func catalogCluster(tagMirror bool) *Cluster {
 	c := base("catalog")
 	c.ClusterMTU = 8901
-	const mirror = "mirror.example.com:8443/redhat"
+	const mirror = catalogMirror
 	never := configv1.NeverContactSource
 	c.Extra = append(c.Extra, Object{Group: "config.openshift.io", Resource: "imagedigestmirrorsets", Name: "idms-operator-0", Obj: &configv1.ImageDigestMirrorSet{
 		TypeMeta: typeMeta("config.openshift.io/v1", "ImageDigestMirrorSet"), ObjectMeta: meta("idms-operator-0", "", nil),
@@ -139,10 +146,7 @@ func catalogCluster(tagMirror bool) *Cluster {
 		TypeMeta: typeMeta("config.openshift.io/v1", "OperatorHub"), ObjectMeta: meta("cluster", "", nil),
 		Spec: configv1.OperatorHubSpec{DisableAllDefaultSources: true}}})
 	if tagMirror {
-		c.Extra = append(c.Extra, Object{Group: "config.openshift.io", Resource: "imagetagmirrorsets", Name: "itms-operator-0", Obj: &configv1.ImageTagMirrorSet{
-			TypeMeta: typeMeta("config.openshift.io/v1", "ImageTagMirrorSet"), ObjectMeta: meta("itms-operator-0", "", nil),
-			Spec: configv1.ImageTagMirrorSetSpec{ImageTagMirrors: []configv1.ImageTagMirrors{{Source: "registry.redhat.io/redhat",
-				Mirrors: []configv1.ImageMirror{mirror}, MirrorSourcePolicy: never}}}}})
+		c.Extra = append(c.Extra, catalogTagMirror())
 	}
 	const name, ns = "cs-redhat-operator-index", platform.MarketplaceNamespace
 	image := "registry.redhat.io/redhat/redhat-operator-index:v4.16"
@@ -176,6 +180,18 @@ func catalogCluster(tagMirror bool) *Cluster {
 	c.Logs = map[string]string{ns + "/" + pod + "/registry-server": "time=\"2026-03-09T16:39:58Z\" level=info msg=\"pulling with Authorization: Basic " + FixtureSecret + "\"\n"}
 	return c
 }
+
+// catalogTagMirror is the ImageTagMirrorSet that serves the catalog's tag
+// pull (catalogCluster).
+func catalogTagMirror() Object {
+	return Object{Group: "config.openshift.io", Resource: "imagetagmirrorsets", Name: "itms-operator-0", Obj: &configv1.ImageTagMirrorSet{
+		TypeMeta: typeMeta("config.openshift.io/v1", "ImageTagMirrorSet"), ObjectMeta: meta("itms-operator-0", "", nil),
+		Spec: configv1.ImageTagMirrorSetSpec{ImageTagMirrors: []configv1.ImageTagMirrors{{Source: "registry.redhat.io/redhat",
+			Mirrors: []configv1.ImageMirror{catalogMirror}, MirrorSourcePolicy: configv1.NeverContactSource}}}}}
+}
+
+// catalogMirror is the mirror registry of catalogCluster.
+const catalogMirror = "mirror.example.com:8443/redhat"
 
 // catalogSource is a CatalogSource as a cluster holds it: with its status.
 type catalogSource struct {

@@ -269,3 +269,55 @@ func (n *Node) AWSEdgeZone() (platform.AWSZoneType, bool) {
 	}
 	return "", false
 }
+
+// PoolFile is a file of a rendered MachineConfig a pool names: the one its
+// nodes run (status.configuration) or the one it rolls out
+// (spec.configuration). MCO merges every MachineConfig the pool's
+// machineConfigSelector takes into one rendered config, the last by name
+// writing a path winning (machine-config-operator pkg/controller/common
+// helpers.go MergeMachineConfigs); its daemon writes the rendered config's
+// files on each node (pkg/daemon/update.go), and the pool's
+// status.configuration becomes spec.configuration once every node runs it
+// (pkg/controller/node status.go calculateStatus).
+type PoolFile struct {
+	Pool *Pool
+	// Config is the rendered MachineConfig's name ("" when the pool names
+	// none).
+	Config string
+	// Data is the file's content; nil when the state does not say it: the
+	// rendered config is not in the state, or it holds no contents for the
+	// path (an Insights archive strips spec.config.storage.files:
+	// insights-operator docs/gathered-data.md "MachineConfigs"), or they
+	// cannot be read (Err).
+	Data []byte
+	Err  error
+}
+
+// RunningFile is the file at path of the rendered config pool p's nodes
+// run (status.configuration).
+func (st *State) RunningFile(p *Pool, path string) PoolFile {
+	return st.renderedFile(p, p.MCP.Status.Configuration.Name, path)
+}
+
+// TargetFile is the file at path of the rendered config pool p rolls out
+// (spec.configuration).
+func (st *State) TargetFile(p *Pool, path string) PoolFile {
+	return st.renderedFile(p, p.MCP.Spec.Configuration.Name, path)
+}
+
+func (st *State) renderedFile(p *Pool, config, path string) PoolFile {
+	out := PoolFile{Pool: p, Config: config}
+	mc := st.Rendered[config]
+	if config == "" || mc == nil {
+		return out
+	}
+	for _, f := range mc.Config.Storage.Files {
+		if f.Path == path {
+			out.Data, out.Err = f.Data(MaxFileSize)
+		}
+	}
+	if out.Err != nil {
+		out.Data = nil
+	}
+	return out
+}

@@ -74,3 +74,18 @@ func (c *Config) TOML() ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// Parse reads registries.conf content into the model (keys it does not model are ignored) after
+// containers/image itself accepted it (Load). Written says whether MCO wrote the file: it writes
+// short-name-mode whenever it writes one (the template has only unqualified-search-registries).
+func Parse(data []byte) (*Config, error) {
+	if err := Load(data); err != nil {
+		return nil, err
+	}
+	var c Config
+	if err := toml.Unmarshal(data, &c); err != nil {
+		return nil, err
+	}
+	c.Written = c.ShortNameMode != nil || len(c.Registries) > 0
+	return &c, nil
+}

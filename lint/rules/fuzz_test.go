@@ -18,7 +18,7 @@ func FuzzParseRegistriesConf(f *testing.F) {
 	f.Add([]byte("[[registry]]\nlocation = 'a.example.com'\nmirror-by-digest-only = true\n[[registry.mirror]]\nlocation = 'b.example.com'\n"))
 	f.Add([]byte("short-name-mode = 'enforcing'\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := parseRegistriesConf(data); err != nil {
+		if _, err := registries.Parse(data); err != nil {
 			return
 		}
 		if _, err := registries.Resolve(data, "registry.redhat.io/redhat/redhat-operator-index:v4.16"); err != nil && err.Error() == "" {

@@ -18,6 +18,22 @@ func fixture(name string) map[string]string {
 	return files
 }
 
+// editFixture is fixture(name) with old replaced by new (once) in the file
+// whose path ends with suffix.
+func editFixture(name, suffix, old, new string) map[string]string {
+	files := fixture(name)
+	for rel, content := range files {
+		if strings.HasSuffix(rel, suffix) {
+			if !strings.Contains(content, old) {
+				panic(rel + " does not hold " + old)
+			}
+			files[rel] = strings.Replace(content, old, new, 1)
+			return files
+		}
+	}
+	panic(name + " has no " + suffix)
+}
+
 // The rules about a running cluster, on must-gathers of synthetic clusters
 // (internal/archivegen: typed objects, status included, laid out as oc adm
 // inspect writes them).
@@ -30,16 +46,24 @@ func init() {
 		ruleCase{rule: "MTU014", name: "phase 1 on every pool, phase 2 not applied", files: fixture("mtu-migration-phase1"),
 			want: []string{"cluster-scoped-resources/operator.openshift.io/networks/cluster.yaml:26:13: warning: phase 1 of the MTU migration 8901 -> 1200 is rolled out on every pool"}},
 		ruleCase{rule: "MTU014", name: "phase 2 rolling out", files: fixture("mtu-migration-phase2-rolling"),
-			want: []string{"machineconfigpools/worker.yaml:35:13: warning: pool worker runs rendered-worker-"}},
+			want: []string{"machineconfigpools/worker.yaml:38:13: warning: pool worker runs rendered-worker-"}},
 		ruleCase{rule: "MTU014", name: "no migration", files: fixture("kcs6996487-fixed")},
 		ruleCase{rule: "MIR026", name: "catalog pod in ImagePullBackOff under digest-only mirrors", files: fixture("catalog-digest-only"),
 			want: []string{"cs-redhat-operator-index-7x9kq.yaml:41:17: error: the catalog pod's container registry-server is in ImagePullBackOff"}},
 		ruleCase{rule: "MIR026", name: "tag mirror set, the pod runs", files: fixture("catalog-tag-mirrored")},
+		ruleCase{rule: "MIR026", name: "tag mirror set, but the pod's node is in a paused pool that runs the file from before it", files: fixture("mirrors-pool-paused"),
+			want: []string{"in the registries.conf its node ip-10-0-130-40.ec2.internal runs (pool worker, rendered-worker-344c2b4eef934c0ea344ef93344c2b4e), registry.redhat.io/redhat has only digest-only mirrors"}},
+		ruleCase{rule: "MIR027", name: "the worker pool paused before the tag mirror set", files: fixture("mirrors-pool-paused"),
+			want: []string{"machineconfigpools/worker.yaml:33:11: warning: pool worker is paused (spec.paused): its nodes run rendered-worker-344c2b4eef934c0ea344ef93344c2b4e, whose registries.conf is not the one the cluster's mirror objects render for them now (the table of registry.redhat.io/redhat differs)"}},
+		ruleCase{rule: "MIR027", name: "the same pool unpaused, rolling out", files: editFixture("mirrors-pool-paused", "machineconfigpools/worker.yaml", "  paused: true\n", ""),
+			want: []string{"machineconfigpools/worker.yaml:62:11: warning: pool worker is rolling out rendered-worker-5e27b5aca3024c3aa5e2a3025e27b5ac (0 of 3 nodes updated): until it is done, its nodes run rendered-worker-344c2b4eef934c0ea344ef93344c2b4e"}},
+		ruleCase{rule: "MIR027", name: "every pool runs the file the mirror objects render", files: fixture("catalog-digest-only")},
+		ruleCase{rule: "MIR027", name: "every pool runs the file the mirror objects render, with tag mirrors", files: fixture("catalog-tag-mirrored")},
 		ruleCase{rule: "EGR008", name: "no node labelled egress-assignable", files: fixture("egressip-unassigned"),
 			want: []string{"k8s.ovn.org/egressips/egress-prod.yaml:15:3: error: egress IP 10.0.130.200 is assigned to no node"}},
 		ruleCase{rule: "EGR008", name: "assigned", files: fixture("egressip-assigned")},
 		ruleCase{rule: "MCF008", name: "RenderDegraded by an Ignition version MCF005 flags", files: fixture("pool-degraded-ignition"),
-			want: []string{"machineconfigpools/worker.yaml:50:14: error: pool worker is degraded (RenderDegraded"}},
+			want: []string{"machineconfigpools/worker.yaml:53:14: error: pool worker is degraded (RenderDegraded"}},
 		ruleCase{rule: "MCF008", name: "NodeDegraded by a disk, no config flagged", files: fixture("pool-degraded-node")},
 		// the default IngressController of a running cluster is the
 		// administrator's to edit, and the default router

@@ -88,23 +88,38 @@ func newAnalysis(set lint.Set) *analysis {
 		return a
 	}
 	a.conf, a.toml, a.nodeTOML = conf, data, data
-	if data := machineConfigRegistriesConf(set); data != nil {
+	if data := machineConfigRegistriesConf(set, platform.MachineConfigRoleWorker); data != nil {
 		a.nodeTOML = data
 	}
 	return a
 }
 
-// machineConfigRegistriesConf is the registries.conf a worker MachineConfig writes over MCO's own
+// poolTOML is the registries.conf the nodes of pool get from the set's objects: a MachineConfig's
+// over MCO's own (machineConfigRegistriesConf), else MCO's (nil when the engine fails).
+func (a *analysis) poolTOML(set lint.Set, pool string) []byte {
+	if data := machineConfigRegistriesConf(set, pool); data != nil {
+		return data
+	}
+	return a.toml
+}
+
+// machineConfigRegistriesConf is the registries.conf a MachineConfig of pool's writes over MCO's own
 // (MCO merges a pool's MachineConfigs by name, the last file at a path wins), nil when none does.
-func machineConfigRegistriesConf(set lint.Set) []byte {
+// MCO generates its own for the master and worker roles; a custom pool takes the worker's, and the
+// MachineConfigs of its own role.
+func machineConfigRegistriesConf(set lint.Set, pool string) []byte {
 	files, roles := machineConfigFiles(set)
-	managed := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, "worker")
+	base := platform.MachineConfigRoleWorker
+	if pool == platform.MachineConfigRoleMaster {
+		base = pool
+	}
+	managed := fmt.Sprintf(platform.RegistriesMachineConfigNameFormat, base)
 	var last *registriesFile
 	for i, f := range files {
 		if f.file != platform.RegistriesConfPath || f.conf == nil || f.obj.Name <= managed {
 			continue
 		}
-		if role := roles[f.obj]; role != "" && role != "worker" {
+		if role := roles[f.obj]; role != "" && role != base && role != pool {
 			continue
 		}
 		if last == nil || f.obj.Name > last.obj.Name {

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -99,7 +97,7 @@ func registriesFiles(o *manifests.Object, ign manifests.IgnitionConfig, path []s
 		data, err := f.Data(manifests.MaxFileSize)
 		if err == nil {
 			rf.data = data
-			rf.conf, err = parseRegistriesConf(data)
+			rf.conf, err = registries.Parse(data)
 		}
 		rf.err = err
 		out = append(out, rf)
@@ -107,21 +105,9 @@ func registriesFiles(o *manifests.Object, ign manifests.IgnitionConfig, path []s
 	return out
 }
 
-// parseRegistriesConf reads registries.conf content into the engine's model (keys it does not
-// model are ignored) after containers/image itself accepted it.
-func parseRegistriesConf(data []byte) (*registries.Config, error) {
-	if err := registries.Load(data); err != nil {
-		return nil, err
-	}
-	var c registries.Config
-	if err := toml.Unmarshal(data, &c); err != nil {
-		return nil, err
-	}
-	return &c, nil
-}
-
 // machineConfigFiles lists the registries.conf files the set's MachineConfigs write, with the
-// MachineConfig's pool.
+// MachineConfig's pool; of a running cluster's state, those of the MachineConfigs MCO renders
+// from (not its generated and rendered configs: what its nodes run is manifests.State.RunningFile).
 // Computed once per set: shared by the rules, never changed.
 func machineConfigFiles(set lint.Set) (files []registriesFile, roles map[*manifests.Object]string) {
 	type both struct {
@@ -131,6 +117,9 @@ func machineConfigFiles(set lint.Set) (files []registriesFile, roles map[*manife
 	b := lint.Fact(set, factRegistriesFiles, func() both {
 		b := both{roles: map[*manifests.Object]string{}}
 		for _, mc := range machineConfigs(set) {
+			if _, mco := manifests.PlatformWritten(mc.Obj); set.Live && mco {
+				continue // MCO's output (its generated and rendered configs), not what it renders from
+			}
 			b.roles[mc.Obj] = mc.Role
 			b.files = append(b.files, registriesFiles(mc.Obj, mc.Config, []string{"spec", "config", "storage", "files"})...)
 		}
@@ -229,7 +218,7 @@ func installerFiles(set lint.Set) []registriesFile {
 	var out []registriesFile
 	for _, t := range manifests.RegistriesConfTexts(set.Objects) {
 		f := registriesFile{obj: t.Obj, path: t.Path, file: t.From, text: &t, data: []byte(t.Text)}
-		f.conf, f.err = parseRegistriesConf(f.data)
+		f.conf, f.err = registries.Parse(f.data)
 		out = append(out, f)
 	}
 	for _, o := range set.Kind(manifests.GroupAgentInstall, "InfraEnv") {

@@ -17,10 +17,15 @@ import (
 // matching table, its digest-only mirrors and why the source is out of reach. prefix is empty when
 // the pull works, is not mirrored at all, or bypasses a digest-only mirror in a connected cluster.
 func (a *analysis) tagPullFailure(ref string, disconnected bool) (prefix string, digestOnly []string, why string) {
-	if a.nodeTOML == nil {
+	return tagPullFailureIn(a.nodeTOML, ref, disconnected)
+}
+
+// tagPullFailureIn is tagPullFailure under the registries.conf data (none when nil).
+func tagPullFailureIn(data []byte, ref string, disconnected bool) (prefix string, digestOnly []string, why string) {
+	if data == nil {
 		return "", nil, ""
 	}
-	res, err := registries.Resolve(a.nodeTOML, ref)
+	res, err := registries.Resolve(data, ref)
 	if err != nil || res.Prefix == "" || res.Digest {
 		return "", nil, ""
 	}

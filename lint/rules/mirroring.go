@@ -295,11 +295,33 @@ func init() {
 				"by tag (containers/image sysregistriesv2). With the source blocked (mirrorSourcePolicy NeverContactSource, or blockedRegistries) " +
 				"the tag pull has nowhere to go: the kubelet reports ErrImagePull, then ImagePullBackOff (kubelet pkg/kubelet/images), and the " +
 				"catalog serves no operator. MIR001 states the cause at the CatalogSource; on a running cluster's state this rule reports the " +
-				"pod the cluster shows failing, at its container status, when the nodes' registries.conf, computed from the cluster's own " +
-				"mirror objects, explains the failure.",
+				"pod the cluster shows failing, at its container status, when the registries.conf of the pod's node explains the failure: the " +
+				"file its pool's nodes run (the rendered MachineConfig of the pool's status.configuration, as the state holds it), else the one " +
+				"the cluster's own mirror objects render.",
 			Fix: "Add an ImageTagMirrorSet for the source (oc-mirror v2 writes one for catalogs), or set the CatalogSource's spec.image to the " +
-				"mirrored catalog by digest.",
+				"mirrored catalog by digest; when the mirror objects already serve it, let the node's pool update (MIR027).",
 			Check: checkCatalogPullFailing,
+		},
+		{
+			ID:       "MIR027",
+			Name:     "pool-runs-older-registries-conf",
+			Severity: lint.Warning,
+			Summary:  "a pool's nodes run a registries.conf other than the one the cluster's mirror objects render (a paused pool, a rollout under way)",
+			Rationale: "The nodes pull through the registries.conf of the rendered MachineConfig they run, not through the mirror objects: MCO's " +
+				"container runtime config controller renders the mirror objects and image.config into MachineConfig 99-<role>-generated-registries " +
+				"(machine-config-operator pkg/controller/container-runtime-config container_runtime_config_controller.go syncImageConfig), the render " +
+				"controller merges it into a new rendered-<pool>-<hash> (pkg/controller/render render_controller.go), and the node controller gives " +
+				"it to the pool's nodes, maxUnavailable at a time, and to none while the pool's spec.paused is true (pkg/controller/node " +
+				"node_controller.go; docs \"Pausing the machine config pools\"); the daemon writes the file on each node (pkg/daemon/update.go), " +
+				"and the pool's status.configuration names the rendered config once every node runs it (pkg/controller/node status.go " +
+				"calculateStatus). Until then a mirror change does nothing on those nodes: a pull the new mirror objects serve still fails " +
+				"there. On a running cluster's state this rule reads the registries.conf of the rendered config each pool's status.configuration " +
+				"names and compares it with the one the cluster's mirror objects render (siteforge's reproduction of MCO, with the MachineConfigs " +
+				"that write the file over MCO's), and says why they differ: the pool is paused, the new config is rolling out, the pool is " +
+				"degraded, or MCO has not rendered it yet. An Insights archive holds no file contents: nothing is compared.",
+			Fix: "Unpause the pool when its nodes may be updated (oc patch machineconfigpool <pool> --type=merge -p '{\"spec\":{\"paused\":false}}'), " +
+				"or wait until it is Updated; a degraded pool updates once its degradation is fixed.",
+			Check: checkPoolRegistriesConf,
 		},
 		{
 			ID:       "MIR012",

@@ -126,8 +126,9 @@ func TestDiagnoseKCS6996487(t *testing.T) {
 }
 
 // TestDiagnoseScenarios: the digest-only catalog failure, the unassigned
-// EgressIP and the default IngressController dropping the platform's
-// routes, each with its passing counterpart.
+// EgressIP, the default IngressController dropping the platform's routes,
+// each with its passing counterpart, and a tag mirror set a paused pool's
+// nodes do not run yet.
 func TestDiagnoseScenarios(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -146,6 +147,10 @@ func TestDiagnoseScenarios(t *testing.T) {
 		{"ingress-default-drops-platform-routes", ExitFindings, []string{
 			`ingresscontrollers/default.yaml:19:5: error: the default IngressController's routeSelector type=public rejects the platform's routes openshift-console/console, openshift-authentication/oauth-openshift, openshift-ingress-canary/canary .* \[ING005\]`}},
 		{"ingress-sharded", ExitOK, nil},
+		{"mirrors-pool-paused", ExitFindings, []string{
+			`imagetagmirrorsets.yaml:12:5: info: ImageTagMirrorSet itms-operator-0 mirrors tag pulls.* \[MIR018\]`,
+			`machineconfigpools/worker.yaml:33:11: warning: pool worker is paused \(spec.paused\): its nodes run rendered-worker-\w+, whose registries.conf is not the one .* \[MIR027\]`,
+			`cs-redhat-operator-index-7x9kq.yaml:41:17: error: .* in the registries.conf its node ip-10-0-130-40.ec2.internal runs \(pool worker, rendered-worker-\w+\), .* let the pool update \[MIR026\]`}},
 	} {
 		mg := mustGather(t, tc.scenario)
 		r := mainIn(t, dir, "lint", mg)
@@ -420,8 +425,12 @@ func TestImpactInsightsSampleItself(t *testing.T) {
 	}
 }
 
-// TestMirrorsMustGather: mirrors reads a must-gather's own mirror objects:
-// the catalog's tag pull meets digest-only mirrors of a blocked source.
+// TestMirrorsMustGather: mirrors reads the registries.conf a must-gather's
+// pools run (their rendered configs): the catalog's tag pull meets
+// digest-only mirrors of a blocked source. With the worker pool paused
+// before the tag mirror set, the master pool's nodes pull it from the
+// mirror and the worker pool's cannot, each said with its pool and
+// rendered config.
 func TestMirrorsMustGather(t *testing.T) {
 	mg := mustGather(t, "catalog-digest-only")
 	dir := t.TempDir()
@@ -430,7 +439,63 @@ func TestMirrorsMustGather(t *testing.T) {
 		t.Errorf("mirrors preview exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = mainIn(t, dir, "mirrors", "resolve", mg, "--image", "registry.redhat.io/redhat/redhat-operator-index:v4.16")
-	if r.code != ExitOK || !strings.Contains(r.stdout, "skipped: digest-only mirror skipped for a tag reference") || !strings.Contains(r.stdout, "BLOCKED") {
+	if r.code != ExitOK || !strings.Contains(r.stdout, "skipped: digest-only mirror skipped for a tag reference") || !strings.Contains(r.stdout, "BLOCKED") ||
+		!regexp.MustCompile(`(?m)^# /etc/containers/registries.conf as the nodes of pools master, worker run it, read from the rendered configs rendered-master-\w+, rendered-worker-\w+ \(MachineConfigPool status.configuration\)$`).MatchString(r.stdout) {
 		t.Errorf("mirrors resolve exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	paused := mustGather(t, "mirrors-pool-paused")
+	r = mainIn(t, dir, "mirrors", "resolve", paused, "--image", "registry.redhat.io/redhat/redhat-operator-index:v4.16")
+	want := regexp.MustCompile(`(?s)^# /etc/containers/registries.conf as the nodes of pool master run it, read from the rendered config rendered-master-\w+ .*` +
+		`1\. mirror\.example\.com:8443/redhat/redhat-operator-index:v4\.16  mirror \(tag-only\).*connected: pulled from the mirrors only.*` +
+		`\n# /etc/containers/registries.conf as the nodes of pool worker run it, read from the rendered config rendered-worker-344c2b4eef934c0ea344ef93344c2b4e .*` +
+		`the pull FAILS: no mirror serves this reference and the source is blocked\n$`)
+	if r.code != ExitOK || !want.MatchString(r.stdout) {
+		t.Errorf("mirrors resolve of the paused pool's cluster, exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = mainIn(t, dir, "mirrors", "preview", paused)
+	if r.code != ExitOK || strings.Count(r.stdout, "# /etc/containers/registries.conf as the nodes of pool ") != 2 || strings.Count(r.stdout, "pull-from-mirror = 'tag-only'") != 1 {
+		t.Errorf("mirrors preview of the paused pool's cluster, exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestMirrorsInsightsSample: an Insights archive holds no file contents of
+// the rendered configs: mirrors computes the file from the cluster's
+// mirror objects, and says so.
+func TestMirrorsInsightsSample(t *testing.T) {
+	sample := insightsSample(t)
+	r := mainIn(t, t.TempDir(), "mirrors", "preview", sample)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "computed from the cluster's mirror objects as the Machine Config Operator renders them: the state holds no contents of the rendered config") {
+		t.Errorf("mirrors preview of the sample, exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestMirrorsMustGatherRefused: where MCO would refuse the cluster's
+// mirror objects (two policies for one source), it keeps the file every
+// node runs: mirrors of a must-gather shows those files, the refusal a
+// warning at the entries; of plain manifests it stays an error (exit 2).
+func TestMirrorsMustGatherRefused(t *testing.T) {
+	dir := t.TempDir()
+	mg := filepath.Join(dir, archivegen.DestDir)
+	copyTree(t, mustGather(t, "catalog-digest-only"), mg)
+	images, err := filepath.Glob(filepath.Join(mg, "quay-io-*"))
+	if err != nil || len(images) != 1 {
+		t.Fatalf("image folder: %v %v", images, err)
+	}
+	conflict := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: idms-conflict\nspec:\n  imageDigestMirrors:\n" +
+		"  - source: registry.redhat.io/redhat\n    mirrors: [other.example.com/redhat]\n    mirrorSourcePolicy: AllowContactingSource\n"
+	rel, _ := filepath.Rel(dir, images[0])
+	write(t, dir, map[string]string{
+		filepath.Join(rel, "cluster-scoped-resources", "config.openshift.io", "imagedigestmirrorsets", "idms-conflict.yaml"): conflict,
+		"plain/idms.yaml": conflict + "---\n" + strings.Replace(strings.Replace(conflict, "idms-conflict", "idms-other", 1), "AllowContactingSource", "NeverContactSource", 1),
+	})
+	r := mainIn(t, dir, "mirrors", "preview", mg)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "# /etc/containers/registries.conf as the nodes of pools master, worker run it") ||
+		!regexp.MustCompile(`idms-conflict\.yaml:7:13: note: the same source here`).MatchString(r.stderr) ||
+		!strings.Contains(r.stderr, ": warning: the Machine Config Operator would refuse to render registries.conf: ") {
+		t.Errorf("mirrors preview of the must-gather, exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mainIn(t, dir, "mirrors", "preview", "plain"); r.code != ExitFailure || !strings.Contains(r.stderr, ": error: the Machine Config Operator would refuse") {
+		t.Errorf("mirrors preview of plain manifests, exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

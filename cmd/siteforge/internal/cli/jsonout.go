@@ -157,6 +157,12 @@ type mirrorsPreviewConf struct {
 	Written  bool     `json:"written"` // false: MCO writes no registries.conf, nodes keep the default
 	Content  string   `json:"content"` // the file, TOML
 	Warnings []string `json:"warnings"`
+	// Pools are, of a running cluster's state, the pools whose nodes run
+	// the file, and RenderedConfigs the rendered configs it was read from
+	// (each pool's status.configuration; none when it is MCO's rendering
+	// of the mirror objects because the state holds no file contents).
+	Pools           []string `json:"pools,omitempty"`
+	RenderedConfigs []string `json:"renderedConfigs,omitempty"`
 }
 
 // mirrorsResolveJSON is mirrors resolve's report (docs/json/mirrors-resolve.schema.json).
@@ -173,6 +179,11 @@ type mirrorsResolveConf struct {
 	// inClusterCache); its images then say where they are pulled from once
 	// the cache answers (OnceCacheAnswers).
 	InClusterCache string `json:"inClusterCache,omitempty"`
+	// Pools and RenderedConfigs are, of a running cluster's state, the
+	// pools whose nodes run the registries.conf resolved with, and the
+	// rendered configs it was read from (as in mirrors preview).
+	Pools           []string `json:"pools,omitempty"`
+	RenderedConfigs []string `json:"renderedConfigs,omitempty"`
 }
 
 type mirrorsResolution struct {

@@ -47,6 +47,9 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"mirrors-resolve", []string{"mirrors", "resolve", "--format", "json", quay, "--image", "registry.redhat.io/ubi9/ubi:latest", "--image", "quay.io/x/y@sha256:" + strings.Repeat("a", 64)}, ExitFindings},
 		{"mirrors-resolve", []string{"mirrors", "resolve", "--format", "json", "idms", "--image", "registry.example.com/team/app@sha256:" + strings.Repeat("b", 64)}, ExitOK},
 		{"mirrors-resolve", []string{"mirrors", "resolve", "--format", "json", filepath.Join(examples, "remote-quay-in-cluster"), "--image", "registry.redhat.io/ubi9/ubi:9.4"}, ExitOK},
+		// a running cluster's state: each pool's file, with its pools and rendered configs
+		{"mirrors-preview", []string{"mirrors", "preview", "--format", "json", mustGather(t, "mirrors-pool-paused")}, ExitOK},
+		{"mirrors-resolve", []string{"mirrors", "resolve", "--format", "json", mustGather(t, "mirrors-pool-paused"), "--image", "registry.redhat.io/redhat/redhat-operator-index:v4.16"}, ExitOK},
 		{"explain", []string{"explain", "--format", "json"}, ExitOK},
 		{"explain", []string{"explain", "--format", "json", "MTU001"}, ExitOK},
 		{"explain", []string{"explain", "--format", "json", "config"}, ExitOK},

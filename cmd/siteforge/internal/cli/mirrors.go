@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,8 +32,12 @@ func init() {
 manifests (YAML/JSON files or folders holding ImageDigestMirrorSet,
 ImageTagMirrorSet, ImageContentSourcePolicy and image.config.openshift.io
 cluster objects), or a running cluster's state (the folder oc adm
-must-gather writes, or an Insights archive: the cluster's own mirror
-objects and release).
+must-gather writes, or an Insights archive): there the registries.conf
+each pool's nodes run, read from the rendered MachineConfig of the pool's
+status.configuration, once for the pools that run the same file, named
+with them; where the state holds no file contents (an Insights archive
+strips them), the one MCO renders from the cluster's own mirror objects
+and release, said so.
 
   siteforge mirrors preview PATH...
       prints /etc/containers/registries.conf as the Machine Config Operator
@@ -111,6 +116,10 @@ type mirrorSet struct {
 	// (generators/mirroring InClusterCacheDropInPreview); empty without one.
 	cacheHost   string
 	cacheDropIn []byte
+	// running are, of a running cluster's state, the registries.conf each
+	// pool's nodes run (the rendered config of its status.configuration,
+	// manifests.State.RunningFile); nil for other inputs.
+	running []manifests.PoolFile
 }
 
 // mirrorInputs reads sites and manifests as lint does (internal/discover):
@@ -196,6 +205,12 @@ func mirrorInputs(e env, paths []string, minor int) ([]mirrorSet, bool) {
 		if !ok {
 			return nil, false
 		}
+		if c.Live() {
+			st := manifests.ReadState(c.Objects)
+			for _, p := range st.Pools {
+				set.running = append(set.running, st.RunningFile(p, platform.RegistriesConfPath))
+			}
+		}
 		sets = append(sets, set)
 	}
 	return sets, true
@@ -227,49 +242,136 @@ func manifestMirrorSet(e env, label string, objs []*manifests.Object, minor int)
 	return mirrorSet{label: label, input: in, mirrors: &ms}, true
 }
 
-// conf renders one set's registries.conf, or prints MCO's error.
-func conf(e env, s mirrorSet) (*registries.Config, []byte, bool) {
+// nodeFile is one registries.conf nodes get: the one MCO renders from a
+// set's mirror objects, or, of a running cluster's state, the one some of
+// its pools' nodes run.
+type nodeFile struct {
+	set  mirrorSet
+	conf *registries.Config
+	data []byte
+	// pools are, of a running cluster's state, the pools whose nodes run
+	// the file, and configs their rendered configs (none when the file is
+	// MCO's rendering, for the pools whose rendered config the state holds
+	// no contents of).
+	pools, configs []string
+}
+
+// header says, for a running cluster's state, which pools' nodes run the
+// file and where it was read; "" for other inputs.
+func (f nodeFile) header() string {
+	switch {
+	case f.set.running == nil:
+		return ""
+	case len(f.configs) == 0:
+		return fmt.Sprintf("of pool%s %s, computed from the cluster's mirror objects as the Machine Config Operator renders them: the state holds no contents of the rendered config%s the nodes run (an Insights archive strips them)",
+			plural(len(f.pools)), diag.Clean(strings.Join(f.pools, ", ")), plural(len(f.pools)))
+	}
+	return fmt.Sprintf("as the nodes of pool%s %s run it, read from the rendered config%s %s (MachineConfigPool status.configuration)",
+		plural(len(f.pools)), diag.Clean(strings.Join(f.pools, ", ")), plural(len(f.configs)), diag.Clean(strings.Join(f.configs, ", ")))
+}
+
+// nodeFiles are the registries.conf files of a set: MCO's rendering of its
+// mirror objects; of a running cluster's state, the file each pool's nodes
+// run, once for the pools that run the same one (MCO's rendering for the
+// pools whose file the state does not hold). Where MCO would refuse to
+// render, the refusal is an error, unless every pool's file is known: the
+// nodes keep what they run, and the refusal is a warning.
+func nodeFiles(e env, s mirrorSet) ([]nodeFile, bool) {
+	var known []manifests.PoolFile
+	var unknown []string
+	for _, f := range s.running {
+		if f.Data != nil {
+			known = append(known, f)
+		} else {
+			unknown = append(unknown, f.Pool.Obj.Name)
+		}
+	}
+	c, b, err := render(s)
+	if err != nil {
+		keeps := len(known) > 0 && len(unknown) == 0
+		refusal(e, s, err, keeps)
+		if !keeps {
+			return nil, false
+		}
+	}
+	var out []nodeFile
+	for _, f := range known {
+		if i := slices.IndexFunc(out, func(n nodeFile) bool { return bytes.Equal(n.data, f.Data) }); i >= 0 {
+			out[i].pools, out[i].configs = append(out[i].pools, f.Pool.Obj.Name), append(out[i].configs, f.Config)
+			continue
+		}
+		parsed, err := registries.Parse(f.Data)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: error: pool %s runs %s, whose %s does not load: %s\n", diag.SafeLine(s.label), diag.Clean(f.Pool.Obj.Name),
+				diag.Clean(f.Config), platform.RegistriesConfPath, diag.Clean(err.Error()))
+			return nil, false
+		}
+		out = append(out, nodeFile{set: s, conf: parsed, data: f.Data, pools: []string{f.Pool.Obj.Name}, configs: []string{f.Config}})
+	}
+	if len(known) == 0 || len(unknown) > 0 {
+		out = append(out, nodeFile{set: s, conf: c, data: b, pools: unknown})
+	}
+	return out, true
+}
+
+// render renders one set's registries.conf as MCO does.
+func render(s mirrorSet) (*registries.Config, []byte, error) {
 	c, err := registries.Render(s.input)
 	if err != nil {
-		where := s.label
-		positions := refusalPositions(s.mirrors, err)
-		if len(positions) > 0 {
-			where = positions[0].String()
-		}
-		fmt.Fprintf(e.stderr, "%s: error: the Machine Config Operator would refuse to render registries.conf: %s\n", diag.SafeLine(where), diag.Clean(err.Error()))
-		for _, p := range positions[min(1, len(positions)):] {
-			fmt.Fprintf(e.stderr, "%s: note: the same source here\n", diag.SafeLine(p.String()))
-		}
-		fmt.Fprintln(e.stderr, "  (MCO logs this in machine-config-controller and keeps the previous file on every node)")
-		return nil, nil, false
+		return nil, nil, err
 	}
 	b, err := c.TOML()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: internal error: %s\n", diag.SafeLine(s.label), diag.Clean(err.Error()))
-		return nil, nil, false
+		return nil, nil, fmt.Errorf("internal error: %w", err)
 	}
-	return c, b, true
+	return c, b, nil
 }
 
-// eachConf renders every set's registries.conf and calls write with it;
+// refusal prints MCO's refusal to render a set's registries.conf, at the
+// user's entries it names: an error, or a warning when the nodes' own
+// files follow (keeps).
+func refusal(e env, s mirrorSet, err error, keeps bool) {
+	where := s.label
+	positions := refusalPositions(s.mirrors, err)
+	if len(positions) > 0 {
+		where = positions[0].String()
+	}
+	severity := "error"
+	if keeps {
+		severity = "warning"
+	}
+	fmt.Fprintf(e.stderr, "%s: %s: the Machine Config Operator would refuse to render registries.conf: %s\n", diag.SafeLine(where), severity, diag.Clean(err.Error()))
+	for _, p := range positions[min(1, len(positions)):] {
+		fmt.Fprintf(e.stderr, "%s: note: the same source here\n", diag.SafeLine(p.String()))
+	}
+	if keeps {
+		fmt.Fprintln(e.stderr, "  (MCO logs this in machine-config-controller and keeps the previous file on every node: the files the nodes run follow)")
+		return
+	}
+	fmt.Fprintln(e.stderr, "  (MCO logs this in machine-config-controller and keeps the previous file on every node)")
+}
+
+// eachConf calls write with every registries.conf of every set (nodeFiles);
 // the output is written only when every set renders and write succeeds.
-// write returns the exit code of its set (or ExitFailure to stop).
-func eachConf(e env, sets []mirrorSet, header string, write func(out *bytes.Buffer, s mirrorSet, c *registries.Config, b []byte) int) int {
+// write returns the exit code of its file (or ExitFailure to stop).
+func eachConf(e env, sets []mirrorSet, header string, write func(out *bytes.Buffer, f nodeFile) int) int {
 	var out bytes.Buffer
 	code := ExitOK
 	for _, s := range sets {
-		c, b, ok := conf(e, s)
+		files, ok := nodeFiles(e, s)
 		if !ok {
 			return ExitFailure
 		}
 		if len(sets) > 1 {
 			fmt.Fprintf(&out, header, diag.Clean(s.label))
 		}
-		switch write(&out, s, c, b) {
-		case ExitFailure:
-			return ExitFailure
-		case ExitFindings:
-			code = ExitFindings
+		for _, f := range files {
+			switch write(&out, f) {
+			case ExitFailure:
+				return ExitFailure
+			case ExitFindings:
+				code = ExitFindings
+			}
 		}
 	}
 	_, _ = e.stdout.Write(out.Bytes())
@@ -277,21 +379,33 @@ func eachConf(e env, sets []mirrorSet, header string, write func(out *bytes.Buff
 }
 
 func preview(e env, sets []mirrorSet) int {
-	return eachConf(e, sets, "# ---- %s\n", func(out *bytes.Buffer, s mirrorSet, c *registries.Config, b []byte) int {
-		fmt.Fprintf(out, "# %s for the worker pool (master and custom pools get the same file), %s\n", platform.RegistriesConfPath, diag.Clean(s.label))
-		if !c.Written {
+	return eachConf(e, sets, "# ---- %s\n", func(out *bytes.Buffer, f nodeFile) int {
+		if h := f.header(); h != "" {
+			fmt.Fprintf(out, "# %s %s, %s\n", platform.RegistriesConfPath, h, diag.Clean(f.set.label))
+		} else {
+			fmt.Fprintf(out, "# %s for the worker pool (master and custom pools get the same file), %s\n", platform.RegistriesConfPath, diag.Clean(f.set.label))
+		}
+		switch {
+		case f.conf.Written:
+		case len(f.configs) > 0:
+			out.WriteString("# The Machine Config Operator wrote no registries.conf of its own (no mirror sets, no insecure or\n# blocked registries): the nodes run the default file:\n")
+		default:
 			out.WriteString("# The Machine Config Operator writes no registries.conf for this input: no mirror sets and no\n# insecure or blocked registries. Nodes keep the default file:\n")
 		}
-		for _, w := range c.Warnings {
-			fmt.Fprintf(e.stderr, "%s: warning: %s\n", diag.SafeLine(s.label), diag.Clean(fmt.Sprint(w)))
+		for _, w := range f.conf.Warnings {
+			fmt.Fprintf(e.stderr, "%s: warning: %s\n", diag.SafeLine(f.set.label), diag.Clean(fmt.Sprint(w)))
 		}
-		out.Write(b)
+		out.Write(f.data)
 		return ExitOK
 	})
 }
 
 func resolve(e env, sets []mirrorSet, images []string, disconnected bool) int {
-	return eachConf(e, sets, "# %s\n", func(out *bytes.Buffer, s mirrorSet, _ *registries.Config, b []byte) int {
+	return eachConf(e, sets, "# %s\n", func(out *bytes.Buffer, f nodeFile) int {
+		s, b := f.set, f.data
+		if h := f.header(); h != "" {
+			fmt.Fprintf(out, "# %s %s\n", platform.RegistriesConfPath, h)
+		}
 		code := ExitOK
 		for _, ref := range images {
 			r, err := registries.Resolve(b, ref)

@@ -13,15 +13,18 @@ import (
 func previewJSON(e env, sets []mirrorSet) int {
 	out := mirrorsPreviewJSON{SchemaVersion: jsonSchemaVersion, Clusters: []mirrorsPreviewConf{}}
 	for _, s := range sets {
-		c, b, ok := conf(e, s)
+		files, ok := nodeFiles(e, s)
 		if !ok {
 			return ExitFailure
 		}
-		p := mirrorsPreviewConf{Cluster: diag.Clean(s.label), Path: platform.RegistriesConfPath, Written: c.Written, Content: string(b), Warnings: []string{}}
-		for _, w := range c.Warnings {
-			p.Warnings = append(p.Warnings, diag.Clean(fmt.Sprint(w)))
+		for _, f := range files {
+			p := mirrorsPreviewConf{Cluster: diag.Clean(s.label), Path: platform.RegistriesConfPath, Written: f.conf.Written, Content: string(f.data), Warnings: []string{}}
+			p.Pools, p.RenderedConfigs = cleanAll(f.pools), cleanAll(f.configs)
+			for _, w := range f.conf.Warnings {
+				p.Warnings = append(p.Warnings, diag.Clean(fmt.Sprint(w)))
+			}
+			out.Clusters = append(out.Clusters, p)
 		}
-		out.Clusters = append(out.Clusters, p)
 	}
 	return writeJSON(e, "mirrors preview", out)
 }
@@ -30,12 +33,13 @@ func previewJSON(e env, sets []mirrorSet) int {
 func resolveJSON(e env, sets []mirrorSet, images []string, disconnected bool) int {
 	out := mirrorsResolveJSON{SchemaVersion: jsonSchemaVersion, Clusters: []mirrorsResolveConf{}}
 	code := ExitOK
-	for _, s := range sets {
-		_, b, ok := conf(e, s)
-		if !ok {
+	for _, f := range flatFiles(e, sets) {
+		if f == nil {
 			return ExitFailure
 		}
+		s, b := f.set, f.data
 		c := mirrorsResolveConf{Cluster: diag.Clean(s.label), Disconnected: disconnected || s.disconnected, Images: []mirrorsResolution{}}
+		c.Pools, c.RenderedConfigs = cleanAll(f.pools), cleanAll(f.configs)
 		if s.cacheDropIn != nil {
 			c.InClusterCache = diag.Clean(s.cacheHost)
 		}
@@ -66,4 +70,29 @@ func resolveJSON(e env, sets []mirrorSet, images []string, disconnected bool) in
 		return ExitFailure
 	}
 	return code
+}
+
+// flatFiles are every set's registries.conf files (nodeFiles), in order;
+// the last is nil when a set's cannot be read (its error printed).
+func flatFiles(e env, sets []mirrorSet) []*nodeFile {
+	var out []*nodeFile
+	for _, s := range sets {
+		files, ok := nodeFiles(e, s)
+		if !ok {
+			return append(out, nil)
+		}
+		for i := range files {
+			out = append(out, &files[i])
+		}
+	}
+	return out
+}
+
+// cleanAll is every value through diag.Clean; nil for none (omitted).
+func cleanAll(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, diag.Clean(v))
+	}
+	return out
 }
