@@ -271,8 +271,9 @@ fleet: ## write a synthetic fleet of N sites (default 100) to OUT
 # last two rows time its cold `go install ./...` (pre-commit's first
 # install; modules from GOPROXY) and `make test` in a clean clone of it,
 # which take minutes; BENCH_SRC= leaves them out. BENCH_MG is the size in
-# MiB of the synthetic must-gather lint reads (issue 29's row; written in
-# BENCH_DISK, about half a minute for 2048; 0 leaves the row out).
+# MiB of the synthetic must-gather lint and mtu read (issue 29's rows, each
+# marked when over 2 s or 256 MiB; written in BENCH_DISK, about half a
+# minute for 2048; 0 leaves the rows out).
 SIZES ?= 100,1000,3500
 BENCH_TMPFS ?= /dev/shm
 BENCH_DISK ?= $(BIN)
@@ -280,9 +281,11 @@ BENCH_SRC ?= $(CURDIR)
 BENCH_MG ?= 2048
 bench: build ## Go benchmarks, then issue 18's table with targets (make bench SIZES=100,1000,3500 BENCH_SRC= BENCH_MG=2048)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./internal/load ./generators/... ./internal/registries ./lint/... ./internal/output
+	$(GO) test -tags bench ./internal/bench
 	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes $(SIZES) -tmpfs $(BENCH_TMPFS) -disk $(BENCH_DISK) -src '$(BENCH_SRC)' -mustgather-mib $(BENCH_MG)
 
-bench-mustgather: build ## only the row of lint of a synthetic must-gather of BENCH_MG MiB
+bench-mustgather: build ## only the rows of lint and mtu of a synthetic must-gather of BENCH_MG MiB
+	$(GO) test -tags bench ./internal/bench
 	$(GO) run -tags bench ./internal/bench -bin $(BIN)/siteforge -sizes '' -tmpfs $(BENCH_TMPFS) -disk $(BENCH_DISK) -mustgather-mib $(BENCH_MG) -mustgather-only
 
 bench-acm: build ## only the rows of day-2 delivery through the hub (delivery.acm) at SIZES

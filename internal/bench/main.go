@@ -7,9 +7,10 @@
 // changed (the digest cache), wall time and peak RSS at several fleet sizes;
 // per-site render CPU against the CUE library alone; vet against render;
 // single-site vet, single-site lint and
-// version latency as whole processes; with -src, pre-commit's first install
-// with cold caches and `make test` in a clean clone. Build-tagged: not part
-// of `go install ./...`.
+// version latency as whole processes; lint and mtu of a synthetic
+// must-gather (issue 29), each marked when over its target; with -src,
+// pre-commit's first install with cold caches and `make test` in a clean
+// clone. Build-tagged: not part of `go install ./...`.
 //
 // The disk row's target, "within 1.2x of cp -r of the output", is read as
 // render's disk cost (its wall time with the output on disk less its wall
@@ -60,8 +61,13 @@ const (
 	// issue 27, day-2 delivery through the hub
 	targetACMRender   = "<= 1.2x the same fleet without delivery (wall)"
 	targetACMPolicies = "sub-linear in sites (grows with distinct configurations)"
-	// issue 29, a running cluster's state
-	targetMustGather = "<= 256 MiB peak RSS (2 GB must-gather)"
+	// issue 29, a running cluster's state: 256 MiB is the issue's bound;
+	// the time is this row's own (0.80 s measured on two cores when the
+	// row was added: the reads are bounded, so a slower run means a read
+	// that is not)
+	targetMustGather       = "<= 2 s wall, <= 256 MiB peak RSS (2 GB must-gather)"
+	targetMustGatherWall   = 2 * time.Second
+	targetMustGatherRSSMiB = 256
 )
 
 func main() {
@@ -234,19 +240,38 @@ func main() {
 	row("make test, whole, in a clean clone of -src (build cache warm, pinned tools already in its bin/)", makeTest(*src), targetMakeTest)
 }
 
-// mustGatherRow measures lint of a synthetic must-gather of mib MiB
-// (archivegen.WriteLarge: KCS 6996487's cluster, its bulk namespaces of
-// pods, events and logs), written on disk under dir: wall time and peak
-// RSS, one run (reading 2 GB once is the measurement).
+// mustGatherRow measures lint and mtu of a synthetic must-gather of mib
+// MiB (archivegen.WriteLarge: KCS 6996487's cluster, its bulk namespaces
+// of pods, events and logs), written on disk under dir: wall time and peak
+// RSS of each, one run (reading 2 GB once is the measurement), each value
+// marked when it is over the row's target.
 func mustGatherRow(bin, dir string, mib int, row func(what, value, target string)) {
 	mg := filepath.Join(dir, "must-gather.local.bench")
 	st, err := archivegen.WriteLarge(mg, int64(mib)<<20)
 	check(err)
 	defer os.RemoveAll(mg)
-	r := run(bin, "lint", mg)
-	row(fmt.Sprintf("lint of a synthetic must-gather, %d MiB on disk (%d files: %d namespaces, %d pods with logs and events, %d nodes, %d rendered configs no pool uses): wall, peak RSS",
-		st.Bytes>>20, st.Files, st.Namespaces, st.Pods, st.Nodes, st.Old),
-		fmt.Sprintf("%.2f s, %d MiB (exit %d)", r.wall.Seconds(), r.rss>>20, r.code), targetMustGather)
+	for _, verb := range []string{"lint", "mtu"} {
+		r := run(bin, verb, mg)
+		row(fmt.Sprintf("%s of a synthetic must-gather, %d MiB on disk (%d files: %d namespaces, %d pods with logs and events, %d nodes, %d rendered configs no pool uses): wall, peak RSS",
+			verb, st.Bytes>>20, st.Files, st.Namespaces, st.Pods, st.Nodes, st.Old),
+			fmt.Sprintf("%.2f s, %d MiB (exit %d)%s", r.wall.Seconds(), r.rss>>20, r.code, overTarget(r, targetMustGatherWall, targetMustGatherRSSMiB)), targetMustGather)
+	}
+}
+
+// overTarget says which of a run's wall time and peak RSS are over their
+// targets ("" when neither is).
+func overTarget(r result, wall time.Duration, rssMiB int64) string {
+	var over []string
+	if r.wall > wall {
+		over = append(over, fmt.Sprintf("wall %.2f s > %.0f s", r.wall.Seconds(), wall.Seconds()))
+	}
+	if r.rss>>20 > rssMiB {
+		over = append(over, fmt.Sprintf("peak RSS %d MiB > %d MiB", r.rss>>20, rssMiB))
+	}
+	if len(over) == 0 {
+		return ""
+	}
+	return "; OVER THE TARGET: " + strings.Join(over, ", ")
 }
 
 // acmRows measures day-2 delivery through the hub (delivery.acm) on a
