@@ -76,91 +76,36 @@ func checkLiveMTU(st *manifests.State, r *lint.Reporter) {
 
 // ---------------------------------------------------------------- MTU014
 
-// migrationUnit is what a rendered config says of the MTU migration: whether
-// it runs platform.MCOUnitMTUMigration, and the network.to it carries (0:
-// not said).
-func migrationUnit(mc *manifests.MachineConfig) (runs bool, networkTo int) {
-	if mc == nil {
-		return false, 0
-	}
-	for _, u := range mc.Config.Systemd.Units {
-		if u.Name != platform.MCOUnitMTUMigration {
-			continue
-		}
-		for _, line := range strings.Split(u.Contents, "\n") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Environment="+platform.MCOMTUMigrationNetworkEnv+"="); ok {
-				networkTo, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		return true, networkTo
-	}
-	return false, 0
-}
-
 func checkMTUMigrationUnfinished(set lint.Set, r *lint.Reporter) {
 	st := liveState(set)
 	if st == nil || st.Operator == nil || len(st.Pools) == 0 {
 		return
 	}
-	type poolRun struct {
-		pool     *manifests.Pool
-		current  string // the rendered config its nodes run (status.configuration)
-		runs     bool   // ... with the migration unit
-		to       int
-		all      bool // every node updated to it
-		rendered bool // the rendered config is in the state
-	}
-	var pools []poolRun
-	for _, p := range st.Pools {
-		cur := p.MCP.Status.Configuration.Name
-		mc := st.Rendered[cur]
-		runs, to := migrationUnit(mc)
-		pools = append(pools, poolRun{pool: p, current: cur, runs: runs, to: to, rendered: mc != nil,
-			all: p.MCP.Status.UpdatedMachineCount == p.MCP.Status.MachineCount && p.True(platform.PoolConditionUpdated)})
-	}
-	mig := st.MTUMigration()
-	if mig != nil && mig.Network != nil && mig.Network.From != nil && mig.Network.To != nil {
-		from, to := int(*mig.Network.From), int(*mig.Network.To)
+	pr := mtu.MigrationOf(st)
+	switch pr.Stage {
+	case mtu.Phase1RollingOut:
 		var behind []string
-		for _, p := range pools {
-			if !p.rendered {
-				return // what the pool runs is not in the state
-			}
-			if !p.runs || !p.all {
-				behind = append(behind, fmt.Sprintf("%s (%d of %d nodes updated, on %s)", p.pool.Obj.Name,
-					p.pool.MCP.Status.UpdatedMachineCount, p.pool.MCP.Status.MachineCount, p.current))
-			}
+		for _, p := range pr.Behind() {
+			behind = append(behind, p.String())
 		}
-		at := []string{"spec", "migration", "mtu", "network", "to"}
-		if len(behind) > 0 {
-			r.Object(st.Operator, fmt.Sprintf("phase 1 of the MTU migration %d -> %d has not reached every node: pool %s does not yet run %s; phase 2 must wait until every MachineConfigPool is updated (oc get machineconfigpools); a pool that stays behind is degraded or paused",
-				from, to, namedList(behind), platform.MCOUnitMTUMigration), at...)
-			return
-		}
-		var ph2 string
-		cfgKey := "ovnKubernetesConfig"
-		if st.NetworkType() == platform.OpenShiftSDN {
-			cfgKey = "openshiftSDNConfig"
-		}
-		ph2 = mtu.PatchCommand(map[string]any{"spec": map[string]any{"migration": nil, "defaultNetwork": map[string]any{cfgKey: map[string]any{"mtu": to}}}})
+		r.Object(st.Operator, fmt.Sprintf("phase 1 of the MTU migration %d -> %d has not reached every node: pool %s does not yet run %s; phase 2 must wait until every MachineConfigPool is updated (oc get machineconfigpools); a pool that stays behind is degraded or paused",
+			pr.From, pr.To, namedList(behind), platform.MCOUnitMTUMigration), migrationToPath...)
+	case mtu.Phase2Due:
 		r.Object(st.Operator, fmt.Sprintf("phase 1 of the MTU migration %d -> %d is rolled out on every pool (their rendered configs run %s with %s=%d), but phase 2 is not applied: the cluster MTU stays %d (Network.config status.clusterNetworkMTU) and every node sets the temporary MTUs again at each boot; apply phase 2: `%s`",
-			from, to, platform.MCOUnitMTUMigration, platform.MCOMTUMigrationNetworkEnv, to, st.AppliedMTU(), ph2), at...)
-		return
-	}
-	if mig != nil {
-		return // an incomplete migration: MTU004's
-	}
-	for _, p := range pools {
-		if !p.runs {
-			continue
+			pr.From, pr.To, platform.MCOUnitMTUMigration, platform.MCOMTUMigrationNetworkEnv, pr.To, st.AppliedMTU(), pr.Phase2Command(st.NetworkType())), migrationToPath...)
+	case mtu.Phase2RollingOut:
+		for _, p := range pr.Behind() {
+			i := p.Pool.ConditionIndex(platform.PoolConditionUpdated)
+			at := []string{"status", "configuration", "name"}
+			if i >= 0 && !p.AllUpdated {
+				at = []string{"status", "conditions", strconv.Itoa(i), "status"}
+			}
+			r.Object(p.Pool.Obj, fmt.Sprintf("pool %s runs %s, which still carries %s (%s=%d), but Network.operator has no spec.migration: phase 2 of the MTU migration has reached %d of its %d nodes; until it reaches all, the nodes set the temporary MTUs at each boot, and the migration is not over",
+				p.Pool.Obj.Name, p.Config, platform.MCOUnitMTUMigration, platform.MCOMTUMigrationNetworkEnv, p.To,
+				p.Pool.MCP.Status.UpdatedMachineCount, p.Pool.MCP.Status.MachineCount), at...)
 		}
-		i := p.pool.ConditionIndex(platform.PoolConditionUpdated)
-		at := []string{"status", "configuration", "name"}
-		if i >= 0 && !p.all {
-			at = []string{"status", "conditions", strconv.Itoa(i), "status"}
-		}
-		r.Object(p.pool.Obj, fmt.Sprintf("pool %s runs %s, which still carries %s (%s=%d), but Network.operator has no spec.migration: phase 2 of the MTU migration has reached %d of its %d nodes; until it reaches all, the nodes set the temporary MTUs at each boot, and the migration is not over",
-			p.pool.Obj.Name, p.current, platform.MCOUnitMTUMigration, platform.MCOMTUMigrationNetworkEnv, p.to,
-			p.pool.MCP.Status.UpdatedMachineCount, p.pool.MCP.Status.MachineCount), at...)
 	}
 }
+
+// migrationToPath is Network.operator spec.migration.mtu network.to.
+var migrationToPath = []string{"spec", "migration", "mtu", "network", "to"}

@@ -499,3 +499,23 @@ func TestMirrorsMustGatherRefused(t *testing.T) {
 		t.Errorf("mirrors preview of plain manifests, exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestDiagnoseMTUMigrationUnderWay: mtu of a must-gather taken between
+// the phases says the migration is under way and what remains (phase 2),
+// and --check exits 1 saying so; during phase 2's rollout it names the
+// pool still behind.
+func TestDiagnoseMTUMigrationUnderWay(t *testing.T) {
+	dir := t.TempDir()
+	phase1 := mustGather(t, "mtu-migration-phase1")
+	r := mainIn(t, dir, "mtu", "--check", phase1)
+	if r.code != ExitFindings || r.stderr != "an MTU migration is under way for kcs-7xk2p: phase 2 remains\n" ||
+		!strings.Contains(r.stdout, ": the MTU migration 8901 -> 1200 is under way\n") ||
+		!strings.Contains(r.stdout, "phase 1 runs on every node\nwhat remains:\n  2. oc patch network.operator.openshift.io cluster --type=merge -p '{\"spec\":{\"defaultNetwork\":{\"ovnKubernetesConfig\":{\"mtu\":1200}},\"migration\":null}}'\n") ||
+		strings.Contains(r.stdout+r.stderr, "is due") {
+		t.Errorf("mtu --check of phase 1: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = mainIn(t, dir, "mtu", mustGather(t, "mtu-migration-phase2-rolling"))
+	if r.code != ExitOK || !regexp.MustCompile(`phase 2 is applied, and pool worker \(2 of 5 nodes updated, on rendered-worker-\w+\) still runs mtu-migration.service\nwhat remains: wait until every MachineConfigPool is Updated`).MatchString(r.stdout) {
+		t.Errorf("mtu of phase 2 rolling out: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -34,12 +34,14 @@ status.clusterNetworkMTU), the platform and network type it runs, a pool per
 MachineConfigPool of its nodes and one per AWS Local or Wavelength Zone of its
 edge nodes, each uplink at the platform's default MTU; when a migration is
 due, the two phases to run (oc patch commands), and when one is under way,
-where Network.operator asks it to go.
+how far it went (the rendered config each pool's nodes run) and what
+remains.
 
 Exit 0 when every site has a legal plan, 2 when a site does not load or has no
 legal cluster MTU (the problem is shown at its position). With --check, exit 1
 when a running site's mtu.current (a running cluster's applied MTU) differs
-from its target: an MTU migration is due (siteforge render writes it).`,
+from its target: an MTU migration is due (siteforge render writes it), or,
+on a running cluster, under way (what remains is said).`,
 		example: `  siteforge mtu examples/aws-local-zones
   siteforge mtu --check --format json examples/aws-local-zones | jq '.sites[].links[] | select(.binding)'
   siteforge mtu must-gather.local.5483957185`,
@@ -83,11 +85,14 @@ from its target: an MTU migration is due (siteforge render writes it).`,
 						return ExitFailure
 					}
 				}
-				var due []string
+				var due, underWay []string
 				first := true
 				plans := mtuJSON{SchemaVersion: jsonSchemaVersion, Sites: []mtuSiteJSON{}}
 				for _, lp := range live {
-					if lp.plan.MigrationDue() {
+					switch remains := lp.remains(); {
+					case remains != "" && lp.plan.MigrationDue():
+						underWay = append(underWay, fmt.Sprintf("an MTU migration is under way for %s: %s", diag.Clean(lp.site.Name), remains))
+					case lp.plan.MigrationDue():
 						due = append(due, lp.site.Name)
 					}
 					if *format == "json" {
@@ -127,8 +132,13 @@ from its target: an MTU migration is due (siteforge render writes it).`,
 				if !ok {
 					return ExitFailure
 				}
-				if *check && len(due) > 0 {
-					fmt.Fprintf(e.stderr, "an MTU migration is due for %s\n", strings.Join(due, ", "))
+				if *check && len(due)+len(underWay) > 0 {
+					if len(due) > 0 {
+						fmt.Fprintf(e.stderr, "an MTU migration is due for %s\n", strings.Join(due, ", "))
+					}
+					for _, u := range underWay {
+						fmt.Fprintln(e.stderr, u)
+					}
 					return ExitFindings
 				}
 				return ExitOK

@@ -3,12 +3,14 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/discover"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -74,11 +76,14 @@ func (lp livePlan) write(w io.Writer) {
 	tw := writeLinks(w, p)
 	fmt.Fprintf(tw, "  target\t%d\tcomputed from the links\n", p.Target)
 	cur := fmt.Sprintf("status.clusterNetworkMTU (%s)", s.Positions.Of("mtu.current"))
-	mig := st.MTUMigration()
-	underWay := mig != nil && mig.Network != nil && mig.Network.To != nil
+	pr := mtu.MigrationOf(st)
 	switch {
-	case p.MigrationDue() && underWay:
-		fmt.Fprintf(tw, "  current\t%d\t%s: a migration to %d is under way\n", *p.Current, cur, *mig.Network.To)
+	case pr.Stage == mtu.Phase1RollingOut || pr.Stage == mtu.Phase2Due:
+		fmt.Fprintf(tw, "  current\t%d\t%s: the MTU migration %d -> %d is under way\n", *p.Current, cur, pr.From, pr.To)
+	case pr.Stage == mtu.Phase2RollingOut:
+		fmt.Fprintf(tw, "  current\t%d\t%s: phase 2 of the MTU migration to %d is rolling out\n", *p.Current, cur, pr.To)
+	case pr.Stage == mtu.MigrationUnknown:
+		fmt.Fprintf(tw, "  current\t%d\t%s: an MTU migration is under way\n", *p.Current, cur)
 	case p.MigrationDue():
 		fmt.Fprintf(tw, "  current\t%d\t%s: an MTU migration %d -> %d is due\n", *p.Current, cur, *p.Current, p.Target)
 	default:
@@ -88,9 +93,29 @@ func (lp livePlan) write(w io.Writer) {
 		fmt.Fprintf(tw, "  machine\t%d\tthe uplink MTU every pool has\n", p.Machine)
 	}
 	tw.Flush()
-	if underWay {
-		fmt.Fprintf(w, "\nan MTU migration is under way: Network.operator spec.migration.mtu network.to %d (%s); siteforge lint says how far it went (MTU014)\n",
-			*mig.Network.To, st.Operator.PosOf("spec", "migration", "mtu"))
+	phase2 := func() {
+		fmt.Fprintf(w, "  2. %s\n     then wait until every MachineConfigPool is Updated: each node reboots once more; Network.config status.clusterNetworkMTU becomes %d\n",
+			pr.Phase2Command(st.NetworkType()), pr.To)
+	}
+	switch pr.Stage {
+	case mtu.Phase1RollingOut:
+		fmt.Fprintf(w, "\nthe MTU migration %d -> %d is under way (Network.operator spec.migration.mtu, %s): phase 1 has not reached every node: pool %s\nwhat remains:\n",
+			pr.From, pr.To, st.Operator.PosOf("spec", "migration", "mtu"), poolsText(pr.Behind()))
+		fmt.Fprintln(w, "  1. wait until every MachineConfigPool is Updated (oc get machineconfigpools): each node reboots once; a pool that stays behind is degraded or paused")
+		phase2()
+		return
+	case mtu.Phase2Due:
+		fmt.Fprintf(w, "\nthe MTU migration %d -> %d is under way (Network.operator spec.migration.mtu, %s): phase 1 runs on every node\nwhat remains:\n",
+			pr.From, pr.To, st.Operator.PosOf("spec", "migration", "mtu"))
+		phase2()
+		return
+	case mtu.Phase2RollingOut:
+		fmt.Fprintf(w, "\nthe MTU migration to %d is finishing: phase 2 is applied, and pool %s still runs %s\n", pr.To, poolsText(pr.Behind()), platform.MCOUnitMTUMigration)
+		fmt.Fprintln(w, "what remains: wait until every MachineConfigPool is Updated (oc get machineconfigpools): each node reboots once more")
+		return
+	case mtu.MigrationUnknown:
+		fmt.Fprintf(w, "\nan MTU migration is under way (Network.operator spec.migration.mtu, %s); the state does not say how far it went (siteforge lint: MTU014, MTU004)\n",
+			st.Operator.PosOf("spec", "migration", "mtu"))
 		return
 	}
 	ph1, ph2 := p.Phases()
@@ -100,6 +125,32 @@ func (lp livePlan) write(w io.Writer) {
 	fmt.Fprintf(w, "\nthe MTU migration %d -> %d, in two phases (docs \"Changing the cluster network MTU\"):\n", *p.Current, p.Target)
 	fmt.Fprintf(w, "  1. %s\n     then wait until every MachineConfigPool is Updated (oc get machineconfigpools): each node reboots once\n", mtu.PatchCommand(ph1))
 	fmt.Fprintf(w, "  2. %s\n     then wait again: each node reboots once more; Network.config status.clusterNetworkMTU becomes %d\n", mtu.PatchCommand(ph2), p.Target)
+}
+
+// remains is, for --check, what remains of a migration under way ("" when
+// none is: a migration is due, or nothing).
+func (lp livePlan) remains() string {
+	pr := mtu.MigrationOf(lp.st)
+	switch pr.Stage {
+	case mtu.Phase1RollingOut:
+		return fmt.Sprintf("phase 1 is rolling out (pool %s), then phase 2", poolsText(pr.Behind()))
+	case mtu.Phase2Due:
+		return "phase 2 remains"
+	case mtu.Phase2RollingOut:
+		return fmt.Sprintf("phase 2 is rolling out (pool %s)", poolsText(pr.Behind()))
+	case mtu.MigrationUnknown:
+		return "how far it went is not in the state"
+	}
+	return ""
+}
+
+// poolsText names pools with how far their nodes are.
+func poolsText(ps []mtu.PoolMigration) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, diag.Clean(p.String()))
+	}
+	return strings.Join(out, ", ")
 }
 
 // json is the plan as mtu --format json reports a site's, with the state
