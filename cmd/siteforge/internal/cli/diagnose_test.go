@@ -519,3 +519,22 @@ func TestDiagnoseMTUMigrationUnderWay(t *testing.T) {
 		t.Errorf("mtu of phase 2 rolling out: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestDiagnoseMTUInFolder: mtu of a folder that holds no site but one
+// must-gather plans that must-gather, as lint finds it; with two it says
+// to give one, naming them.
+func TestDiagnoseMTUInFolder(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, mustGather(t, "kcs6996487"), filepath.Join(dir, "cases", "prod", archivegen.DestDir))
+	r := mainIn(t, dir, "mtu", "cases")
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, "cluster kcs-7xk2p (cases/prod/"+archivegen.DestDir) || !strings.Contains(r.stdout, "  target              1200  computed from the links") {
+		t.Errorf("mtu of a folder with one must-gather: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	copyTree(t, mustGather(t, "kcs6996487-fixed"), filepath.Join(dir, "cases", "fixed", archivegen.DestDir))
+	r = mainIn(t, dir, "mtu", "cases")
+	want := "cases: error: no site here, but 2 running clusters' states: cases/fixed/" + archivegen.DestDir + ", cases/prod/" + archivegen.DestDir + "\n" +
+		"  = hint: give the folder of the must-gather (or Insights archive) whose plan to print; siteforge mtu takes several PATHs\n"
+	if r.code != ExitFailure || r.stdout != "" || !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("mtu of a folder with two must-gathers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/cluster/mtu"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/site"
 )
 
@@ -29,7 +30,8 @@ the MTU it applies now (mtu.current) and whether a migration is due.
 
 A PATH may be a running cluster's state instead: the folder oc adm
 must-gather writes (or one image folder of it) or an unpacked Insights
-archive. Its plan is the cluster's own: the applied MTU (Network.config
+archive, or a folder without sites holding exactly one of them (found as
+lint finds it; with several, give the one to plan). Its plan is the cluster's own: the applied MTU (Network.config
 status.clusterNetworkMTU), the platform and network type it runs, a pool per
 MachineConfigPool of its nodes and one per AWS Local or Wavelength Zone of its
 edge nodes, each uplink at the platform's default MTU; when a migration is
@@ -59,13 +61,28 @@ on a running cluster, under way (what remains is said).`,
 				var live []livePlan
 				for _, a := range args {
 					lp, ok, fine := readLivePlan(e, a)
-					switch {
-					case !fine:
-						return ExitFailure
-					case ok:
+					if ok || !fine {
+						if !fine {
+							return ExitFailure
+						}
+						live = append(live, lp)
+						continue
+					}
+					// no site here: the running cluster's state inside,
+					// as lint finds it, when there is one
+					switch roots := liveInside(a); len(roots) {
+					case 0:
+						paths = append(paths, a)
+					case 1:
+						if lp, _, fine = readLivePlan(e, roots[0]); !fine {
+							return ExitFailure
+						}
 						live = append(live, lp)
 					default:
-						paths = append(paths, a)
+						printDiagnostics(e.stderr, load.Result{Diagnostics: diag.List{{Pos: diag.Position{File: a},
+							Message: fmt.Sprintf("no site here, but %d running clusters' states: %s", len(roots), namedPaths(roots)),
+							Hint:    "give the folder of the must-gather (or Insights archive) whose plan to print; siteforge mtu takes several PATHs"}}})
+						return ExitFailure
 					}
 				}
 				// The one check pipeline first (verdict.Site): a site that

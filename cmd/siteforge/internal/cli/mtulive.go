@@ -47,6 +47,39 @@ func readLivePlan(e env, path string) (lp livePlan, ok, fine bool) {
 	return lp, true, true
 }
 
+// liveInside are the roots of the running clusters' states (must-gathers,
+// Insights archives) under path when it holds no site, found as lint finds
+// them (internal/discover); none when it holds a site or no state.
+func liveInside(path string) []string {
+	if units, d := load.Discover([]string{path}); len(d) == 0 && len(units) > 0 {
+		return nil // sites: mtu plans them
+	}
+	found := discover.Paths([]string{path}, discover.Options{})
+	if len(found.Sites) > 0 {
+		return nil
+	}
+	var roots []string
+	for _, c := range found.Clusters {
+		if c.Live() {
+			roots = append(roots, c.Root)
+		}
+	}
+	return roots
+}
+
+// namedPaths names up to four paths, and how many more.
+func namedPaths(ps []string) string {
+	const most = 4
+	out := make([]string, 0, most)
+	for _, p := range ps[:min(len(ps), most)] {
+		out = append(out, diag.Clean(p))
+	}
+	if len(ps) > most {
+		return fmt.Sprintf("%s and %d more", strings.Join(out, ", "), len(ps)-most)
+	}
+	return strings.Join(out, ", ")
+}
+
 // write prints the plan: the links as for a site, then what the cluster
 // applies, and the migration to run or the one under way.
 func (lp livePlan) write(w io.Writer) {
