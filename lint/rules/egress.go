@@ -109,11 +109,12 @@ func init() {
 			"assignment in status.items, one item per address (ovn-org/ovn-kubernetes go-controller/pkg/clustermanager/egressip_controller.go " +
 			"assignEgressIPs; go-controller/pkg/crd/egressip/v1/types.go EgressIPStatus). An address with no item is held by no node: " +
 			"the selected pods leave the cluster with their node's address, and firewalls that expect the egress IP drop them. Read " +
-			"from a running cluster's state, with why, where the EgressIP rules find it over the cluster's own nodes: no node labelled " +
-			"k8s.ovn.org/egress-assignable (EGR006), an address outside every subnet the labelled nodes can host (EGR001), a node's " +
-			"address or one used twice (EGR003, EGR004), the cloud's capacity (EGR007).",
-		Fix: "Fix what the finding names (label nodes k8s.ovn.org/egress-assignable, use an address of their subnet, free capacity); when " +
-			"it names nothing, read the EgressIP's events and the ovnkube-control-plane logs."})
+			"from a running cluster's state. The finding states that fact and names the findings of the EgressIP rules (over the cluster's " +
+			"own nodes) that say why, by rule and field, without repeating them: no node labelled k8s.ovn.org/egress-assignable (EGR006), " +
+			"an address outside every subnet the labelled nodes can host (EGR001), a node's address or one used twice (EGR003, EGR004), " +
+			"the cloud's capacity (EGR007).",
+		Fix: "Fix what the named finding says (label nodes k8s.ovn.org/egress-assignable, use an address of their subnet, free capacity); when " +
+			"none is named, read the EgressIP's events and the ovnkube-control-plane logs."})
 	checks["EGR008"] = checkEgressUnassigned
 	lint.RegisterFamily("v1alpha1", checks, egr)
 }
@@ -156,17 +157,24 @@ func egrCheck(id string) func(lint.Set, *lint.Reporter) {
 			if egressip.RuleOf(p, c) != id {
 				continue
 			}
-			o := eips[0]
-			path := []string{"spec", "egressIPs"}
-			if p.Object >= 0 {
-				o = eips[p.Object]
-			}
-			if p.IP >= 0 {
-				path = append(path, fmt.Sprint(p.IP))
-			}
+			o, path := egrProblemAt(eips, p)
 			r.Object(o, p.Message+": "+egrFix[p.Kind], path...)
 		}
 	}
+}
+
+// egrProblemAt is where the EGR rules report a problem: the EgressIP it is
+// about (the first for a problem of the whole set), at spec.egressIPs or
+// the address.
+func egrProblemAt(eips []*manifests.Object, p egressip.Problem) (*manifests.Object, []string) {
+	o, path := eips[0], []string{"spec", "egressIPs"}
+	if p.Object >= 0 {
+		o = eips[p.Object]
+	}
+	if p.IP >= 0 {
+		path = append(path, fmt.Sprint(p.IP))
+	}
+	return o, path
 }
 
 // plainCluster is what a set of plain manifests says about its cluster.

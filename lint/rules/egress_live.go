@@ -2,9 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/siteforge/siteforge/internal/cluster/egressip"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/lint"
 )
 
@@ -44,15 +46,26 @@ func checkEgressUnassigned(set lint.Set, r *lint.Reporter) {
 			if _, ok := assigned[egressip.Normalize(ip)]; ok {
 				continue
 			}
+			// the reasons are the other EGR rules' findings: named, not
+			// repeated
 			var why []string
 			for _, p := range problems {
 				if (p.Object == i || p.Object < 0) && (p.IP == j || p.IP < 0) {
-					why = append(why, fmt.Sprintf("%s [%s]", p.Message, egressip.RuleOf(p, c)))
+					id := egressip.RuleOf(p, c)
+					at, path := egrProblemAt(eips, p)
+					where := manifests.UserPath(path)
+					if at != o {
+						where = "EgressIP " + at.Name + " " + where
+					}
+					ref := fmt.Sprintf("%s (%s) at %s", id, lint.Lookup(id).Name, where)
+					if !slices.Contains(why, ref) {
+						why = append(why, ref)
+					}
 				}
 			}
 			reason := "siteforge finds no reason in this state: the events of the EgressIP and the logs of ovnkube-control-plane (openshift-ovn-kubernetes) say why"
 			if len(why) > 0 {
-				reason = "why: " + strings.Join(why, "; ")
+				reason = "why: the finding " + strings.Join(why, ", the finding ")
 			}
 			r.Object(o, fmt.Sprintf("egress IP %s is assigned to no node (status.items does not list it): the selected pods leave the cluster with their node's address; %s", ip, reason), "status")
 		}

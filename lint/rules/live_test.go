@@ -60,7 +60,7 @@ func init() {
 		ruleCase{rule: "MIR027", name: "every pool runs the file the mirror objects render", files: fixture("catalog-digest-only")},
 		ruleCase{rule: "MIR027", name: "every pool runs the file the mirror objects render, with tag mirrors", files: fixture("catalog-tag-mirrored")},
 		ruleCase{rule: "EGR008", name: "no node labelled egress-assignable", files: fixture("egressip-unassigned"),
-			want: []string{"k8s.ovn.org/egressips/egress-prod.yaml:15:3: error: egress IP 10.0.130.200 is assigned to no node"}},
+			want: []string{"k8s.ovn.org/egressips/egress-prod.yaml:15:3: error: egress IP 10.0.130.200 is assigned to no node (status.items does not list it): the selected pods leave the cluster with their node's address; why: the finding EGR006 (egress-ip-not-enough-nodes) at spec.egressIPs[0]"}},
 		ruleCase{rule: "EGR008", name: "assigned", files: fixture("egressip-assigned")},
 		ruleCase{rule: "MCF008", name: "RenderDegraded by an Ignition version MCF005 flags", files: fixture("pool-degraded-ignition"),
 			want: []string{"machineconfigpools/worker.yaml:53:14: error: pool worker is degraded (RenderDegraded"}},

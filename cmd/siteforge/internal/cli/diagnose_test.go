@@ -141,7 +141,7 @@ func TestDiagnoseScenarios(t *testing.T) {
 			`catalogsources/cs-redhat-operator-index.yaml:11:10: error: registry.redhat.io/redhat/redhat-operator-index:v4.16 is pulled by tag.* \[MIR001\]`}},
 		{"catalog-tag-mirrored", ExitOK, []string{`imagetagmirrorsets.yaml:12:5: info: ImageTagMirrorSet itms-operator-0 mirrors tag pulls.* \[MIR018\]`}},
 		{"egressip-unassigned", ExitFindings, []string{
-			`egress-prod.yaml:15:3: error: egress IP 10.0.130.200 is assigned to no node .*why: .*none is labelled k8s.ovn.org/egress-assignable.* \[EGR008\]`,
+			`egress-prod.yaml:15:3: error: egress IP 10.0.130.200 is assigned to no node .*; why: the finding EGR006 \(egress-ip-not-enough-nodes\) at spec.egressIPs\[0\] \[EGR008\]$`,
 			`egress-prod.yaml:10:5: error: 10.0.130.200 cannot be assigned: no node may host egress IPs.* \[EGR006\]`}},
 		{"egressip-assigned", ExitOK, nil},
 		{"ingress-default-drops-platform-routes", ExitFindings, []string{
@@ -161,7 +161,7 @@ func TestDiagnoseScenarios(t *testing.T) {
 			t.Errorf("%s: %d findings, want %d:\n%s", tc.scenario, got, len(tc.want), r.stdout)
 		}
 		for _, w := range tc.want {
-			if !regexp.MustCompile(w).MatchString(r.stdout) {
+			if !regexp.MustCompile("(?m)" + w).MatchString(r.stdout) {
 				t.Errorf("%s: lint does not report %s:\n%s", tc.scenario, w, r.stdout)
 			}
 		}
