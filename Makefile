@@ -122,6 +122,11 @@ shared-data-warnings:
 		     "validated against the ACM CRDs, and the policy ordering was NOT" \
 		     "compared with the PolicyGenerator's (those tests SKIPPED)."; \
 	fi; \
+	if [ ! -d "$(UPSTREAM_INSIGHTS)/archive-sample" ]; then \
+		warn "WARNING: $(UPSTREAM_INSIGHTS) is not here: the Insights operator's" \
+		     "sample archive was NOT linted, planned or read as a running cluster" \
+		     "(those tests SKIPPED)."; \
+	fi; \
 	if [ $$missing = 1 ]; then echo "************************************************************************"; fi
 
 tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit node-tools sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit, shellcheck, systemd-analyze, curl)
@@ -218,6 +223,7 @@ UPSTREAM_SITECONFIG ?= $(CURDIR)/../shared/upstream/siteconfig
 # (upstream/acm): read by the import, lint and ACM delivery tests.
 UPSTREAM_ZTP ?= $(CURDIR)/../shared/upstream/ztp
 UPSTREAM_ACM ?= $(CURDIR)/../shared/upstream/acm
+UPSTREAM_INSIGHTS ?= $(CURDIR)/../shared/upstream/insights
 corpus: build ## lint the real-world corpus and compare with its expectations (when the corpus is checked out beside the repository)
 	@if [ ! -x "$(CORPUS)/check" ]; then \
 		echo "************************************************************************"; \
