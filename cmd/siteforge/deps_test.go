@@ -67,3 +67,23 @@ func TestGoInstallAtVersion(t *testing.T) {
 		t.Errorf("nested modules %v: module zips leave them out", append(nested, more...))
 	}
 }
+
+// TestSupervisorImportsLight: the supervisor starts the worker from the
+// initialisation of guard/super, which Go runs once its imports are
+// initialised (The Go Programming Language Specification, "Package
+// initialization"). What it imports is initialised in the supervisor too:
+// none of the heavy packages only the worker needs may be among them, or
+// every run pays their start twice.
+func TestSupervisorImportsLight(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/siteforge/siteforge/cmd/siteforge/internal/guard/super").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		for _, heavy := range []string{"cuelang.org/", "github.com/openshift/", "k8s.io/", "sigs.k8s.io/", "google.golang.org/protobuf", "github.com/cockroachdb/", "go.podman.io/", "github.com/coreos/butane", "github.com/spf13/"} {
+			if strings.HasPrefix(p, heavy) {
+				t.Errorf("guard/super imports %s (through its imports): the supervisor would initialise it too", p)
+			}
+		}
+	}
+}

@@ -6,10 +6,11 @@ import (
 	"os"
 
 	"github.com/siteforge/siteforge/cmd/siteforge/internal/cli"
-	"github.com/siteforge/siteforge/cmd/siteforge/internal/guard"
+	// On Linux: the supervisor stays in this package's initialisation; the
+	// worker goes on (guard.Supervise).
+	_ "github.com/siteforge/siteforge/cmd/siteforge/internal/guard/super"
 )
 
 func main() {
-	guard.Supervise() // on Linux: the supervisor stays here; the worker goes on
 	cli.Process(os.Args[1:])
 }
