@@ -129,7 +129,7 @@ shared-data-warnings:
 	fi; \
 	if [ $$missing = 1 ]; then echo "************************************************************************"; fi
 
-tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit node-tools sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit, shellcheck, systemd-analyze, curl)
+tools: $(KUSTOMIZE) $(KUSTOMIZE_BELOW_MIN) $(CUE) pre-commit node-tools sarif-multitool ## install the test clients (pinned kustomize and the one below the minimum into ./bin, pre-commit, shellcheck, systemd-analyze, curl, jq)
 
 $(KUSTOMIZE):
 	GOBIN=$(BIN)/.install $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
@@ -174,14 +174,15 @@ pre-commit:
 
 # The tools the tests of the in-cluster cache's node script and units run
 # (generators/mirroring TestInClusterCache*): shellcheck, systemd-analyze
-# (Debian package systemd) and curl, from Debian when missing and we are
-# root; otherwise those tests skip, and this says so loudly.
-NODE_TOOLS := shellcheck:shellcheck systemd-analyze:systemd curl:curl
+# (Debian package systemd) and curl, and jq, which help examples pipe into
+# (cli TestHelpExamplesRun), from Debian when missing and we are root;
+# otherwise those tests skip, and this says so loudly.
+NODE_TOOLS := shellcheck:shellcheck systemd-analyze:systemd curl:curl jq:jq
 node-tools:
 	@missing=; for t in $(NODE_TOOLS); do command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing$$missing (Debian packages) for the in-cluster cache script tests"; \
+		echo "installing$$missing (Debian packages) for the in-cluster cache script tests and the help examples"; \
 		export DEBIAN_FRONTEND=noninteractive; \
 		apt-get install -y -q $$missing >/dev/null 2>&1 || \
 		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $$missing >/dev/null 2>&1; } || true; \
@@ -190,7 +191,7 @@ node-tools:
 		if ! command -v $${t%%:*} >/dev/null 2>&1; then \
 			echo "************************************************************************"; \
 			echo "* WARNING: $${t%%:*} is not installed (apt-get install $${t##*:} as root):"; \
-			echo "* the in-cluster cache tests that need it will be SKIPPED."; \
+			echo "* the tests that run it (the in-cluster cache script, the help examples) will be SKIPPED."; \
 			echo "************************************************************************"; \
 		fi; \
 	done
