@@ -233,7 +233,7 @@ func (l *Linter) Check(set Set) Result {
 	ordered := slices.Clone(l.selected)
 	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].CheckFindings == nil && ordered[j].CheckFindings != nil })
 	passes := append(append([]*Rule{nil}, ordered...), nil)
-	prior := l.unselectedFindings(set) // the checks' findings, for CheckFindings
+	prior := l.unselectedFindings(set, platformWritten) // the checks' findings, for CheckFindings
 	for i, rule := range passes {
 		var found []Finding
 		switch {
@@ -258,15 +258,15 @@ func (l *Linter) Check(set Set) Result {
 			reported[rule.ID] = len(found) > 0
 		}
 		for _, f := range found {
+			if platformWritten.has(f) {
+				continue // the platform's own object (Set.Live): not reported, and no rule judges it
+			}
 			if rule != nil {
 				f.Rule, f.Name, f.Severity = rule.ID, rule.Name, rule.Severity
 				prior = append(prior, f)
 			}
 			if rendered[f.Pos.File] {
 				mapToSite(set.Site, &f)
-			}
-			if f.Resource != nil && platformWritten[objectKey{f.Pos.File, f.Resource.Kind, f.Resource.Namespace, f.Resource.Name}] {
-				continue // the platform's own object (Set.Live)
 			}
 			var origins []diag.Position // of a rendered folder's file
 			if rf := set.RenderedFrom; rf != nil {
@@ -309,8 +309,9 @@ func (l *Linter) Check(set Set) Result {
 // unselectedFindings are, when a selected rule judges the others'
 // findings (Rule.CheckFindings), the findings of the rules with a check
 // that are not selected: what it judges does not depend on --enable and
-// --disable. They are not reported.
-func (l *Linter) unselectedFindings(set Set) []Finding {
+// --disable. They are not reported, and those on the platform's own
+// objects are not among them.
+func (l *Linter) unselectedFindings(set Set, platformWritten objectSet) []Finding {
 	if !slices.ContainsFunc(l.selected, func(r *Rule) bool { return r.CheckFindings != nil }) {
 		return nil
 	}
@@ -322,6 +323,9 @@ func (l *Linter) unselectedFindings(set Set) []Finding {
 		rep := &Reporter{rule: r}
 		r.Check(set, rep)
 		for _, f := range rep.findings {
+			if platformWritten.has(f) {
+				continue
+			}
 			f.Rule, f.Name, f.Severity = r.ID, r.Name, r.Severity
 			out = append(out, f)
 		}
@@ -332,15 +336,24 @@ func (l *Linter) unselectedFindings(set Set) []Finding {
 // objectKey names an object a finding is on: its file and resource.
 type objectKey struct{ file, kind, namespace, name string }
 
+// objectSet is a set of objects, by key.
+type objectSet map[objectKey]bool
+
+// has reports whether the finding is on one of the objects.
+func (s objectSet) has(f Finding) bool {
+	return f.Resource != nil && s[objectKey{f.Pos.File, f.Resource.Kind, f.Resource.Namespace, f.Resource.Name}]
+}
+
 // platformObjects are, in a running cluster's state, the objects a platform
-// operator wrote itself (manifests.PlatformWritten).
-func platformObjects(set Set) map[objectKey]bool {
+// operator wrote itself (manifests.Object.WrittenBy, which the reader of
+// the state sets).
+func platformObjects(set Set) objectSet {
 	if !set.Live {
 		return nil
 	}
-	out := map[objectKey]bool{}
+	out := objectSet{}
 	for _, o := range set.Objects {
-		if _, ok := manifests.PlatformWritten(o); ok {
+		if o.WrittenBy != "" {
 			out[objectKey{o.File, o.Kind, o.Namespace, o.Name}] = true
 		}
 	}

@@ -242,7 +242,7 @@ type Set struct {
 	// Insights archive): its objects are what the cluster holds, status
 	// included. The rules about what a cluster is doing read it; no
 	// finding is reported on an object a platform operator wrote itself
-	// (manifests.PlatformWritten): the cluster took it from the operator
+	// (manifests.Object.WrittenBy): the cluster took it from the operator
 	// that generated it.
 	Live bool
 

@@ -99,7 +99,8 @@ func regular(p string) bool {
 // cluster keeps every config it ever rendered), and of the pods only those
 // serving a CatalogSource (platform.CatalogPodLabel). An object written
 // twice (inspect writes a config.openshift.io object in its resource's
-// List and on its own) is read once, from its own file.
+// List and on its own) is read once, from its own file. The objects a
+// platform operator wrote itself say so (manifests.Object.WrittenBy).
 func (w *walker) archive(dir, what string, roots []string) {
 	a := &archiveReader{w: w}
 	for _, r := range roots {
@@ -110,7 +111,9 @@ func (w *walker) archive(dir, what string, roots []string) {
 		}
 	}
 	a.deferred()
-	w.res.Clusters = append(w.res.Clusters, Cluster{Root: dir, What: what, Objects: dedupArchive(a.objs), enclosing: -1})
+	objs := dedupArchive(a.objs)
+	manifests.MarkPlatformWritten(objs)
+	w.res.Clusters = append(w.res.Clusters, Cluster{Root: dir, What: what, Objects: objs, enclosing: -1})
 }
 
 // archiveReader collects a running cluster's objects; MachineConfigs and

@@ -41,6 +41,11 @@ type Object struct {
 	Raw []byte
 	// Node is the document's mapping node (positions of every field).
 	Node *yaml.Node
+	// WrittenBy is, for an object of a running cluster's state, the
+	// platform operator that wrote it itself ("the Machine Config
+	// Operator"), "" for one its users wrote: set once when the state is
+	// read (MarkPlatformWritten); always "" on objects of a repository.
+	WrittenBy string
 
 	// own is set on objects siteforge rendered itself (ReadRendered): the
 	// JSON map they were encoded from, which Decode reads instead of

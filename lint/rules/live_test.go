@@ -21,7 +21,12 @@ func fixture(name string) map[string]string {
 // editFixture is fixture(name) with old replaced by new (once) in the file
 // whose path ends with suffix.
 func editFixture(name, suffix, old, new string) map[string]string {
-	files := fixture(name)
+	return editFiles(fixture(name), suffix, old, new)
+}
+
+// editFiles replaces old by new (once) in the file of files whose path ends
+// with suffix.
+func editFiles(files map[string]string, suffix, old, new string) map[string]string {
 	for rel, content := range files {
 		if strings.HasSuffix(rel, suffix) {
 			if !strings.Contains(content, old) {
@@ -31,7 +36,7 @@ func editFixture(name, suffix, old, new string) map[string]string {
 			return files
 		}
 	}
-	panic(name + " has no " + suffix)
+	panic("no file ends with " + suffix)
 }
 
 // The rules about a running cluster, on must-gathers of synthetic clusters
@@ -112,5 +117,25 @@ func TestPlatformObjectsNotReported(t *testing.T) {
 	}
 	if res := lintFiles(t, plain, "MCF004"); len(res.Findings) == 0 {
 		t.Errorf("MCF004 does not find the duplicate unit in plain manifests: the test shows nothing")
+	}
+}
+
+// TestPoolDegradedQuotesNoPlatformFinding: a finding on a MachineConfig MCO
+// generated is not reported on a running cluster, and MCF008 does not
+// quote it either: with the Ignition version MCF005 flags moved from the
+// user's 99-worker-chrony to MCO's 00-worker, the degraded worker pool
+// names no config siteforge reports, whether MCF005 is selected or not.
+func TestPoolDegradedQuotesNoPlatformFinding(t *testing.T) {
+	users := fixture("pool-degraded-ignition") // read before lintFiles changes the working folder
+	files := editFixture("pool-degraded-ignition", "machineconfigs/99-worker-chrony.yaml", "version: 3.5.0", "version: 3.4.0")
+	files = editFiles(files, "machineconfigs/00-worker.yaml", "version: 3.4.0", "version: 3.5.0")
+	for _, enable := range [][]string{nil, {"MCF008"}, {"MCF005", "MCF008"}} {
+		if res := lintFiles(t, files, enable...); len(res.Findings) != 0 {
+			t.Errorf("enable %v: %v, want no finding (00-worker is MCO's)", enable, res.Findings)
+		}
+	}
+	// the same edit on the user's config is reported, and quoted
+	if res := lintFiles(t, users, "MCF008"); len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, "its MachineConfig 99-worker-chrony is one siteforge reports") {
+		t.Errorf("MCF008 on the user's config: %v", res.Findings)
 	}
 }

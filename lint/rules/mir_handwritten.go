@@ -117,7 +117,7 @@ func machineConfigFiles(set lint.Set) (files []registriesFile, roles map[*manife
 	b := lint.Fact(set, factRegistriesFiles, func() both {
 		b := both{roles: map[*manifests.Object]string{}}
 		for _, mc := range machineConfigs(set) {
-			if _, mco := manifests.PlatformWritten(mc.Obj); set.Live && mco {
+			if set.Live && mc.Obj.WrittenBy != "" {
 				continue // MCO's output (its generated and rendered configs), not what it renders from
 			}
 			b.roles[mc.Obj] = mc.Role

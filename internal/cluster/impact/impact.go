@@ -50,7 +50,7 @@ type Cluster struct {
 	// archive), on either side: its MachineConfigPools are the cluster's
 	// own, and so are their node counts (status.machineCount) and
 	// maxUnavailable, which the other side takes where it does not define
-	// the pool; the MachineConfigs MCO generated (manifests.PlatformWritten)
+	// the pool; the MachineConfigs MCO generated (manifests.Object.WrittenBy)
 	// are MCO's, stood in for as on the other side, so two states of the
 	// same cluster differ only where the user's objects do.
 	Live bool
@@ -232,7 +232,7 @@ func machineConfigs(c Cluster, generated *machineconfigv1.MachineConfig) ([]mach
 		if o.Kind != "MachineConfig" || o.APIVersion != manifests.GroupMachineConfigV1 {
 			continue
 		}
-		if _, mco := manifests.PlatformWritten(o); c.Live && mco {
+		if c.Live && o.WrittenBy != "" {
 			continue // MCO's own, stood in for above
 		}
 		var mc machineconfigv1.MachineConfig

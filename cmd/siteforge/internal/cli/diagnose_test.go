@@ -15,7 +15,6 @@ import (
 	"github.com/siteforge/siteforge/internal/archivegen"
 	"github.com/siteforge/siteforge/internal/credential"
 	"github.com/siteforge/siteforge/internal/discover"
-	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/lint"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -249,7 +248,7 @@ func TestDiagnoseInsightsSample(t *testing.T) {
 	platformWritten, read := map[string]bool{}, map[string]bool{}
 	for _, o := range c.Objects {
 		read[o.Kind+" "+o.Namespace+"/"+o.Name] = true
-		if _, ok := manifests.PlatformWritten(o); ok {
+		if o.WrittenBy != "" {
 			platformWritten[o.Kind+" "+o.Namespace+"/"+o.Name] = true
 		}
 	}
