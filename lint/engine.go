@@ -310,9 +310,11 @@ func (l *Linter) Check(set Set) Result {
 // findings (Rule.CheckFindings), the findings of the rules with a check
 // that are not selected: what it judges does not depend on --enable and
 // --disable. They are not reported, and those on the platform's own
-// objects are not among them.
+// objects are not among them. Only a running cluster's state has them:
+// the one rule judging findings (MCF008) reads a running cluster's pools,
+// and no other set is worth running every unselected rule for.
 func (l *Linter) unselectedFindings(set Set, platformWritten objectSet) []Finding {
-	if !slices.ContainsFunc(l.selected, func(r *Rule) bool { return r.CheckFindings != nil }) {
+	if !set.Live || !slices.ContainsFunc(l.selected, func(r *Rule) bool { return r.CheckFindings != nil }) {
 		return nil
 	}
 	var out []Finding

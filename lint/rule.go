@@ -83,9 +83,11 @@ type Rule struct {
 	// Check runs the rule. It reports through the Reporter.
 	Check func(set Set, r *Reporter)
 	// CheckFindings, instead of Check, runs the rule after every other
-	// rule checked the set (selected or not), with their findings (before
-	// suppressions): a rule about what the others found (a pool degraded
-	// by a MachineConfig another rule flags).
+	// rule checked the set, with their findings (before suppressions): a
+	// rule about what the others found (a pool degraded by a MachineConfig
+	// another rule flags). On a running cluster's state (Set.Live) they
+	// are every rule's, selected or not; on any other set, the selected
+	// rules' only.
 	CheckFindings func(set Set, found []Finding, r *Reporter)
 }
 
