@@ -12,6 +12,8 @@ import (
 // The one reader of MachineConfigs.
 type MachineConfig struct {
 	Obj *Object
+	// Labels are its labels (what a pool's machineConfigSelector matches).
+	Labels map[string]string
 	// Role is the machineconfiguration.openshift.io/role label: the pool
 	// whose nodes get the config.
 	Role   string
@@ -85,7 +87,7 @@ func MachineConfigs(objs []*Object) []*MachineConfig {
 		if o.DecodeLoose(&doc) != nil {
 			continue
 		}
-		out = append(out, &MachineConfig{Obj: o, Role: doc.Metadata.Labels[platform.MachineConfigRoleLabel], Config: doc.Spec.Config})
+		out = append(out, &MachineConfig{Obj: o, Labels: doc.Metadata.Labels, Role: doc.Metadata.Labels[platform.MachineConfigRoleLabel], Config: doc.Spec.Config})
 	}
 	return out
 }

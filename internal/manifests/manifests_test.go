@@ -93,3 +93,27 @@ func TestGroupsMatchTheAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestMachineConfigLabels: MachineConfigs decodes a config's labels once,
+// its role among them.
+func TestMachineConfigLabels(t *testing.T) {
+	objs, probs := Scan("mc.yaml", []byte(`apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 99-infra-chrony
+  labels:
+    machineconfiguration.openshift.io/role: infra
+    example.com/tier: gold
+spec:
+  config:
+    ignition:
+      version: 3.4.0
+`))
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	mcs := MachineConfigs(objs)
+	if len(mcs) != 1 || mcs[0].Role != "infra" || mcs[0].Labels["example.com/tier"] != "gold" || len(mcs[0].Labels) != 2 {
+		t.Fatalf("MachineConfigs = %+v", mcs)
+	}
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
-	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/lint"
 )
@@ -31,7 +30,7 @@ func checkPoolDegradedByFlagged(set lint.Set, found []lint.Finding, r *lint.Repo
 	if len(flagged) == 0 {
 		return
 	}
-	mcs := manifests.MachineConfigs(set.Objects)
+	mcs := machineConfigs(set)
 	for _, p := range st.Pools {
 		if !p.True(platform.PoolConditionDegraded) {
 			continue
@@ -44,18 +43,13 @@ func checkPoolDegradedByFlagged(set lint.Set, found []lint.Finding, r *lint.Repo
 			}
 		}
 		for _, mc := range mcs {
-			var m struct {
-				Metadata struct {
-					Labels map[string]string `json:"labels"`
-				} `json:"metadata"`
-			}
-			if _, ok := flagged[mc.Obj.Name]; !ok || mc.Obj.DecodeLoose(&m) != nil {
+			fs, ok := flagged[mc.Obj.Name]
+			if !ok {
 				continue
 			}
-			if sel := p.MCP.Spec.MachineConfigSelector; sel == nil || !nodes.Matches(sel, m.Metadata.Labels) {
+			if sel := p.MCP.Spec.MachineConfigSelector; sel == nil || !nodes.Matches(sel, mc.Labels) {
 				continue
 			}
-			fs := flagged[mc.Obj.Name]
 			slices.SortFunc(fs, func(a, b lint.Finding) int { return a.Pos.Compare(b.Pos) })
 			f := fs[0]
 			i := p.ConditionIndex(cond)
