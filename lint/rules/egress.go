@@ -141,26 +141,49 @@ func egrCheck(id string) func(lint.Set, *lint.Reporter) {
 		if set.Site != nil {
 			return // refused at render (see the rationale)
 		}
-		eips := set.Kind(egressip.GroupVersion.String(), "EgressIP")
-		if len(eips) == 0 {
+		e := egressChecked(set)
+		if e == nil {
 			return
 		}
-		objs := make([]egressip.Object, len(eips))
-		for i, o := range eips {
-			var e egressip.EgressIP
-			_ = o.DecodeLoose(&e)
-			objs[i] = egressip.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
-		}
-		facts := plainClusterOf(set)
-		c := facts.egressCluster(objs)
-		for _, p := range egressip.Check(c, objs) {
-			if egressip.RuleOf(p, c) != id {
+		for _, p := range e.problems {
+			if egressip.RuleOf(p, e.cluster) != id {
 				continue
 			}
-			o, path := egrProblemAt(eips, p)
+			o, path := egrProblemAt(e.eips, p)
 			r.Object(o, p.Message+": "+egrFix[p.Kind], path...)
 		}
 	}
+}
+
+// egressIPs is what the EGR rules read of a set's EgressIPs: the objects
+// and their documents, the cluster they are checked against
+// (plainClusterOf) and the problems egressip.Check finds.
+type egressIPs struct {
+	eips     []*manifests.Object
+	docs     []egressip.EgressIP
+	cluster  egressip.Cluster
+	problems []egressip.Problem
+}
+
+// egressChecked checks the set's EgressIPs once per set, for every EGR
+// rule (shared, never changed); nil when the set holds none.
+func egressChecked(set lint.Set) *egressIPs {
+	return lint.Fact(set, factEgress, func() *egressIPs {
+		eips := set.Kind(egressip.GroupVersion.String(), "EgressIP")
+		if len(eips) == 0 {
+			return nil
+		}
+		e := &egressIPs{eips: eips, docs: make([]egressip.EgressIP, len(eips))}
+		objs := make([]egressip.Object, len(eips))
+		for i, o := range eips {
+			_ = o.DecodeLoose(&e.docs[i])
+			d := &e.docs[i]
+			objs[i] = egressip.Object{Name: o.Name, IPs: d.Spec.EgressIPs, NamespaceSelector: &d.Spec.NamespaceSelector, PodSelector: d.Spec.PodSelector}
+		}
+		e.cluster = plainClusterOf(set).egressCluster(objs)
+		e.problems = egressip.Check(e.cluster, objs)
+		return e
+	})
 }
 
 // egrProblemAt is where the EGR rules report a problem: the EgressIP it is

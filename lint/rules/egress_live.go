@@ -20,19 +20,11 @@ func checkEgressUnassigned(set lint.Set, r *lint.Reporter) {
 	if !set.Live {
 		return
 	}
-	eips := set.Kind(egressip.GroupVersion.String(), "EgressIP")
-	if len(eips) == 0 {
+	e := egressChecked(set)
+	if e == nil {
 		return
 	}
-	objs := make([]egressip.Object, len(eips))
-	docs := make([]egressip.EgressIP, len(eips))
-	for i, o := range eips {
-		_ = o.DecodeLoose(&docs[i])
-		e := docs[i]
-		objs[i] = egressip.Object{Name: o.Name, IPs: e.Spec.EgressIPs, NamespaceSelector: &e.Spec.NamespaceSelector, PodSelector: e.Spec.PodSelector}
-	}
-	c := plainClusterOf(set).egressCluster(objs)
-	problems := egressip.Check(c, objs)
+	eips, docs, c, problems := e.eips, e.docs, e.cluster, e.problems
 	for i, o := range eips {
 		st := docs[i].Status
 		if st == nil {

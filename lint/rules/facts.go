@@ -19,6 +19,7 @@ const (
 	factInstall
 	factInCluster
 	factState
+	factEgress
 )
 
 // machineConfigs are the set's MachineConfigs with their decoded Ignition
