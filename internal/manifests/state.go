@@ -10,6 +10,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/upstream"
 )
@@ -209,9 +210,8 @@ func (st *State) ClusterNetworks() []string {
 func (st *State) PoolOf(n *Node) string {
 	var builtin, custom string
 	for _, p := range st.Pools {
-		sel := p.MCP.Spec.NodeSelector
-		if sel == nil || !selects(sel.MatchLabels, n.Labels) || len(sel.MatchExpressions) > 0 {
-			continue
+		if sel := p.MCP.Spec.NodeSelector; sel == nil || !nodes.Matches(sel, n.Labels) {
+			continue // a pool without a nodeSelector takes no node
 		}
 		if platform.BuiltinPool(p.Obj.Name) {
 			if builtin == "" || p.Obj.Name == platform.MachineConfigRoleMaster {
@@ -228,15 +228,6 @@ func (st *State) PoolOf(n *Node) string {
 		return custom
 	}
 	return builtin
-}
-
-func selects(match, labels map[string]string) bool {
-	for k, v := range match {
-		if got, ok := labels[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
 }
 
 // EdgeNodes are the AWS edge nodes (Local Zone or Wavelength Zone) and
