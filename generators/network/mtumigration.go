@@ -53,14 +53,10 @@ func planMTUMigration(s *site.Site, minor platform.OCPMinor, p mtu.Plan) (*mtuMi
 		return nil, dl
 	}
 
-	cfgKey := "ovnKubernetesConfig"
-	if p.NetworkType == platform.OpenShiftSDN {
-		cfgKey = "openshiftSDNConfig"
-	}
 	phase1, phase2 := p.Phases() // the patches of the requests checked above
 	m := &mtuMigration{
 		plan:       p,
-		cfgKey:     cfgKey,
+		cfgKey:     mtu.ConfigKey(p.NetworkType),
 		phase1:     phase1,
 		phase2:     phase2,
 		interfaces: interfaceConfigs(s, p.Machine),

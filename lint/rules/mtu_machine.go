@@ -214,14 +214,7 @@ func checkMixedUplinks(set lint.Set, r *lint.Reporter) {
 	smallest := sortedInts(mtus)[0]
 	over := platform.Overhead(t, ns.ipsecFull())
 	r.Object(ic.Obj, fmt.Sprintf("the MachineConfigs give the nodes different uplink MTUs (%s) and no cluster MTU is set: install-time detection probes one node's default-route link and may pick a cluster MTU only the larger uplinks carry; set %s.mtu to %d (smallest uplink %d - %d) in manifests/cluster-network-03-config.yml",
-		strings.Join(parts, ", "), cfgKey(t), smallest-over, smallest, over), "networking")
-}
-
-func cfgKey(netType string) string {
-	if netType == platform.OpenShiftSDN {
-		return "openshiftSDNConfig"
-	}
-	return "ovnKubernetesConfig"
+		strings.Join(parts, ", "), mtu.ConfigKey(t), smallest-over, smallest, over), "networking")
 }
 
 func checkSiteMixedUplinks(s *site.Site, r *lint.Reporter) {

@@ -85,11 +85,7 @@ func (p Progress) Behind() []PoolMigration {
 
 // Phase2Command is the oc command of phase 2 for p.To on networkType.
 func (p Progress) Phase2Command(networkType string) string {
-	cfgKey := "ovnKubernetesConfig"
-	if networkType == platform.OpenShiftSDN {
-		cfgKey = "openshiftSDNConfig"
-	}
-	return PatchCommand(map[string]any{"spec": map[string]any{"migration": nil, "defaultNetwork": map[string]any{cfgKey: map[string]any{"mtu": p.To}}}})
+	return PatchCommand(Phase2Patch(networkType, p.To))
 }
 
 // MigrationOf reads where a running cluster's MTU migration stands from

@@ -3,6 +3,8 @@ package mtu
 import (
 	"strings"
 	"testing"
+
+	"github.com/siteforge/siteforge/internal/platform"
 )
 
 // TestMigrationOf: where the fixtures' migrations stand, and what each
@@ -47,5 +49,21 @@ func TestMigrationOf(t *testing.T) {
 	}
 	if got := (Progress{To: 1200}).Phase2Command("OVNKubernetes"); got != `oc patch network.operator.openshift.io cluster --type=merge -p '{"spec":{"defaultNetwork":{"ovnKubernetesConfig":{"mtu":1200}},"migration":null}}'` {
 		t.Errorf("phase 2: %s", got)
+	}
+}
+
+// TestPhase2Command: the phase 2 command of a migration under way is the
+// phase 2 patch of the plan that asked for it, in the network plugin's
+// configuration of each network type.
+func TestPhase2Command(t *testing.T) {
+	for nt, want := range map[string]string{
+		platform.OVNKubernetes: `oc patch network.operator.openshift.io cluster --type=merge -p '{"spec":{"defaultNetwork":{"ovnKubernetesConfig":{"mtu":1200}},"migration":null}}'`,
+		platform.OpenShiftSDN:  `oc patch network.operator.openshift.io cluster --type=merge -p '{"spec":{"defaultNetwork":{"openshiftSDNConfig":{"mtu":1200}},"migration":null}}'`,
+	} {
+		current := 8901
+		_, phase2 := Plan{NetworkType: nt, Current: &current, Target: 1200, Machine: 9001}.Phases()
+		if got := (Progress{Stage: Phase2Due, From: 8901, To: 1200}).Phase2Command(nt); got != want || PatchCommand(phase2) != want {
+			t.Errorf("%s: Phase2Command %s, plan's phase 2 %s, want %s", nt, got, PatchCommand(phase2), want)
+		}
 	}
 }

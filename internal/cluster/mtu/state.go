@@ -22,20 +22,35 @@ func (p Plan) Phases() (phase1, phase2 map[string]any) {
 	if !p.MigrationDue() || p.Machine == 0 {
 		return nil, nil
 	}
-	cfgKey := "ovnKubernetesConfig"
-	if p.NetworkType == platform.OpenShiftSDN {
-		cfgKey = "openshiftSDNConfig"
-	}
 	type obj = map[string]any
 	phase1 = obj{"spec": obj{"migration": obj{"mtu": obj{
 		"network": obj{"from": *p.Current, "to": p.Target},
 		"machine": obj{"to": p.Machine},
 	}}}}
-	phase2 = obj{"spec": obj{
+	return phase1, Phase2Patch(p.NetworkType, p.Target)
+}
+
+// Phase2Patch is the merge patch of Network.operator "cluster" of phase 2
+// of a migration to the cluster MTU to on networkType: the migration
+// removed, the MTU set in the network plugin's configuration (ConfigKey).
+func Phase2Patch(networkType string, to int) map[string]any {
+	type obj = map[string]any
+	return obj{"spec": obj{
 		"migration":      nil,
-		"defaultNetwork": obj{cfgKey: obj{"mtu": p.Target}},
+		"defaultNetwork": obj{ConfigKey(networkType): obj{"mtu": to}},
 	}}
-	return phase1, phase2
+}
+
+// ConfigKey is the field of Network.operator spec.defaultNetwork (and of
+// install-config networking) holding the configuration, MTU included, of
+// networkType's plugin: openshiftSDNConfig for OpenShiftSDN,
+// ovnKubernetesConfig otherwise (openshift/api operator/v1
+// DefaultNetworkDefinition).
+func ConfigKey(networkType string) string {
+	if networkType == platform.OpenShiftSDN {
+		return "openshiftSDNConfig"
+	}
+	return "ovnKubernetesConfig"
 }
 
 // PatchCommand is the oc command applying a merge patch of Network.operator
