@@ -29,14 +29,16 @@ type State struct {
 	// the MTU migration asked for.
 	Operator    *Object
 	NetOperator operatorv1.Network
-	// Infrastructure is the Infrastructure "cluster"; Platform its
-	// platform type as siteforge spells platforms (aws, baremetal, ...)
-	// and Region the cloud's region.
-	Infrastructure   *Object
-	Platform, Region string
-	Release          Release
-	Nodes            []*Node
-	Pools            []*Pool
+	// Infrastructure is the Infrastructure "cluster"; InfrastructureName
+	// its status.infrastructureName (the cluster's name with the
+	// installer's suffix), Platform its platform type as siteforge spells
+	// platforms (aws, baremetal, ...) and Region the cloud's region.
+	Infrastructure     *Object
+	InfrastructureName string
+	Platform, Region   string
+	Release            Release
+	Nodes              []*Node
+	Pools              []*Pool
 	// Rendered are the rendered MachineConfigs the pools and nodes use,
 	// by name.
 	Rendered map[string]*MachineConfig
@@ -120,7 +122,7 @@ func ReadState(objs []*Object) *State {
 			if o.DecodeLoose(&infra) != nil {
 				continue
 			}
-			st.Infrastructure = o
+			st.Infrastructure, st.InfrastructureName = o, infra.Status.InfrastructureName
 			if ps := infra.Status.PlatformStatus; ps != nil {
 				st.Platform = platform.InfrastructurePlatform(string(ps.Type))
 				if ps.AWS != nil {

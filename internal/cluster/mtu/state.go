@@ -74,13 +74,13 @@ func PatchCommand(patch map[string]any) string {
 // state's objects: the current MTU at the Network config's status, an edge
 // pool at its first node's zone label.
 func OfState(st *manifests.State) (Plan, *site.Site, error) {
-	s, poolMCP := siteOfState(st)
+	ups := uplinks(st)
+	s, poolMCP := siteOfState(st, ups)
 	if s.MTU.Current == nil {
 		return Plan{}, s, diag.List{{Pos: s.Positions.Of(""), Message: "the state holds no Network.config status.clusterNetworkMTU: the cluster MTU it applies is unknown",
 			Hint: "gather the Network config (oc adm inspect network.config.openshift.io/cluster)"}}
 	}
 	p, err := Of(s)
-	ups := uplinks(st)
 	for i, l := range p.Links {
 		if !l.IsPath() {
 			u := ups[poolMCP[l.Pools[0]]]
@@ -136,23 +136,19 @@ func uplinks(st *manifests.State) map[string]uplink {
 
 // SiteOfState is the site model of a running cluster's state (see OfState).
 func SiteOfState(st *manifests.State) *site.Site {
-	s, _ := siteOfState(st)
+	s, _ := siteOfState(st, uplinks(st))
 	return s
 }
 
-// siteOfState is SiteOfState, with the MachineConfigPool of each pool.
-func siteOfState(st *manifests.State) (*site.Site, map[string]string) {
+// siteOfState is SiteOfState, its pools' uplinks those of ups (uplinks),
+// with the MachineConfigPool of each pool.
+func siteOfState(st *manifests.State, ups map[string]uplink) (*site.Site, map[string]string) {
 	poolMCP := map[string]string{}
 	s := &site.Site{Name: "cluster", Pools: map[string]site.Pool{}, Positions: site.Positions{}}
 	if st.Infrastructure != nil {
 		s.Positions[""] = st.Infrastructure.Pos()
-		var infra struct {
-			Status struct {
-				InfrastructureName string `json:"infrastructureName"`
-			} `json:"status"`
-		}
-		if st.Infrastructure.DecodeLoose(&infra) == nil && infra.Status.InfrastructureName != "" {
-			s.Name = infra.Status.InfrastructureName
+		if st.InfrastructureName != "" {
+			s.Name = st.InfrastructureName
 		}
 	}
 	s.Cluster = site.Cluster{Name: s.Name, Platform: st.Platform, Region: st.Region, Lifecycle: site.LifecycleRunning}
@@ -174,7 +170,6 @@ func siteOfState(st *manifests.State) (*site.Site, map[string]string) {
 			s.Positions[""] = st.Config.Pos()
 		}
 	}
-	ups := uplinks(st)
 	zones := map[string]bool{}
 	for _, n := range st.EdgeNodes() {
 		zones[n.Labels[platform.ZoneLabel]] = true

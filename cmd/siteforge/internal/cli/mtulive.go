@@ -17,11 +17,14 @@ import (
 // livePlan is the MTU plan of a running cluster's state (a must-gather, an
 // Insights archive): mtu.OfState.
 type livePlan struct {
-	what  string // discover.MustGather or discover.InsightsArchive
-	st    *manifests.State
-	site  *site.Site
-	plan  mtu.Plan
-	notes []string // what was not read
+	what string // discover.MustGather or discover.InsightsArchive
+	st   *manifests.State
+	site *site.Site
+	plan mtu.Plan
+	// migration is where the state's MTU migration stands
+	// (mtu.MigrationOf).
+	migration mtu.Progress
+	notes     []string // what was not read
 }
 
 // readLivePlan reads path when it is a running cluster's state: ok false
@@ -43,7 +46,7 @@ func readLivePlan(e env, path string) (lp livePlan, ok, fine bool) {
 		printDiagnostics(e.stderr, load.Result{Diagnostics: dl})
 		return lp, true, false
 	}
-	lp.site, lp.plan = s, p
+	lp.site, lp.plan, lp.migration = s, p, mtu.MigrationOf(lp.st)
 	return lp, true, true
 }
 
@@ -109,7 +112,7 @@ func (lp livePlan) write(w io.Writer) {
 	tw := writeLinks(w, p)
 	fmt.Fprintf(tw, "  target\t%d\tcomputed from the links\n", p.Target)
 	cur := fmt.Sprintf("status.clusterNetworkMTU (%s)", s.Positions.Of("mtu.current"))
-	pr := mtu.MigrationOf(st)
+	pr := lp.migration
 	switch {
 	case pr.Stage == mtu.Phase1RollingOut || pr.Stage == mtu.Phase2Due:
 		fmt.Fprintf(tw, "  current\t%d\t%s: the MTU migration %d -> %d is under way\n", *p.Current, cur, pr.From, pr.To)
@@ -163,7 +166,7 @@ func (lp livePlan) write(w io.Writer) {
 // remains is, for --check, what remains of a migration under way ("" when
 // none is: a migration is due, or nothing).
 func (lp livePlan) remains() string {
-	pr := mtu.MigrationOf(lp.st)
+	pr := lp.migration
 	switch pr.Stage {
 	case mtu.Phase1RollingOut:
 		return fmt.Sprintf("phase 1 is rolling out (pool %s), then phase 2", poolsText(pr.Behind()))
