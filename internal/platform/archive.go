@@ -33,12 +33,9 @@ const (
 // The Insights operator's archive layout (openshift/insights-operator
 // docs/gathered-data.md, "Location in archive" of each gatherer): objects
 // are written as JSON without apiVersion and kind, and their path says what
-// they are. InsightsConfigDir holds the cluster's objects, and
-// InsightsOperatorDir the operator's own records (insights-operator
-// pkg/gather gathers.json, written with every archive).
+// they are. InsightsConfigDir holds the cluster's objects.
 const (
-	InsightsConfigDir   = "config"
-	InsightsOperatorDir = "insights-operator"
+	InsightsConfigDir = "config"
 	// InsightsClusterOperatorDir holds the operator.openshift.io objects of
 	// the ClusterOperators, config/clusteroperator/{group}/{kind}/[{namespace}/]{name}.json
 	// since 4.6.16, each with apiVersion, kind, name and spec only
@@ -139,17 +136,6 @@ var InsightsFiles = []InsightsFile{
 	{"config/configmaps/kube-system/cluster-config-v1/install-config", "", ""},
 }
 
-// InsightsFileOf is the entry of InsightsFiles a path of the archive
-// (slash-separated, relative to its root) falls under.
-func InsightsFileOf(rel string) (InsightsFile, bool) {
-	for _, f := range InsightsFiles {
-		if f.Path == rel || strings.HasSuffix(f.Path, "/") && strings.HasPrefix(rel, f.Path) {
-			return f, true
-		}
-	}
-	return InsightsFile{}, false
-}
-
 // CatalogPodLabel is the label OLM gives the pod serving a CatalogSource's
 // index: the CatalogSource's name, in its namespace (operator-framework
 // operator-lifecycle-manager pkg/controller/registry/reconciler
@@ -203,7 +189,6 @@ const (
 	PoolConditionNodeDegraded   = "NodeDegraded"
 	PoolConditionRenderDegraded = "RenderDegraded"
 	PoolConditionUpdated        = "Updated"
-	PoolConditionUpdating       = "Updating"
 )
 
 // Container waiting reasons of a failed image pull (kubelet

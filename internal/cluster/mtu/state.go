@@ -134,14 +134,9 @@ func uplinks(st *manifests.State) map[string]uplink {
 	return out
 }
 
-// SiteOfState is the site model of a running cluster's state (see OfState).
-func SiteOfState(st *manifests.State) *site.Site {
-	s, _ := siteOfState(st, uplinks(st))
-	return s
-}
-
-// siteOfState is SiteOfState, its pools' uplinks those of ups (uplinks),
-// with the MachineConfigPool of each pool.
+// siteOfState is the site model of a running cluster's state (see
+// OfState), its pools' uplinks those of ups (uplinks), with the
+// MachineConfigPool of each pool.
 func siteOfState(st *manifests.State, ups map[string]uplink) (*site.Site, map[string]string) {
 	poolMCP := map[string]string{}
 	s := &site.Site{Name: "cluster", Pools: map[string]site.Pool{}, Positions: site.Positions{}}
