@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -342,36 +341,10 @@ func (a *archiveReader) operatorConfig(p, group, kindDir, namespace string) {
 // deferred reads the MachineConfigs and pods, once the pools, nodes and
 // catalog sources are known.
 func (a *archiveReader) deferred() {
-	inUse := map[string]bool{}
+	inUse := manifests.RenderedInUse(manifests.MachineConfigPools(a.objs), manifests.Nodes(a.objs))
 	catalogs := map[string][]string{} // namespace -> CatalogSource names
 	for _, o := range a.objs {
-		switch o.Kind {
-		case "MachineConfigPool":
-			var mcp struct {
-				Spec struct {
-					Configuration struct {
-						Name string `json:"name"`
-					} `json:"configuration"`
-				} `json:"spec"`
-				Status struct {
-					Configuration struct {
-						Name string `json:"name"`
-					} `json:"configuration"`
-				} `json:"status"`
-			}
-			if o.DecodeLoose(&mcp) == nil {
-				inUse[mcp.Spec.Configuration.Name], inUse[mcp.Status.Configuration.Name] = true, true
-			}
-		case "Node":
-			var n struct {
-				Metadata metav1.ObjectMeta `json:"metadata"`
-			}
-			if o.DecodeLoose(&n) == nil {
-				for _, k := range []string{platform.MCOCurrentConfigAnnotation, platform.MCODesiredConfigAnnotation} {
-					inUse[n.Metadata.Annotations[k]] = true
-				}
-			}
-		case "CatalogSource":
+		if o.Kind == "CatalogSource" {
 			catalogs[o.Namespace] = append(catalogs[o.Namespace], o.Name)
 		}
 	}

@@ -179,3 +179,67 @@ func TestMustGatherImagesAreOneCluster(t *testing.T) {
 		t.Errorf("two image folders read as\n%v\nwant each object once:\n%v", got, want)
 	}
 }
+
+// TestRenderedInUse: the rendered configs read of a must-gather are those
+// its pools name and those its nodes' Machine Config Daemons run or move to
+// (the currentConfig and desiredConfig annotations), and the cluster's
+// state holds the same ones (manifests.RenderedInUse, for both).
+func TestRenderedInUse(t *testing.T) {
+	dir := t.TempDir()
+	var sc archivegen.Scenario
+	for _, s := range archivegen.Scenarios {
+		if s.Name == "catalog-digest-only" {
+			sc = s
+		}
+	}
+	mg := sc.Build()
+	const (
+		current = "rendered-worker-11111111111111111111111111111111"
+		desired = "rendered-worker-22222222222222222222222222222222"
+		unused  = "rendered-worker-33333333333333333333333333333333"
+	)
+	for _, name := range []string{current, desired, unused} {
+		mc := archivegen.UserConfig(name, "", "3.4.0", "/etc/"+name, "x\n")
+		mg.Objects = append(mg.Objects, archivegen.Object{Group: "machineconfiguration.openshift.io", Resource: "machineconfigs", Name: name, Obj: mc})
+	}
+	annotated := ""
+	for _, o := range mg.Objects {
+		if n, ok := o.Obj.(*corev1.Node); ok && annotated == "" {
+			n.Annotations[platform.MCOCurrentConfigAnnotation], n.Annotations[platform.MCODesiredConfigAnnotation] = current, desired
+			annotated = n.Name
+		}
+	}
+	if annotated == "" {
+		t.Fatal("the scenario has no Node")
+	}
+	if _, err := mg.Write(filepath.Join(dir, archivegen.DestDir)); err != nil {
+		t.Fatal(err)
+	}
+	res := Paths([]string{dir}, Options{})
+	if len(res.Problems) > 0 || len(res.Clusters) != 1 {
+		t.Fatalf("problems %v, %d clusters", res.Problems, len(res.Clusters))
+	}
+	objs := res.Clusters[0].Objects
+	read := map[string]bool{}
+	for _, o := range objs {
+		if o.Kind == "MachineConfig" {
+			read[o.Name] = true
+		}
+	}
+	st := manifests.ReadState(objs)
+	for name, want := range map[string]bool{current: true, desired: true, unused: false} {
+		if read[name] != want {
+			t.Errorf("%s read: %v, want %v (node %s annotates %s and %s)", name, read[name], want, annotated, current, desired)
+		}
+		if _, ok := st.Rendered[name]; ok != want {
+			t.Errorf("%s in the state's rendered configs: %v, want %v", name, ok, want)
+		}
+	}
+	for _, p := range st.Pools {
+		for _, name := range []string{p.MCP.Spec.Configuration.Name, p.MCP.Status.Configuration.Name} {
+			if !read[name] || st.Rendered[name] == nil {
+				t.Errorf("pool %s's %s: read %v, in the state %v", p.Obj.Name, name, read[name], st.Rendered[name] != nil)
+			}
+		}
+	}
+}

@@ -35,6 +35,11 @@ type Node struct {
 	// annotation is absent, empty or unreadable).
 	HasCloudConfig bool
 	Cloud          *CloudEgressConfig
+	// CurrentConfig and DesiredConfig are the rendered MachineConfigs the
+	// node's Machine Config Daemon runs and is moving to
+	// (platform.MCOCurrentConfigAnnotation, MCODesiredConfigAnnotation);
+	// "" when the node does not say.
+	CurrentConfig, DesiredConfig string
 
 	primaryText, hostText []string // the annotations' entries as written
 }
@@ -66,6 +71,7 @@ func Nodes(objs []*Object) []*Node {
 			}
 		}
 		ann := doc.Annotations
+		n.CurrentConfig, n.DesiredConfig = ann[platform.MCOCurrentConfigAnnotation], ann[platform.MCODesiredConfigAnnotation]
 		// OVN-K util.GetNodeIfAddrAnnotation: {"ipv4":"a/p","ipv6":"a/p"}.
 		var ifaddr struct {
 			IPv4 string `json:"ipv4"`

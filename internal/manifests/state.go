@@ -39,8 +39,8 @@ type State struct {
 	Release            Release
 	Nodes              []*Node
 	Pools              []*Pool
-	// Rendered are the rendered MachineConfigs the pools and nodes use,
-	// by name.
+	// Rendered are the rendered MachineConfigs the pools and nodes use
+	// (RenderedInUse), by name.
 	Rendered map[string]*MachineConfig
 	Catalogs []*Catalog
 }
@@ -151,16 +151,31 @@ func ReadState(objs []*Object) *State {
 			c.Pods = append(c.Pods, p)
 		}
 	}
-	inUse := map[string]bool{}
-	for _, p := range st.Pools {
-		inUse[p.MCP.Spec.Configuration.Name], inUse[p.MCP.Status.Configuration.Name] = true, true
-	}
+	inUse := RenderedInUse(st.Pools, st.Nodes)
 	for _, mc := range MachineConfigs(objs) {
 		if inUse[mc.Obj.Name] {
 			st.Rendered[mc.Obj.Name] = mc
 		}
 	}
 	return st
+}
+
+// RenderedInUse are the names of the rendered MachineConfigs a running
+// cluster uses, of the many it keeps (MCO deletes none it rendered): those
+// its MachineConfigPools roll out and their nodes run (spec.configuration,
+// status.configuration), and those its nodes' Machine Config Daemons run
+// and move to (Node.CurrentConfig, DesiredConfig: MCO pkg/daemon sets the
+// annotations, a node mid-update runs one and moves to the other).
+func RenderedInUse(pools []*Pool, nodes []*Node) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range pools {
+		out[p.MCP.Spec.Configuration.Name], out[p.MCP.Status.Configuration.Name] = true, true
+	}
+	for _, n := range nodes {
+		out[n.CurrentConfig], out[n.DesiredConfig] = true, true
+	}
+	delete(out, "") // not said
+	return out
 }
 
 // AppliedMTU is the cluster MTU the cluster applies
