@@ -36,14 +36,7 @@ func (c *Cluster) Live() bool { return c.What == MustGather || c.What == Insight
 // adm must-gather` writes (a timestamp file beside one or more image
 // folders). roots are the folders holding the objects.
 func archiveOf(dir string, entries []os.DirEntry) (what string, roots []string) {
-	has := func(name string, isDir bool) bool {
-		for _, e := range entries {
-			if e.Name() == name && e.IsDir() == isDir && e.Type()&os.ModeSymlink == 0 {
-				return true
-			}
-		}
-		return false
-	}
+	has := holds(entries)
 	if has(platform.InsightsConfigDir, true) && regular(filepath.Join(dir, platform.InsightsConfigDir, "version.json")) &&
 		regular(filepath.Join(dir, platform.InsightsConfigDir, "id")) {
 		return InsightsArchive, []string{dir}
@@ -63,14 +56,7 @@ func archiveOf(dir string, entries []os.DirEntry) (what string, roots []string) 
 		if err != nil {
 			continue
 		}
-		if imageFolder(func(name string, isDir bool) bool {
-			for _, s := range subEntries {
-				if s.Name() == name && s.IsDir() == isDir && s.Type()&os.ModeSymlink == 0 {
-					return true
-				}
-			}
-			return false
-		}) {
+		if imageFolder(holds(subEntries)) {
 			roots = append(roots, sub)
 		}
 	}
@@ -78,6 +64,19 @@ func archiveOf(dir string, entries []os.DirEntry) (what string, roots []string) 
 		return "", nil
 	}
 	return MustGather, roots
+}
+
+// holds says whether a folder's entries hold a folder (isDir) or a file of
+// a name, not a symbolic link.
+func holds(entries []os.DirEntry) func(name string, isDir bool) bool {
+	return func(name string, isDir bool) bool {
+		for _, e := range entries {
+			if e.Name() == name && e.IsDir() == isDir && e.Type()&os.ModeSymlink == 0 {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // imageFolder: what `oc adm inspect` writes.
@@ -179,9 +178,9 @@ func list(dir string) []os.DirEntry {
 	return slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Type()&os.ModeSymlink != 0 || hidden(e.Name()) })
 }
 
+// manifestFile: a regular file of objects (YAML or JSON).
 func manifestFile(e os.DirEntry) bool {
-	ext := strings.ToLower(filepath.Ext(e.Name()))
-	return e.Type().IsRegular() && (ext == ".yaml" || ext == ".yml" || ext == ".json")
+	return e.Type().IsRegular() && manifests.HasManifestExtension(e.Name())
 }
 
 // mustGather reads one image folder: cluster-scoped-resources/<group>/ and

@@ -153,9 +153,13 @@ func (o *Object) DecodeLoose(into any) error {
 
 // IsManifestFile reports whether a file name is read as manifests.
 func IsManifestFile(name string) bool {
-	if IsRegistriesConf(name) { // i14-mir: registries.conf files (registriesconf.go)
-		return true
-	}
+	return IsRegistriesConf(name) || // i14-mir: registries.conf files (registriesconf.go)
+		HasManifestExtension(name)
+}
+
+// HasManifestExtension reports whether a file name ends as a file of
+// objects does: .yaml, .yml or .json, in any case.
+func HasManifestExtension(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".yaml", ".yml", ".json":
 		return true
