@@ -30,14 +30,22 @@ func checkCatalogPullFailing(set lint.Set, r *lint.Reporter) {
 		return
 	}
 	a := analyze(set)
+	var nodePools map[string]*manifests.Pool // built for the first failing pod
 	for _, c := range st.Catalogs {
 		ref := c.Spec.Image
 		if ref == "" || !(imageRef{ref: ref}).byTag() {
 			continue
 		}
 		for _, p := range c.Pods {
+			failing := pullFailures(p, ref)
+			if len(failing) == 0 {
+				continue
+			}
+			if nodePools == nil {
+				nodePools = poolsOfNodes(st)
+			}
 			data, on := a.nodeTOML, ""
-			if f, ok := podRegistriesConf(st, p); ok {
+			if f, ok := podRegistriesConf(st, nodePools, p); ok {
 				data, on = f.Data, fmt.Sprintf("in the registries.conf its node %s runs (pool %s, %s), ", p.Pod.Spec.NodeName, f.Pool.Obj.Name, f.Config)
 			}
 			prefix, digestOnly, why := tagPullFailureIn(data, ref, set.Disconnected)
@@ -48,11 +56,9 @@ func checkCatalogPullFailing(set lint.Set, r *lint.Reporter) {
 			if objPrefix, _, _ := a.tagPullFailure(ref, set.Disconnected); on != "" && objPrefix == "" {
 				fix = "the cluster's mirror objects already serve it, but this pool's nodes do not run them yet (MIR027 says why): let the pool update"
 			}
-			for i, cs := range p.Pod.Status.ContainerStatuses {
+			for _, i := range failing {
+				cs := p.Pod.Status.ContainerStatuses[i]
 				w := cs.State.Waiting
-				if w == nil || !slices.Contains(platform.ImagePullFailureReasons, w.Reason) || cs.Image != ref {
-					continue
-				}
 				r.Object(p.Obj, fmt.Sprintf("the catalog pod's container %s is in %s (%q): CatalogSource %s/%s pulls %s by tag (spec.image), but %s%s and %s, so the pull fails and the catalog serves no operator; %s",
 					cs.Name, w.Reason, diag.Clean(w.Message), c.Obj.Namespace, c.Obj.Name, ref,
 					on, tagCoverage(prefix, digestOnly, "it"), why, fix),
@@ -62,23 +68,46 @@ func checkCatalogPullFailing(set lint.Set, r *lint.Reporter) {
 	}
 }
 
-// podRegistriesConf is the registries.conf the node of a pod runs: its
-// pool's (State.PoolOf), from the rendered config of the pool's
-// status.configuration; false when the state does not hold it.
-func podRegistriesConf(st *manifests.State, p *manifests.CatalogPod) (manifests.PoolFile, bool) {
-	for _, n := range st.Nodes {
-		if n.Name != p.Pod.Spec.NodeName {
-			continue
-		}
-		pool := st.PoolOf(n)
-		for _, mcp := range st.Pools {
-			if mcp.Obj.Name == pool {
-				f := st.RunningFile(mcp, platform.RegistriesConfPath)
-				return f, f.Data != nil
-			}
+// pullFailures are the indexes in status.containerStatuses of the pod's
+// containers whose pull of ref failed (platform.ImagePullFailureReasons).
+func pullFailures(p *manifests.CatalogPod, ref string) []int {
+	var out []int
+	for i, cs := range p.Pod.Status.ContainerStatuses {
+		if w := cs.State.Waiting; w != nil && slices.Contains(platform.ImagePullFailureReasons, w.Reason) && cs.Image == ref {
+			out = append(out, i)
 		}
 	}
-	return manifests.PoolFile{}, false
+	return out
+}
+
+// poolsOfNodes maps each node's name to its pool (State.PoolOf), for the
+// nodes in one.
+func poolsOfNodes(st *manifests.State) map[string]*manifests.Pool {
+	byName := map[string]*manifests.Pool{}
+	for _, p := range st.Pools {
+		if byName[p.Obj.Name] == nil {
+			byName[p.Obj.Name] = p
+		}
+	}
+	out := map[string]*manifests.Pool{}
+	for _, n := range st.Nodes {
+		if p := byName[st.PoolOf(n)]; p != nil && out[n.Name] == nil {
+			out[n.Name] = p
+		}
+	}
+	return out
+}
+
+// podRegistriesConf is the registries.conf the node of a pod runs: its
+// pool's (nodePools: poolsOfNodes), from the rendered config of the pool's
+// status.configuration; false when the state does not hold it.
+func podRegistriesConf(st *manifests.State, nodePools map[string]*manifests.Pool, p *manifests.CatalogPod) (manifests.PoolFile, bool) {
+	pool := nodePools[p.Pod.Spec.NodeName]
+	if pool == nil {
+		return manifests.PoolFile{}, false
+	}
+	f := st.RunningFile(pool, platform.RegistriesConfPath)
+	return f, f.Data != nil
 }
 
 // ---------------------------------------------------------------- MIR027
