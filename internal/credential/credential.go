@@ -91,15 +91,15 @@ func decoded(data []byte, depth int) string {
 			first = doc
 		}
 		what := ""
-		walk(doc, "", map[*yaml.Node]bool{}, func(f Finding) bool {
+		walker{f: func(f Finding) bool {
 			what = f.What
 			return false
-		}, func(s string) (string, bool) {
+		}, deeper: func(s string) (string, bool) {
 			if depth+1 < maxDepth && embedded(s) {
 				return decoded([]byte(s), depth+1), true
 			}
 			return "", false
-		})
+		}, paths: true, seen: map[*yaml.Node]bool{}}.walk(doc, "")
 		if what != "" {
 			return what
 		}
@@ -178,26 +178,43 @@ type Finding struct {
 // writes to a credential path, whatever it writes there. Aliases and merge
 // keys are followed, each node once.
 func Walk(n *yaml.Node, f func(Finding) bool) {
-	walk(n, "", map[*yaml.Node]bool{}, f, nil)
+	walker{f: f, paths: true, seen: map[*yaml.Node]bool{}}.walk(n, "")
 }
 
-// walk is Walk; deeper, when not nil, is Find's look into the documents
-// embedded in strings: what credential a string holds, and whether it
-// checked the string whole (In included: a document, decoded once).
-func walk(n *yaml.Node, key string, seen map[*yaml.Node]bool, f func(Finding) bool, deeper func(string) (string, bool)) bool {
+// WalkStrings is Walk without the file entries: f is called for every
+// string In reports. The Butane check, which judges the path of every
+// storage entry itself (files, links, directories, trees; contents or
+// not), walks the strings alone.
+func WalkStrings(n *yaml.Node, f func(Finding) bool) {
+	walker{f: f, seen: map[*yaml.Node]bool{}}.walk(n, "")
+}
+
+// walker is Walk's state. deeper, when not nil, is Find's look into the
+// documents embedded in strings: what credential a string holds, and
+// whether it checked the string whole (In included: a document, decoded
+// once). paths says whether file entries that write to a credential path
+// are findings.
+type walker struct {
+	f      func(Finding) bool
+	deeper func(string) (string, bool)
+	paths  bool
+	seen   map[*yaml.Node]bool
+}
+
+func (w walker) walk(n *yaml.Node, key string) bool {
 	n = resolve(n)
-	if n == nil || seen[n] {
+	if n == nil || w.seen[n] {
 		return true
 	}
-	seen[n] = true
+	w.seen[n] = true
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag != "!!str" && n.Tag != "" {
 			return true
 		}
 		what, whole := "", false
-		if deeper != nil {
-			what, whole = deeper(n.Value)
+		if w.deeper != nil {
+			what, whole = w.deeper(n.Value)
 		}
 		switch {
 		case !whole:
@@ -209,20 +226,22 @@ func walk(n *yaml.Node, key string, seen map[*yaml.Node]bool, f func(Finding) bo
 			}
 		}
 		if what != "" {
-			return f(Finding{Node: n, Key: key, What: what})
+			return w.f(Finding{Node: n, Key: key, What: what})
 		}
 	case yaml.MappingNode:
-		if p, what := writesCredentialPath(n); what != "" && !f(Finding{Node: p, Key: "path", What: what, Path: true}) {
-			return false
+		if w.paths {
+			if p, what := writesCredentialPath(n); what != "" && !w.f(Finding{Node: p, Key: "path", What: what, Path: true}) {
+				return false
+			}
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if !walk(n.Content[i+1], n.Content[i].Value, seen, f, deeper) {
+			if !w.walk(n.Content[i+1], n.Content[i].Value) {
 				return false
 			}
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range n.Content {
-			if !walk(c, key, seen, f, deeper) {
+			if !w.walk(c, key) {
 				return false
 			}
 		}

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 const pullSecret = `{"auths":{"quay.io":{"auth":"dXNlcjpodW50ZXIy","email":"x@example.com"}}}`
@@ -155,5 +159,31 @@ func TestDecodedOnce(t *testing.T) {
 		if got := Decoded([]byte(data)); got != "" {
 			t.Errorf("%s: Decoded = %q, want none", name, got)
 		}
+	}
+}
+
+// TestWalkStrings: WalkStrings reports the strings Walk does, never a file
+// entry's path.
+func TestWalkStrings(t *testing.T) {
+	body := "storage:\n  files:\n    - path: /var/lib/kubelet/config.json\n      contents:\n        inline: x\n    - path: /etc/x.json\n      contents:\n        source: data:,"
+	body += url.PathEscape(pullSecret) + "\n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var all, strs []string
+	Walk(&doc, func(f Finding) bool {
+		all = append(all, fmt.Sprintf("%d %s %v", f.Node.Line, f.Key, f.Path))
+		return true
+	})
+	WalkStrings(&doc, func(f Finding) bool {
+		strs = append(strs, fmt.Sprintf("%d %s %v", f.Node.Line, f.Key, f.Path))
+		return true
+	})
+	if want := []string{"3 path true", "8 source false"}; !slices.Equal(all, want) {
+		t.Errorf("Walk: %q, want %q", all, want)
+	}
+	if want := []string{"8 source false"}; !slices.Equal(strs, want) {
+		t.Errorf("WalkStrings: %q, want %q", strs, want)
 	}
 }
