@@ -46,7 +46,7 @@ func Find(data []byte) string {
 }
 
 // Decoded says what credential data holds once decoded ("" for none): In
-// on the whole text, and Walk on each of its YAML or JSON documents and on
+// on the whole text, and walkAll on each of its YAML or JSON documents and on
 // the documents embedded in their strings (a MachineConfig in a ConfigMap,
 // an Ignition config in a JSON string, a Butane body in a site). Unlike
 // Find, a key name alone is no finding: a rendered ClusterInstance names
@@ -172,16 +172,16 @@ type Finding struct {
 	Path bool
 }
 
-// Walk calls f for every credential of the document rooted at n, until f
+// walkAll calls f for every credential of the document rooted at n, until f
 // returns false: every string In reports, and every Ignition file entry
 // (path with contents or append) or Butane one (path with contents) that
 // writes to a credential path, whatever it writes there. Aliases and merge
 // keys are followed, each node once.
-func Walk(n *yaml.Node, f func(Finding) bool) {
+func walkAll(n *yaml.Node, f func(Finding) bool) {
 	walker{f: f, paths: true, seen: map[*yaml.Node]bool{}}.walk(n, "")
 }
 
-// WalkStrings is Walk without the file entries: f is called for every
+// WalkStrings is walkAll without the file entries: f is called for every
 // string In reports. The Butane check, which judges the path of every
 // storage entry itself (files, links, directories, trees; contents or
 // not), walks the strings alone.
@@ -189,7 +189,7 @@ func WalkStrings(n *yaml.Node, f func(Finding) bool) {
 	walker{f: f, seen: map[*yaml.Node]bool{}}.walk(n, "")
 }
 
-// walker is Walk's state. deeper, when not nil, is Find's look into the
+// walker is the state of walkAll, WalkStrings and decoded. deeper, when not nil, is Find's look into the
 // documents embedded in strings: what credential a string holds, and
 // whether it checked the string whole (In included: a document, decoded
 // once). paths says whether file entries that write to a credential path
@@ -281,7 +281,7 @@ func writesCredentialPath(n *yaml.Node) (*yaml.Node, string) {
 // Line reports whether one line of a file looks like it holds a
 // credential: a snippet never shows it. It does when it holds a private
 // key header, a bearer token, a URL with a password or a long base64 run,
-// when one of its key names names a credential (Key), or when what it
+// when one of its key names names a credential (credentialKey), or when what it
 // holds decodes to a credential (In: a data: URL, a base64 PEM block).
 func Line(line []byte) bool {
 	if textLine(line) || plain(line, nil) != "" {

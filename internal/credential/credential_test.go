@@ -162,7 +162,7 @@ func TestDecodedOnce(t *testing.T) {
 	}
 }
 
-// TestWalkStrings: WalkStrings reports the strings Walk does, never a file
+// TestWalkStrings: WalkStrings reports the strings walkAll does, never a file
 // entry's path.
 func TestWalkStrings(t *testing.T) {
 	body := "storage:\n  files:\n    - path: /var/lib/kubelet/config.json\n      contents:\n        inline: x\n    - path: /etc/x.json\n      contents:\n        source: data:,"
@@ -172,7 +172,7 @@ func TestWalkStrings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all, strs []string
-	Walk(&doc, func(f Finding) bool {
+	walkAll(&doc, func(f Finding) bool {
 		all = append(all, fmt.Sprintf("%d %s %v", f.Node.Line, f.Key, f.Path))
 		return true
 	})
@@ -181,7 +181,7 @@ func TestWalkStrings(t *testing.T) {
 		return true
 	})
 	if want := []string{"3 path true", "8 source false"}; !slices.Equal(all, want) {
-		t.Errorf("Walk: %q, want %q", all, want)
+		t.Errorf("walkAll: %q, want %q", all, want)
 	}
 	if want := []string{"8 source false"}; !slices.Equal(strs, want) {
 		t.Errorf("WalkStrings: %q, want %q", strs, want)

@@ -140,17 +140,17 @@ const Deadlock = "a bootstrap deadlock: until the cluster network, its ingress a
 
 // Blocked is what blocking a source on the nodes means when some of its
 // mirrors run in the cluster and outside are the others: Deadlock when there
-// are none, else PartlyOutside.
+// are none, else partlyOutside.
 func Blocked(outside []string) string {
 	if len(outside) == 0 {
 		return Deadlock
 	}
-	return PartlyOutside(outside)
+	return partlyOutside(outside)
 }
 
-// PartlyOutside is what a source blocked on the nodes means when some of its
+// partlyOutside is what a source blocked on the nodes means when some of its
 // mirrors (outside) are outside the cluster: no deadlock, but waits.
-func PartlyOutside(outside []string) string {
+func partlyOutside(outside []string) string {
 	return fmt.Sprintf("no deadlock, as %s outside the cluster serves it; but at install and after every reboot and upgrade a pull that reaches the in-cluster mirror waits on it (up to CRI-O's %d s dial timeout when nothing answers at its address), and an image the mirrors outside the cluster lack cannot be pulled at all until the cluster runs", strings.Join(quoted(outside), " and "), platform.RegistryDialTimeoutSeconds)
 }
 
