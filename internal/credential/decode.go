@@ -29,6 +29,35 @@ var (
 	base64JSON = regexp.MustCompile(`\bey[A-L][A-Za-z0-9+/=\r\n]{16,}|\bew[o-r][A-Za-z0-9+/=\r\n]{16,}`)
 )
 
+// A pattern matches only text holding one of its literals: matched
+// first (bytes.Contains), they spare the regular expression the text
+// that cannot match, most of it (Go's regexp runs a pattern that starts
+// with an alternation at every byte).
+var (
+	privateKeyLiterals   = literals("-----BEGIN ", "PuTTY-User-Key-File-")
+	kubeconfigPWLiterals = literals("token", "password", "client-key-data")
+	base64PEMLiterals    = literals("LS0t") // in each of the three alignments
+	base64JSONLiterals   = literals("ey", "ew")
+)
+
+func literals(ls ...string) [][]byte {
+	out := make([][]byte, len(ls))
+	for i, l := range ls {
+		out[i] = []byte(l)
+	}
+	return out
+}
+
+// holdsAny reports whether text holds one of the literals.
+func holdsAny(text []byte, literals [][]byte) bool {
+	for _, l := range literals {
+		if bytes.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
 // In names the kind of credential text holds ("" for none): a private key,
 // a registry auth file with a credential (a Docker config.json or
 // containers auth.json, JSON or YAML: a pull secret), kubeconfig
@@ -51,11 +80,11 @@ func in(text []byte, depth int) string {
 // document, already decoded (registryAuths).
 func plain(text []byte, first *yaml.Node) string {
 	switch {
-	case privateKey.Match(text):
+	case holdsAny(text, privateKeyLiterals) && privateKey.Match(text):
 		return "a private key"
 	case registryAuths(text, first):
 		return "registry credentials (a pull secret)"
-	case kubeconfigPW.Match(text):
+	case holdsAny(text, kubeconfigPWLiterals) && kubeconfigPW.Match(text):
 		return "kubeconfig credentials or a password"
 	}
 	return ""
@@ -88,8 +117,14 @@ func encoded(text []byte, depth int) string {
 // that lie within one of the spans done (byte offsets [start, end) of
 // text, decoded already).
 func base64Runs(text []byte, depth int, done [][]int) string {
-	for _, re := range []*regexp.Regexp{base64PEM, base64JSON} {
-		for _, loc := range re.FindAllIndex(text, -1) {
+	for _, p := range []struct {
+		re       *regexp.Regexp
+		literals [][]byte
+	}{{base64PEM, base64PEMLiterals}, {base64JSON, base64JSONLiterals}} {
+		if !holdsAny(text, p.literals) {
+			continue
+		}
+		for _, loc := range p.re.FindAllIndex(text, -1) {
 			if within(loc, done) {
 				continue
 			}
