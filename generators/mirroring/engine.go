@@ -10,6 +10,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 
+	"github.com/siteforge/siteforge/internal/cluster/incluster"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -87,7 +88,7 @@ func engineDiagnostics(s *site.Site, entries []entry, err error) diag.List {
 			list  []string
 		}{{"insecureRegistries", m.InsecureRegistries}, {"blockedRegistries", m.BlockedRegistries}} {
 			for i, v := range l.list {
-				if strings.HasPrefix(value, "*.") && strings.HasSuffix(scopeHost(v), suffix) {
+				if strings.HasPrefix(value, "*.") && strings.HasSuffix(incluster.Host(v), suffix) {
 					return at(fmt.Sprintf("mirroring.%s[%d]", l.field, i), "list the mirrored hosts one by one instead of the wildcard, or move this scope out of it")
 				}
 			}
@@ -146,15 +147,6 @@ func engineRule(err error) string {
 		return ruleid.WildcardSourceWithNestedScope
 	}
 	return ruleid.RegistrySourcesRefused
-}
-
-// scopeHost is the host of a registry scope, without port or path.
-func scopeHost(scope string) string {
-	host, _, _ := strings.Cut(scope, "/")
-	if i := strings.LastIndex(host, ":"); i >= 0 {
-		host = host[:i]
-	}
-	return host
 }
 
 // engineWarnings forwards what MCO only logs (it still renders).

@@ -14,7 +14,6 @@ import (
 	"github.com/siteforge/siteforge/generators"
 	"github.com/siteforge/siteforge/internal/butane"
 	"github.com/siteforge/siteforge/internal/cluster/incluster"
-	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -199,30 +198,6 @@ func checkInClusterCache(s *site.Site) diag.List {
 	return diags.Sort()
 }
 
-// siteInCluster is what tells the hosts the site's cluster serves itself apart
-// (internal/cluster/incluster): its service network and its ingress domains (the apps domain,
-// the shards'). The in-cluster cache's host is inClusterWhy's.
-func siteInCluster(s *site.Site) incluster.Cluster {
-	var c incluster.Cluster
-	c.AddServiceNetworks(s.Network.ServiceNetwork, "network.serviceNetwork")
-	c.AddIngressDomain(routing.AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain), "the site's cluster name and baseDomain")
-	if s.Ingress != nil {
-		for _, name := range slices.Sorted(maps.Keys(s.Ingress.Shards)) {
-			c.AddIngressDomain(s.Ingress.Shards[name].Domain, fieldPath("ingress", "shards", name, "domain"))
-		}
-	}
-	return c
-}
-
-// inClusterWhy tells why a mirror location is served from inside s's cluster ("" when it is not
-// known to be): the in-cluster cache's host, a Service, a host under its ingress domains.
-func inClusterWhy(s *site.Site, c incluster.Cluster, mirror string) string {
-	if cache := s.Mirroring.InClusterCache; cache != nil && incluster.HostPort(mirror) == cache.Host {
-		return "the in-cluster cache (" + inClusterCacheField + ".host), a workload of this cluster"
-	}
-	return c.Why(mirror)
-}
-
 // checkBlockedInCluster refuses (MIR022) a source blocked on the nodes (policy
 // NeverContactSource, blockedRegistries) whose mirror the cluster serves itself: a bootstrap
 // deadlock when every mirror runs in the cluster, waits at every boot when some do not. With an
@@ -231,7 +206,7 @@ func inClusterWhy(s *site.Site, c incluster.Cluster, mirror string) string {
 // that blocks the source.
 func checkBlockedInCluster(s *site.Site, entries []entry, minor platform.OCPMinor) diag.List {
 	m := s.Mirroring
-	c := siteInCluster(s)
+	c := incluster.OfSite(s, "")
 	var diags diag.List
 	reported := map[string]bool{}
 	refuse := func(path, msg, hint string) {
@@ -244,21 +219,8 @@ func checkBlockedInCluster(s *site.Site, entries []entry, minor platform.OCPMino
 	neverContact := func(e entry) bool {
 		return e.policy == string(configv1.NeverContactSource) && minor >= platform.IDMSITMSSince
 	}
-	split := func(e entry) (inside []string, why string, outside []string) {
-		for _, mi := range e.mirrors {
-			if w := inClusterWhy(s, c, mi); w != "" {
-				if why == "" {
-					why = w
-				}
-				inside = append(inside, mi)
-			} else {
-				outside = append(outside, mi)
-			}
-		}
-		return inside, why, outside
-	}
 	for _, e := range entries {
-		inside, why, outside := split(e)
+		inside, why, outside := c.Split(e.source, e.mirrors)
 		if len(inside) == 0 {
 			continue
 		}
@@ -282,12 +244,12 @@ func checkBlockedInCluster(s *site.Site, entries []entry, minor platform.OCPMino
 		var outside []string // what mirrors the upstream outside the cluster
 		for _, e := range entries {
 			if scopeContains(e.source, upstream) {
-				_, _, out := split(e)
+				_, _, out := c.Split(e.source, e.mirrors)
 				outside = append(outside, out...)
 			}
 		}
 		contradiction := fmt.Sprintf("the in-cluster cache %s caches it (organization %s): a Quay proxy-cache organization fetches from its upstream itself, so the cache contacts the very source this keeps the nodes from, and the cache's drop-in keeps every cached upstream's source as the last resort. Not a bootstrap deadlock (%s outside the cluster serves it while the cache is down), but a contradiction",
-			cache.Host, org, strings.Join(quotedAll(outside), " and "))
+			cache.Host, org, incluster.Quoted(outside))
 		hint := fmt.Sprintf("take %s out of %s.orgs, or allow the source (policy AllowContactingSource; take the scope out of blockedRegistries)", upstream, inClusterCacheField)
 		for _, e := range entries {
 			if neverContact(e) && scopeContains(e.source, upstream) {
@@ -307,15 +269,6 @@ func checkBlockedInCluster(s *site.Site, entries []entry, minor platform.OCPMino
 		}
 	}
 	return diags.Sort()
-}
-
-// quotedAll quotes each of ss.
-func quotedAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, v := range ss {
-		out[i] = strconv.Quote(v)
-	}
-	return out
 }
 
 // inClusterCacheScriptFor is the node script of s's in-cluster cache (bash; shellcheck clean).

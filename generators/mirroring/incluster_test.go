@@ -19,6 +19,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/siteforge/siteforge/internal/cluster/disruption"
+	"github.com/siteforge/siteforge/internal/cluster/incluster"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/ignition"
 	"github.com/siteforge/siteforge/internal/platform"
@@ -264,6 +265,27 @@ func TestInClusterCacheRefusals(t *testing.T) {
 		mirroring: "  sources:\n    registry.redhat.io:\n      mirrors: [quay.quay.svc:5000/rh]\n      policy: NeverContactSource\n"})
 	if _, err := Generate(testContext(s), s); err != nil {
 		t.Errorf("4.12: %v", err)
+	}
+}
+
+// TestBlockedSourceAsItsOwnMirror: a blocked source listed as its own mirror next to a mirror
+// the cluster serves itself is a bootstrap deadlock, as lint says of the same mirror set
+// (lint/rules MIR022 case "blocked source listed as its own mirror"): blocked, the source serves
+// nothing, so it is no mirror outside the cluster.
+func TestBlockedSourceAsItsOwnMirror(t *testing.T) {
+	s := loadSpec(t, siteSpec{version: "4.18", install: "ipi", connectivity: "connected", lifecycle: "running",
+		mirroring: "  sources:\n    quay.io:\n      mirrors: [172.30.9.9/quay-io, quay.io]\n  blockedRegistries: [quay.io]\n"})
+	_, err := Generate(testContext(s), s)
+	dl, ok := err.(diag.List)
+	if !ok || len(dl) != 1 {
+		t.Fatalf("want one diagnostic, got %v", err)
+	}
+	d := dl[0]
+	if d.Path != "mirroring.blockedRegistries[0]" || d.Rule != ruleid.NeverContactSourceThroughInClusterMirror {
+		t.Errorf("got %s [%s], want mirroring.blockedRegistries[0] [%s]", d.Path, d.Rule, ruleid.NeverContactSourceThroughInClusterMirror)
+	}
+	if want := `which is mirrored at "172.30.9.9/quay-io", a Service ClusterIP (in 172.30.0.0/16, network.serviceNetwork), which answers only once the cluster network is up: ` + incluster.Deadlock; !strings.Contains(d.Message, want) || strings.Contains(d.Message, "no deadlock") {
+		t.Errorf("message %q, want it to say %q", d.Message, want)
 	}
 }
 

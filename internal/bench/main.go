@@ -482,7 +482,19 @@ func cueAlone(dir string, n int) time.Duration {
 func processCPU() time.Duration {
 	var ru syscall.Rusage
 	check(syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
+	return cpuOf(&ru)
+}
+
+// cpuOf is the user+sys time of a resource usage.
+func cpuOf(ru *syscall.Rusage) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// finished is the wall time, the user+sys time and the peak RSS of a run
+// that ended.
+func finished(wall time.Duration, ps *os.ProcessState) result {
+	ru := ps.SysUsage().(*syscall.Rusage)
+	return result{wall: wall, cpu: cpuOf(ru), rss: ru.Maxrss * 1024}
 }
 
 // fnInputs are the ResourceLists of the fn rows (issue 25): SiteLint over
@@ -528,8 +540,7 @@ func runStdin(input []byte, bin string, args ...string) result {
 		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", bin, args, err, stderr.String())
 		os.Exit(1)
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return result{wall: wall, rss: ru.Maxrss * 1024}
+	return finished(wall, cmd.ProcessState)
 }
 
 type result struct {
@@ -555,9 +566,9 @@ func run(bin string, args ...string) result {
 		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", bin, args, err, stderr.String())
 		os.Exit(1)
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return result{wall: wall, cpu: cpu, rss: ru.Maxrss * 1024, code: code}
+	r := finished(wall, cmd.ProcessState)
+	r.code = code
+	return r
 }
 
 // medianRun is run n times; the run of median wall time.

@@ -53,12 +53,11 @@ func (m *mapper) checkSecrets(body []byte) diag.List {
 			}
 		}
 	}
-	credential.Walk(root, func(f credential.Finding) bool {
-		if !f.Path { // the paths: above, for every storage section
-			out = append(out, m.diag(m.bodyPos(f.Node.Line, f.Node.Column), "",
-				fmt.Sprintf("%s a secret (%s): a site never embeds credentials", describeKey(f.Key), f.What),
-				"keep credentials out of Git: put them in a Secret or the global pull secret and reference it"))
-		}
+	// the strings; the paths are above, for every storage section
+	credential.WalkStrings(root, func(f credential.Finding) bool {
+		out = append(out, m.diag(m.bodyPos(f.Node.Line, f.Node.Column), "",
+			fmt.Sprintf("%s a secret (%s): a site never embeds credentials", describeKey(f.Key), f.What),
+			"keep credentials out of Git: put them in a Secret or the global pull secret and reference it"))
 		return true
 	})
 	return out

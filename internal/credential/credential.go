@@ -18,6 +18,7 @@ package credential
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"strings"
 
@@ -45,7 +46,7 @@ func Find(data []byte) string {
 }
 
 // Decoded says what credential data holds once decoded ("" for none): In
-// on the whole text, and Walk on each of its YAML or JSON documents and on
+// on the whole text, and walkAll on each of its YAML or JSON documents and on
 // the documents embedded in their strings (a MachineConfig in a ConfigMap,
 // an Ignition config in a JSON string, a Butane body in a site). Unlike
 // Find, a key name alone is no finding: a rendered ClusterInstance names
@@ -58,29 +59,103 @@ func Decoded(data []byte) string {
 // strings.
 const maxDepth = 3
 
+// decoded is Decoded, each piece of text decoded once. The documents
+// first (a file a node would get is named by its path), each string of
+// them In and, when it is a document itself, decoded in turn. When the
+// text is a stream of mappings and lists that all decode, what In
+// decodes of the whole text is in those strings: of the whole text only
+// the checks of the text itself are left (plain), and the decoding of
+// what no string holds (comments, keys, scalars of other tags). Else In
+// on the whole text, as text.
 func decoded(data []byte, depth int) string {
-	// the documents first: a file a node would get is named by its path
+	var first *yaml.Node
+	var rest [][]byte
+	whole := true // every document decoded, each a mapping or a list
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for i := 0; i < maxDocuments; i++ {
-		var doc yaml.Node
-		if dec.Decode(&doc) != nil {
+	for i := 0; ; i++ {
+		if i == maxDocuments {
+			whole = false
 			break
 		}
+		doc := new(yaml.Node)
+		err := dec.Decode(doc)
+		if err == io.EOF {
+			whole = whole && first != nil
+			break
+		}
+		if err != nil {
+			whole = false
+			break
+		}
+		if first == nil {
+			first = doc
+		}
 		what := ""
-		walk(&doc, "", map[*yaml.Node]bool{}, func(f Finding) bool {
+		walker{f: func(f Finding) bool {
 			what = f.What
 			return false
-		}, func(s string) string {
+		}, deeper: func(s string) (string, bool) {
 			if depth+1 < maxDepth && embedded(s) {
-				return decoded([]byte(s), depth+1)
+				return decoded([]byte(s), depth+1), true
 			}
-			return ""
-		})
+			return "", false
+		}, paths: true, seen: map[*yaml.Node]bool{}}.walk(doc, "")
 		if what != "" {
 			return what
 		}
+		if root := docRoot(doc); whole && root != nil && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode) {
+			rest = unwalked(doc, false, map[*yaml.Node]bool{}, rest)
+		} else {
+			whole = false
+		}
 	}
-	return In(data)
+	if !whole {
+		return In(data)
+	}
+	if what := plain(data, first); what != "" {
+		return what
+	}
+	return base64Runs(bytes.Join(rest, []byte(" ")), 0, nil)
+}
+
+// docRoot is the root of a decoded document, nil when it has none.
+func docRoot(doc *yaml.Node) *yaml.Node {
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	return resolve(doc.Content[0])
+}
+
+// unwalked appends to rest the text of the document rooted at n that
+// walk does not check as a string: comments, mapping keys (key: every
+// scalar of n is one), scalars of other tags (!!binary).
+func unwalked(n *yaml.Node, key bool, seen map[*yaml.Node]bool, rest [][]byte) [][]byte {
+	n = resolve(n)
+	if n == nil || seen[n] {
+		return rest
+	}
+	seen[n] = true
+	for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+		if c != "" {
+			rest = append(rest, []byte(c))
+		}
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if key || n.Tag != "!!str" && n.Tag != "" {
+			rest = append(rest, []byte(n.Value))
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			rest = unwalked(n.Content[i], true, seen, rest)
+			rest = unwalked(n.Content[i+1], key, seen, rest)
+		}
+	case yaml.SequenceNode, yaml.DocumentNode:
+		for _, c := range n.Content {
+			rest = unwalked(c, key, seen, rest)
+		}
+	}
+	return rest
 }
 
 // maxDocuments bounds the YAML documents Find reads of one stream.
@@ -97,47 +172,76 @@ type Finding struct {
 	Path bool
 }
 
-// Walk calls f for every credential of the document rooted at n, until f
+// walkAll calls f for every credential of the document rooted at n, until f
 // returns false: every string In reports, and every Ignition file entry
 // (path with contents or append) or Butane one (path with contents) that
 // writes to a credential path, whatever it writes there. Aliases and merge
 // keys are followed, each node once.
-func Walk(n *yaml.Node, f func(Finding) bool) {
-	walk(n, "", map[*yaml.Node]bool{}, f, nil)
+func walkAll(n *yaml.Node, f func(Finding) bool) {
+	walker{f: f, paths: true, seen: map[*yaml.Node]bool{}}.walk(n, "")
 }
 
-// walk is Walk; deeper, when not nil, says what credential a string holds
-// beyond In (Find: the documents embedded in strings).
-func walk(n *yaml.Node, key string, seen map[*yaml.Node]bool, f func(Finding) bool, deeper func(string) string) bool {
+// WalkStrings is walkAll without the file entries: f is called for every
+// string In reports. The Butane check, which judges the path of every
+// storage entry itself (files, links, directories, trees; contents or
+// not), walks the strings alone.
+func WalkStrings(n *yaml.Node, f func(Finding) bool) {
+	walker{f: f, seen: map[*yaml.Node]bool{}}.walk(n, "")
+}
+
+// walker is the state of walkAll, WalkStrings and decoded. deeper, when not nil, is Find's look into the
+// documents embedded in strings: what credential a string holds, and
+// whether it checked the string whole (In included: a document, decoded
+// once). paths says whether file entries that write to a credential path
+// are findings.
+type walker struct {
+	f      func(Finding) bool
+	deeper func(string) (string, bool)
+	paths  bool
+	seen   map[*yaml.Node]bool
+}
+
+func (w walker) walk(n *yaml.Node, key string) bool {
 	n = resolve(n)
-	if n == nil || seen[n] {
+	if n == nil || w.seen[n] {
 		return true
 	}
-	seen[n] = true
+	w.seen[n] = true
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag != "!!str" && n.Tag != "" {
 			return true
 		}
-		what := In([]byte(n.Value))
-		if what == "" && deeper != nil {
-			what = deeper(n.Value)
+		what, whole := "", false
+		if w.deeper != nil {
+			what, whole = w.deeper(n.Value)
+		}
+		switch {
+		case !whole:
+			what = In([]byte(n.Value))
+		case what != "":
+			// found: the name In gives, when it finds one, comes first
+			if in := In([]byte(n.Value)); in != "" {
+				what = in
+			}
 		}
 		if what != "" {
-			return f(Finding{Node: n, Key: key, What: what})
+			return w.f(Finding{Node: n, Key: key, What: what})
 		}
 	case yaml.MappingNode:
-		if p, what := writesCredentialPath(n); what != "" && !f(Finding{Node: p, Key: "path", What: what, Path: true}) {
-			return false
+		if w.paths {
+			if p, what := writesCredentialPath(n); what != "" && !w.f(Finding{Node: p, Key: "path", What: what, Path: true}) {
+				return false
+			}
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if !walk(n.Content[i+1], n.Content[i].Value, seen, f, deeper) {
+			if !w.walk(n.Content[i+1], n.Content[i].Value) {
 				return false
 			}
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range n.Content {
-			if !walk(c, key, seen, f, deeper) {
+			if !w.walk(c, key) {
 				return false
 			}
 		}
@@ -177,18 +281,40 @@ func writesCredentialPath(n *yaml.Node) (*yaml.Node, string) {
 // Line reports whether one line of a file looks like it holds a
 // credential: a snippet never shows it. It does when it holds a private
 // key header, a bearer token, a URL with a password or a long base64 run,
-// when one of its key names names a credential (Key), or when what it
+// when one of its key names names a credential (credentialKey), or when what it
 // holds decodes to a credential (In: a data: URL, a base64 PEM block).
 func Line(line []byte) bool {
-	if textLine(line) || In(line) != "" {
+	if textLine(line) || plain(line, nil) != "" {
 		return true
 	}
-	for _, u := range dataURL.FindAll(line, -1) {
-		if In(u) != "" {
+	// In of the line, and of each data: URL in it: each decoded once, and
+	// a base64 run within a data: URL decoded as part of the URL only
+	var done [][]int
+	if bytes.HasPrefix(line, []byte("data:")) {
+		if b := decodeDataURL(line); b != nil {
+			if in(b, 1) != "" {
+				return true
+			}
+			done = append(done, []int{0, len(line)})
+		}
+	}
+	for _, loc := range dataURL.FindAllIndex(line, -1) {
+		if within(loc, done) {
+			continue
+		}
+		if b := decodeDataURL(line[loc[0]:loc[1]]); b != nil {
+			if in(b, 1) != "" {
+				return true
+			}
+			done = append(done, loc)
+		}
+	}
+	if isGzip(line) {
+		if z, err := ignition.Gunzip(line, maxDecoded); err == nil && in(z, 1) != "" {
 			return true
 		}
 	}
-	return false
+	return base64Runs(line, 0, done) != ""
 }
 
 // dataURL is a data: URL inside a line of YAML or JSON.

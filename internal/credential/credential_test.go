@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 const pullSecret = `{"auths":{"quay.io":{"auth":"dXNlcjpodW50ZXIy","email":"x@example.com"}}}`
@@ -115,4 +119,71 @@ func indent(s, pad string) string {
 		lines[i] = pad + lines[i]
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// TestDecodedOnce: each piece of text is decoded once (a string of a
+// document, a data: URL, a base64 run), and what the whole text held once
+// decoded is still found wherever it sits: in a comment, a key, a
+// !!binary scalar, a base64 run wrapped in a block scalar, a file that is
+// one data: URL. Where a document in a string and the string as text both
+// hold a credential, the name is the one In gives.
+func TestDecodedOnce(t *testing.T) {
+	b64 := base64.StdEncoding.EncodeToString([]byte(pullSecret))
+	var wrapped strings.Builder
+	for s := b64; s != ""; {
+		n := min(20, len(s))
+		wrapped.WriteString("    " + s[:n] + "\n")
+		s = s[n:]
+	}
+	kubelet := `{"storage": {"files": [{"path": "/var/lib/kubelet/config.json", "contents": {"source": "data:;base64,` + b64 + `"}}]}}`
+	for name, tc := range map[string]struct{ data, want string }{
+		"a comment":             {"a: 1\n# " + b64 + "\nb: 2\n", "registry credentials (a pull secret)"},
+		"a key":                 {"a:\n  " + b64 + ": x\n", "registry credentials (a pull secret)"},
+		"a !!binary scalar":     {"a: !!binary " + b64 + "\n", "registry credentials (a pull secret)"},
+		"wrapped in a block":    {"data:\n  cfg: |\n" + wrapped.String(), "registry credentials (a pull secret)"},
+		"a data: URL file":      {"data:;base64," + b64 + "\n", "registry credentials (a pull secret)"},
+		"a gzip data: URL":      {"x: \"data:;base64," + gzip64(t, pullSecret) + "\"\n", "registry credentials (a pull secret)"},
+		"a file path":           {"spec:\n  config: " + kubelet + "\n", "the kubelet's copy of the global pull secret (/var/lib/kubelet/config.json)"},
+		"a document in a value": {"data:\n  mc: |\n    spec:\n      config: " + kubelet + "\n", "registry credentials (a pull secret)"},
+		"a comment in a value":  {"data:\n  x.yaml: |\n    a: 1\n    # " + b64 + "\n", "registry credentials (a pull secret)"},
+		"a later document":      {"kind: x\n---\nkind: y\nz: data:;base64," + b64 + "\n", "registry credentials (a pull secret)"},
+	} {
+		if got := Decoded([]byte(tc.data)); got != tc.want {
+			t.Errorf("%s: Decoded = %q, want %q", name, got, tc.want)
+		}
+	}
+	for name, data := range map[string]string{
+		"plain manifests": string(benchManifests()),
+		"a CA bundle":     "a: data:;base64," + base64.StdEncoding.EncodeToString([]byte(benchCA())) + "\n",
+	} {
+		if got := Decoded([]byte(data)); got != "" {
+			t.Errorf("%s: Decoded = %q, want none", name, got)
+		}
+	}
+}
+
+// TestWalkStrings: WalkStrings reports the strings walkAll does, never a file
+// entry's path.
+func TestWalkStrings(t *testing.T) {
+	body := "storage:\n  files:\n    - path: /var/lib/kubelet/config.json\n      contents:\n        inline: x\n    - path: /etc/x.json\n      contents:\n        source: data:,"
+	body += url.PathEscape(pullSecret) + "\n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var all, strs []string
+	walkAll(&doc, func(f Finding) bool {
+		all = append(all, fmt.Sprintf("%d %s %v", f.Node.Line, f.Key, f.Path))
+		return true
+	})
+	WalkStrings(&doc, func(f Finding) bool {
+		strs = append(strs, fmt.Sprintf("%d %s %v", f.Node.Line, f.Key, f.Path))
+		return true
+	})
+	if want := []string{"3 path true", "8 source false"}; !slices.Equal(all, want) {
+		t.Errorf("walkAll: %q, want %q", all, want)
+	}
+	if want := []string{"8 source false"}; !slices.Equal(strs, want) {
+		t.Errorf("WalkStrings: %q, want %q", strs, want)
+	}
 }

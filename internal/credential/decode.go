@@ -29,6 +29,35 @@ var (
 	base64JSON = regexp.MustCompile(`\bey[A-L][A-Za-z0-9+/=\r\n]{16,}|\bew[o-r][A-Za-z0-9+/=\r\n]{16,}`)
 )
 
+// A pattern matches only text holding one of its literals: matched
+// first (bytes.Contains), they spare the regular expression the text
+// that cannot match, most of it (Go's regexp runs a pattern that starts
+// with an alternation at every byte).
+var (
+	privateKeyLiterals   = literals("-----BEGIN ", "PuTTY-User-Key-File-")
+	kubeconfigPWLiterals = literals("token", "password", "client-key-data")
+	base64PEMLiterals    = literals("LS0t") // in each of the three alignments
+	base64JSONLiterals   = literals("ey", "ew")
+)
+
+func literals(ls ...string) [][]byte {
+	out := make([][]byte, len(ls))
+	for i, l := range ls {
+		out[i] = []byte(l)
+	}
+	return out
+}
+
+// holdsAny reports whether text holds one of the literals.
+func holdsAny(text []byte, literals [][]byte) bool {
+	for _, l := range literals {
+		if bytes.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
 // In names the kind of credential text holds ("" for none): a private key,
 // a registry auth file with a credential (a Docker config.json or
 // containers auth.json, JSON or YAML: a pull secret), kubeconfig
@@ -40,22 +69,37 @@ func In(text []byte) string {
 }
 
 func in(text []byte, depth int) string {
+	if what := plain(text, nil); what != "" {
+		return what
+	}
+	return encoded(text, depth)
+}
+
+// plain names the kind of credential the text itself holds, not decoded:
+// In's first checks. first, when not nil, is the text's first YAML
+// document, already decoded (registryAuths).
+func plain(text []byte, first *yaml.Node) string {
 	switch {
-	case privateKey.Match(text):
+	case holdsAny(text, privateKeyLiterals) && privateKey.Match(text):
 		return "a private key"
-	case registryAuths(text):
+	case registryAuths(text, first):
 		return "registry credentials (a pull secret)"
-	case kubeconfigPW.Match(text):
+	case holdsAny(text, kubeconfigPWLiterals) && kubeconfigPW.Match(text):
 		return "kubeconfig credentials or a password"
 	}
+	return ""
+}
+
+// encoded names the kind of credential text holds once decoded: In
+// without its checks of the text itself. A data: URL is what it decodes
+// to, and nothing else: its base64 is not looked at again.
+func encoded(text []byte, depth int) string {
 	if depth > 2 {
 		return ""
 	}
 	if bytes.HasPrefix(text, []byte("data:")) {
 		if b := decodeDataURL(text); b != nil {
-			if s := in(b, depth+1); s != "" {
-				return s
-			}
+			return in(b, depth+1)
 		}
 	}
 	if isGzip(text) {
@@ -65,14 +109,31 @@ func in(text []byte, depth int) string {
 			}
 		}
 	}
-	for _, re := range []*regexp.Regexp{base64PEM, base64JSON} {
-		for _, run := range re.FindAll(text, -1) {
+	return base64Runs(text, depth, nil)
+}
+
+// base64Runs names the kind of credential a base64 run of a PEM block or
+// of a JSON document in text holds once decoded, leaving out the runs
+// that lie within one of the spans done (byte offsets [start, end) of
+// text, decoded already).
+func base64Runs(text []byte, depth int, done [][]int) string {
+	for _, p := range []struct {
+		re       *regexp.Regexp
+		literals [][]byte
+	}{{base64PEM, base64PEMLiterals}, {base64JSON, base64JSONLiterals}} {
+		if !holdsAny(text, p.literals) {
+			continue
+		}
+		for _, loc := range p.re.FindAllIndex(text, -1) {
+			if within(loc, done) {
+				continue
+			}
 			clean := bytes.Map(func(r rune) rune {
 				if r == '\n' || r == '\r' {
 					return -1
 				}
 				return r
-			}, run)
+			}, text[loc[0]:loc[1]])
 			for off := 0; off < 3 && off < len(clean); off++ {
 				b, err := base64.StdEncoding.DecodeString(trimBase64(string(clean[off:])))
 				if err == nil {
@@ -86,6 +147,16 @@ func in(text []byte, depth int) string {
 	return ""
 }
 
+// within reports whether the span loc lies within one of spans.
+func within(loc []int, spans [][]int) bool {
+	for _, s := range spans {
+		if loc[0] >= s[0] && loc[1] <= s[1] {
+			return true
+		}
+	}
+	return false
+}
+
 // trimBase64 cuts s to a whole number of base64 quanta.
 func trimBase64(s string) string {
 	s = strings.TrimRight(s, "=")
@@ -96,13 +167,21 @@ func trimBase64(s string) string {
 // registryAuths reports a container auth file (Docker config.json,
 // containers auth.json: containers-auth.json(5)), JSON or YAML, with a
 // credential for any registry; the legacy .dockercfg shape (registries at
-// the top, kubernetes.io/dockercfg) too.
-func registryAuths(text []byte) bool {
+// the top, kubernetes.io/dockercfg) too. first, when not nil, is the
+// text's first YAML document, decoded already: it is not parsed again.
+func registryAuths(text []byte, first *yaml.Node) bool {
 	if !bytes.Contains(text, []byte("auth")) {
 		return false
 	}
+	// as YAML, the text is its first document (yaml.Unmarshal's reading)
 	var doc map[string]any
-	if yaml.Unmarshal(text, &doc) != nil {
+	var err error
+	if first != nil {
+		err = first.Decode(&doc)
+	} else {
+		err = yaml.Unmarshal(text, &doc)
+	}
+	if err != nil {
 		// not YAML or JSON as a whole: look for the shape in the text
 		return authsText.Match(text)
 	}

@@ -1,9 +1,10 @@
 package credential
 
 import (
+	"maps"
 	"path"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -46,6 +47,10 @@ var credentialDirs = map[string]string{
 	"/etc/pki/tls/private": "private keys",
 }
 
+// credentialDirNames are the keys of credentialDirs, sorted: Path tries
+// them in this order.
+var credentialDirNames = slices.Sorted(maps.Keys(credentialDirs))
+
 // staticPodResources holds, per static pod, its configuration (MCO's own
 // templates write keepalived and coredns files there) and its secrets and
 // certificates: <dir>/secrets/<name>/ (library-go
@@ -86,12 +91,7 @@ func Path(p string) (string, bool) {
 	if what, ok := credentialFiles[c]; ok {
 		return what, true
 	}
-	dirs := make([]string, 0, len(credentialDirs))
-	for d := range credentialDirs {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
-	for _, d := range dirs {
+	for _, d := range credentialDirNames {
 		if c == d || strings.HasPrefix(c, d+"/") {
 			return "is under " + d + ", which holds " + credentialDirs[d], true
 		}

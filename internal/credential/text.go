@@ -9,13 +9,13 @@ import (
 // textLine reports whether a source line, as text, looks like it holds a
 // credential: a private key header, a bearer token, a URL with a password
 // or a long base64 run, or a key name (a word before ":" or "=", or after
-// "--") that names a credential (Key).
+// "--") that names a credential (credentialKey).
 func textLine(line []byte) bool {
 	if credentialText.Match(line) {
 		return true
 	}
 	for _, m := range keyName.FindAllSubmatch(line, -1) {
-		if Key(string(m[1])) || Key(string(m[2])) {
+		if credentialKey(string(m[1])) || credentialKey(string(m[2])) {
 			return true
 		}
 	}
@@ -29,7 +29,7 @@ var (
 	keyName = regexp.MustCompile(`([\p{L}\p{N}_.-]+)["'\]]?\s*[:=]|--([\p{L}\p{N}_.-]+)`)
 )
 
-// Key reports whether a key name names a credential. The name is split
+// credentialKey reports whether a key name names a credential. The name is split
 // into words (camelCase, snake_case, kebab-case, dotted: AWS's
 // aws_secret_access_key, secretAccessKey and SecretAccessKey are the words
 // secret, access, key); it names a credential when a word is one of
@@ -42,7 +42,7 @@ var (
 // the ones that name no credential alone: api, client, access) and of
 // detect-secrets' KeywordDetector DENYLIST; TestKeyNames lists the key
 // names they come from.
-func Key(name string) bool {
+func credentialKey(name string) bool {
 	words := keyWords(name)
 	qualified := false
 	for _, w := range words {

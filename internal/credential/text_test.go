@@ -45,8 +45,8 @@ func TestKeyNames(t *testing.T) {
 		"credentialsSecret", "pullSecret", "htpasswd", "storageAccountKey", "signing_key", "encryptionKey",
 	}
 	for _, k := range credentials {
-		if !Key(k) {
-			t.Errorf("Key(%q) = false, want true", k)
+		if !credentialKey(k) {
+			t.Errorf("credentialKey(%q) = false, want true", k)
 		}
 	}
 	notCredentials := []string{
@@ -55,8 +55,8 @@ func TestKeyNames(t *testing.T) {
 		"certificate-authority-data", "tokenizer", "path", "mode", "contents", "source", "machineConfigs",
 	}
 	for _, k := range notCredentials {
-		if Key(k) {
-			t.Errorf("Key(%q) = true, want false", k)
+		if credentialKey(k) {
+			t.Errorf("credentialKey(%q) = true, want false", k)
 		}
 	}
 }

@@ -252,7 +252,7 @@ func hubNode(n upstream.NodeSpec, warn func(msg, hint string, p ...string)) (map
 	if n.BootMACAddress != "" {
 		node["bootMAC"] = n.BootMACAddress
 	}
-	if credential.Find([]byte(n.BmcAddress)) != "" {
+	if credential.URLUserInfo(n.BmcAddress) { // what vet refuses (internal/load)
 		warn("bmcAddress holds a credential: left out (siteforge never copies a secret)", "put the BMC credentials into the Secret bmcCredentialsName names, and the address without them into the site", "bmcAddress")
 		n.BmcAddress = ""
 	}

@@ -16,18 +16,21 @@ import (
 // refuse (a value outside the CRD's enum, a JSON text of the wrong shape)
 // and what holds a credential, left out with a warning each.
 
-// proxyOf is install.proxy of a proxy, nil when it has none or when a URL
-// holds a credential (a password in its user-info): then warn says so.
+// proxyOf is install.proxy of a proxy, nil when it has none or when it
+// holds a credential (user-info in a URL, anything Find reports in
+// noProxy): then warn says so.
 func proxyOf(p *upstream.Proxy, warn func(msg, hint string)) map[string]any {
 	if p == nil || *p == (upstream.Proxy{}) {
 		return nil
 	}
-	for _, u := range []string{p.HTTPProxy, p.HTTPSProxy, p.NoProxy} {
-		if credential.Find([]byte(u)) != "" || containsUserInfo(u) {
-			warn("proxy holds a credential (user-info in a URL): left out (siteforge never copies a secret)",
-				"set install.proxy without the credentials, and give the proxy's credentials to the cluster out of band")
-			return nil
-		}
+	const hint = "set install.proxy without the credentials, and give the proxy's credentials to the cluster out of band"
+	if credential.URLUserInfo(p.HTTPProxy) || credential.URLUserInfo(p.HTTPSProxy) {
+		warn("proxy holds a credential (user-info in a URL): left out (siteforge never copies a secret)", hint)
+		return nil
+	}
+	if what := credential.Find([]byte(p.NoProxy)); what != "" {
+		warn(fmt.Sprintf("proxy noProxy holds %s: left out (siteforge never copies a secret)", what), hint)
+		return nil
 	}
 	out := map[string]any{}
 	set := func(k, v string) {
@@ -39,22 +42,6 @@ func proxyOf(p *upstream.Proxy, warn func(msg, hint string)) map[string]any {
 	set("httpsProxy", p.HTTPSProxy)
 	set("noProxy", p.NoProxy)
 	return out
-}
-
-// containsUserInfo reports whether a URL has user-info (user@host).
-func containsUserInfo(u string) bool {
-	for i := 0; i+2 < len(u); i++ {
-		if u[i:i+3] == "://" {
-			rest := u[i+3:]
-			for j := 0; j < len(rest) && rest[j] != '/'; j++ {
-				if rest[j] == '@' {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return false
 }
 
 // jsonField imports a JSON text of a ClusterInstance, or warns why not.

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/siteforge/siteforge/internal/upstream"
 )
 
 const twoClusters = `apiVersion: ran.openshift.io/v1
@@ -314,6 +316,34 @@ func TestBMCAddressCredentialNotCopied(t *testing.T) {
 	}
 }
 
+// TestBMCAddressUserNotCopied: a BMC address with a user name and no
+// password (redfish://admin@host) is left out with a warning too, as vet
+// refuses it (internal/load: user-info in a BMC address), rather than
+// imported into a site vet refuses.
+func TestBMCAddressUserNotCopied(t *testing.T) {
+	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "redfish-virtualmedia://10.0.9.1/", "redfish-virtualmedia://bmcadmin@10.0.9.1/", 1))
+	res, errs := Import([]string{p}, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	files, err := res.Files("yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range files {
+		if strings.Contains(string(b), "bmcadmin@") {
+			t.Errorf("%s holds the BMC address with its user-info", name)
+		}
+	}
+	found := false
+	for _, w := range res.Sites[0].Warnings {
+		found = found || strings.Contains(w.Message, "bmcAddress holds a credential")
+	}
+	if !found {
+		t.Error("no warning about the BMC address")
+	}
+}
+
 // pullSecretMachineConfig is a MachineConfig writing a pull secret to the
 // kubelet's config.json through an Ignition data: URL source (compression
 // "" or "gzip").
@@ -510,5 +540,25 @@ func TestInstallConfigSharedFields(t *testing.T) {
 	want := map[string]any{"httpProxy": "http://proxy.example.com:3128", "noProxy": ".example.com"}
 	if install["cpuPartitioningMode"] != "AllNodes" || !reflect.DeepEqual(install["proxy"], want) {
 		t.Errorf("install %v", install)
+	}
+}
+
+// TestProxyUserInfo: a proxy URL with user-info, a password or not, is left
+// out with a warning; a proxy whose host name holds a word such as auth is
+// no credential (credential.Find's key-name heuristic took it for one).
+func TestProxyUserInfo(t *testing.T) {
+	for _, tc := range []struct {
+		proxy upstream.Proxy
+		kept  bool
+	}{
+		{upstream.Proxy{HTTPProxy: "http://user:hunter2@proxy.example.com:3128"}, false},
+		{upstream.Proxy{HTTPSProxy: "https://user@proxy.example.com:3128"}, false},
+		{upstream.Proxy{HTTPProxy: "http://auth.example.com:3128", HTTPSProxy: "http://token-proxy.example.com:3128", NoProxy: ".example.com"}, true},
+	} {
+		var warnings []string
+		got := proxyOf(&tc.proxy, func(msg, hint string) { warnings = append(warnings, msg) })
+		if kept := got != nil; kept != tc.kept || kept == (len(warnings) > 0) {
+			t.Errorf("%+v: imported %v, warnings %q", tc.proxy, got, warnings)
+		}
 	}
 }

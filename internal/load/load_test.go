@@ -908,7 +908,7 @@ func TestLoadStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loadStdin := func(data []byte) Result { return l.LoadUnits([]Unit{StdinUnit(data)}, nil) }
+	loadStdin := func(data []byte) Result { return l.LoadUnits([]Unit{StdinUnit(data, "")}, nil) }
 	yamlSite, err := os.ReadFile("../../examples/disconnected-quay-cache/site.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -978,8 +978,13 @@ func TestClassifyStdin(t *testing.T) {
 		"function config":        {[]byte("apiVersion: siteforge.dev/v1alpha1\nkind: SiteLint\nmetadata:\n  name: lint\n"), StdinNotInput},
 		"schema":                 {schema.Source, StdinNotInput},
 	} {
-		if got := ClassifyStdin(tc.data); got != tc.want {
+		got, syntax := ClassifyStdin(tc.data)
+		if got != tc.want {
 			t.Errorf("%s: ClassifyStdin = %d, want %d", name, got, tc.want)
+		}
+		// the syntax it found is the one a site's unit would tell
+		if want := map[bool]string{true: stdinExt(tc.data)}[got == StdinSite]; syntax != want {
+			t.Errorf("%s: ClassifyStdin syntax %q, want %q", name, syntax, want)
 		}
 	}
 }

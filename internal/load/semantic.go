@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"cuelang.org/go/cue"
 
+	"github.com/siteforge/siteforge/internal/credential"
 	"github.com/siteforge/siteforge/internal/diag"
 	"github.com/siteforge/siteforge/internal/ruleid"
 	"github.com/siteforge/siteforge/internal/site"
@@ -163,13 +163,10 @@ func checkSemantics(s *site.Site) diag.List {
 			if n.BMC == nil {
 				continue
 			}
-			if _, rest, ok := strings.Cut(n.BMC.Address, "://"); ok {
-				host, _, _ := strings.Cut(rest, "/")
-				if strings.Contains(host, "@") {
-					at(site.FieldPath("pools", pname, "nodes", i, "bmc", "address"),
-						"the BMC address carries credentials (user-info before '@'): siteforge would write them into the rendered output, and it never writes a BMC password",
-						"remove the user-info from the address and put username and password into the Secret named by bmc.credentialsSecret, created out of band")
-				}
+			if credential.URLUserInfo(n.BMC.Address) {
+				at(site.FieldPath("pools", pname, "nodes", i, "bmc", "address"),
+					"the BMC address carries credentials (user-info before '@'): siteforge would write them into the rendered output, and it never writes a BMC password",
+					"remove the user-info from the address and put username and password into the Secret named by bmc.credentialsSecret, created out of band")
 			}
 		}
 	}

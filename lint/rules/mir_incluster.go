@@ -49,7 +49,7 @@ func checkCacheHost(set lint.Set, r *lint.Reporter) {
 	}
 	pos := s.Positions.Of(site.Field("mirroring", "inClusterCache", "host"))
 	host := incluster.Host(c.Host)
-	if strings.HasSuffix(host, platform.ServiceDomainSuffix) || strings.HasSuffix(host, platform.ClusterDomainSuffix) {
+	if incluster.ServiceName(host) != "" {
 		r.At(s.Name, pos, fmt.Sprintf("the in-cluster cache's host %q is a cluster DNS name: CRI-O pulls on the node and resolves mirror hosts with the node's resolver, not cluster DNS, so the nodes never reach the cache; give the Route host name of the cache (it resolves in the nodes' DNS through the cluster's ingress), or its Service's ClusterIP", c.Host))
 		return
 	}

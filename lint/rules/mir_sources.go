@@ -2,8 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"go.podman.io/image/v5/docker/reference"
 
 	"github.com/siteforge/siteforge/internal/cluster/incluster"
-	"github.com/siteforge/siteforge/internal/cluster/routing"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -268,17 +265,11 @@ func inClusterOf(set lint.Set) incluster.Cluster {
 }
 
 func newInCluster(set lint.Set) incluster.Cluster {
-	c := incluster.Cluster{Routes: map[string]string{}}
+	var c incluster.Cluster
 	if set.Site != nil {
-		s := set.Site.Site
-		c.AddServiceNetworks(s.Network.ServiceNetwork, "the site's network.serviceNetwork")
-		c.AddIngressDomain(routing.AppsDomain(s.Cluster.Name, s.Cluster.BaseDomain), "the site's cluster name and baseDomain")
-		if s.Ingress != nil {
-			for _, name := range slices.Sorted(maps.Keys(s.Ingress.Shards)) {
-				c.AddIngressDomain(s.Ingress.Shards[name].Domain, fmt.Sprintf("the site's ingress.shards.%s.domain", name))
-			}
-		}
+		c = incluster.OfSite(set.Site.Site, "the site's ")
 	}
+	c.Routes = map[string]string{}
 	for _, o := range set.Objects {
 		var x struct {
 			Spec struct {
@@ -336,22 +327,6 @@ func checkServiceMirrors(set lint.Set, r *lint.Reporter) {
 // ---------------------------------------------------------------------------------------------
 // MIR022: a blocked source whose mirror runs inside the cluster.
 
-// inClusterMirrors splits the mirrors of e into those served from inside the cluster (with why,
-// of the first) and the others.
-func inClusterMirrors(c incluster.Cluster, e *mirrorEntry) (inside []string, why string, outside []string) {
-	for _, mi := range e.mirrors {
-		if w := c.Why(mi); w != "" {
-			if why == "" {
-				why = w
-			}
-			inside = append(inside, mi)
-		} else if mi != e.source {
-			outside = append(outside, mi)
-		}
-	}
-	return inside, why, outside
-}
-
 func checkInClusterNeverContact(set lint.Set, r *lint.Reporter) {
 	m := readMirrorObjects(set)
 	if len(m.entries) == 0 {
@@ -361,7 +336,7 @@ func checkInClusterNeverContact(set lint.Set, r *lint.Reporter) {
 	blocked := m.imageSpec.Spec.RegistrySources.BlockedRegistries
 	reportedBlocked := map[int]bool{}
 	for _, e := range m.entries {
-		inside, why, outside := inClusterMirrors(c, e)
+		inside, why, outside := c.Split(e.source, e.mirrors)
 		if len(inside) == 0 {
 			continue
 		}

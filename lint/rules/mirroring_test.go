@@ -414,6 +414,13 @@ spec:
 	}, want: []string{
 		`image.yaml:8:7: error: Image cluster spec.registrySources.blockedRegistries[0] "quay.io" blocks quay.io, whose mirror "cache.apps.edge.example.com/quay-io" (ImageDigestMirrorSet cache spec.imageDigestMirrors[0]) is under apps.edge.example.com (Ingress cluster spec.domain), the cluster's own ingress domain: a Route host, served by a workload of this cluster through its routers: no deadlock, as "mirror.example.net/quay-io" outside the cluster serves it`,
 	}},
+	// the same verdict as render's (generators/mirroring TestBlockedSourceAsItsOwnMirror)
+	{rule: "MIR022", name: "blocked source listed as its own mirror", files: map[string]string{
+		"idms.yaml":  mirIDMS("cache", "quay.io=172.30.9.9/quay-io,quay.io"),
+		"image.yaml": mirImageConfig("blockedRegistries=quay.io"),
+	}, want: []string{
+		`image.yaml:8:7: error: Image cluster spec.registrySources.blockedRegistries[0] "quay.io" blocks quay.io, whose mirror "172.30.9.9/quay-io" (ImageDigestMirrorSet cache spec.imageDigestMirrors[0]) is a Service ClusterIP (in 172.30.0.0/16, the default service network), which answers only once the cluster network is up: a bootstrap deadlock`,
+	}},
 	{rule: "MIR022", name: "NeverContactSource through a host under a shard's domain", files: map[string]string{
 		"idms.yaml": mirIDMS("cache", "quay.io=cache.edge.example.com/quay-io"+mirNever),
 		"ic.yaml":   "apiVersion: operator.openshift.io/v1\nkind: IngressController\nmetadata:\n  name: edge\n  namespace: openshift-ingress-operator\nspec:\n  domain: edge.example.com\n",

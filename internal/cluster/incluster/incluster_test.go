@@ -1,8 +1,11 @@
 package incluster
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/siteforge/siteforge/internal/site"
 )
 
 func TestWhy(t *testing.T) {
@@ -33,5 +36,38 @@ func TestWhy(t *testing.T) {
 	}
 	if got := Host("[fd00::1]:5000/x"); got != "fd00::1" {
 		t.Errorf("Host of an IPv6 literal: %q", got)
+	}
+}
+
+// TestSplit: a source's mirrors the cluster serves itself, and the others;
+// the source listed as its own mirror is neither, so a blocked source with
+// it and an in-cluster mirror is a deadlock, as with the in-cluster mirror
+// alone.
+func TestSplit(t *testing.T) {
+	s := &site.Site{Cluster: site.Cluster{Name: "c", BaseDomain: "example.com"}, Network: site.Network{ServiceNetwork: []string{"172.30.0.0/16"}},
+		Ingress:   &site.Ingress{Shards: map[string]site.Shard{"edge-1": {Domain: "edge.example.com"}}},
+		Mirroring: &site.Mirroring{InClusterCache: &site.InClusterCache{Host: "cache.example.net:8443"}}}
+	for _, tc := range []struct {
+		prefix, source string
+		mirrors        []string
+		inside         []string
+		why            string
+		outside        []string
+		verdict        string
+	}{
+		{"", "quay.io", []string{"172.30.9.9/quay-io", "quay.io"}, []string{"172.30.9.9/quay-io"}, "a Service ClusterIP (in 172.30.0.0/16, network.serviceNetwork)", nil, Deadlock},
+		{"", "quay.io", []string{"172.30.9.9/quay-io", "mirror.example.com/quay-io", "quay.io"}, []string{"172.30.9.9/quay-io"}, "a Service ClusterIP", []string{"mirror.example.com/quay-io"}, `no deadlock, as "mirror.example.com/quay-io" outside`},
+		{"the site's ", "docker.io", []string{"mirror.example.com/hub", "cache.example.net:8443/hub", "q.edge.example.com/hub"}, []string{"cache.example.net:8443/hub", "q.edge.example.com/hub"},
+			"the in-cluster cache (the site's mirroring.inClusterCache.host), a workload of this cluster", []string{"mirror.example.com/hub"}, "no deadlock"},
+		{"", "docker.io", []string{"q.edge.example.com/hub"}, []string{"q.edge.example.com/hub"}, `under edge.example.com (ingress.shards."edge-1".domain)`, nil, Deadlock},
+		{"", "docker.io", []string{"cache.example.net/hub"}, nil, "", []string{"cache.example.net/hub"}, ""},
+	} {
+		inside, why, outside := OfSite(s, tc.prefix).Split(tc.source, tc.mirrors)
+		if !slices.Equal(inside, tc.inside) || !strings.HasPrefix(why, tc.why) || !slices.Equal(outside, tc.outside) {
+			t.Errorf("Split(%s, %q) = %q, %q, %q; want %q, %q..., %q", tc.source, tc.mirrors, inside, why, outside, tc.inside, tc.why, tc.outside)
+		}
+		if len(inside) > 0 && !strings.HasPrefix(Blocked(outside), tc.verdict) {
+			t.Errorf("Split(%s, %q): Blocked = %q, want %q...", tc.source, tc.mirrors, Blocked(outside), tc.verdict)
+		}
 	}
 }

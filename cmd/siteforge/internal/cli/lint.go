@@ -327,9 +327,9 @@ func lintPaths(e env, linter *lint.Linter, paths []string, stdin []byte, version
 		// PATH -: a site, linted as a site file is, or a stream of
 		// manifests, plain manifests of the cluster the other loose files
 		// are (vet - reads a site the same way: load.StdinUnit)
-		switch load.ClassifyStdin(stdin) {
+		switch kind, syntax := load.ClassifyStdin(stdin); kind {
 		case load.StdinSite:
-			units = append(units, load.StdinUnit(stdin))
+			units = append(units, load.StdinUnit(stdin, syntax))
 		case load.StdinManifests:
 			objs, probs := manifests.Scan(load.Stdin, stdin)
 			found.Loose = append(found.Loose, objs...)

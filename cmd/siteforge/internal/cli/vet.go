@@ -76,7 +76,7 @@ and warning (docs/json/vet.schema.json).`,
 						return ExitFailure
 					}
 					// the one check pipeline, as for a site file
-					run, err = eachUnit([]load.Unit{load.StdinUnit(data)}, nil, verdict.Options{}, use)
+					run, err = eachUnit([]load.Unit{load.StdinUnit(data, "")}, nil, verdict.Options{}, use)
 				} else {
 					run, err = eachSite(args, generators.Options{}, use)
 				}
