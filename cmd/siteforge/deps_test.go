@@ -87,3 +87,19 @@ func TestSupervisorImportsLight(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestReadersBelowTheCluster: the manifest readers (one reader per
+// kind, a running cluster's state) sit below what the cluster does with
+// them and below the site model (docs/architecture.md, "Checking the
+// layers"): internal/cluster imports them, never the other way.
+func TestManifestReadersBelowTheCluster(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/siteforge/siteforge/internal/manifests").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "github.com/siteforge/siteforge/internal/cluster/") || p == "github.com/siteforge/siteforge/internal/site" {
+			t.Errorf("internal/manifests imports %s", p)
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/upstream"
 )
@@ -227,7 +226,7 @@ func (st *State) ClusterNetworks() []string {
 func (st *State) PoolOf(n *Node) string {
 	var builtin, custom string
 	for _, p := range st.Pools {
-		if sel := p.MCP.Spec.NodeSelector; sel == nil || !nodes.Matches(sel, n.Labels) {
+		if sel := p.MCP.Spec.NodeSelector; sel == nil || !SelectorMatches(sel, n.Labels) {
 			continue // a pool without a nodeSelector takes no node
 		}
 		if platform.BuiltinPool(p.Obj.Name) {

@@ -403,7 +403,7 @@ func (c plainCluster) egressCluster(objs []egressip.Object) egressip.Cluster {
 func (c plainCluster) nodesMatching(sel map[string]string) []plainNode {
 	var out []plainNode
 	for _, n := range c.nodes {
-		if nodes.Matches(&metav1.LabelSelector{MatchLabels: sel}, n.labels) {
+		if manifests.SelectorMatches(&metav1.LabelSelector{MatchLabels: sel}, n.labels) {
 			out = append(out, n)
 		}
 	}

@@ -584,7 +584,7 @@ func (c plainCluster) shareNodes(a, b map[string]string) (bool, string) {
 	if len(c.nodes) > 0 {
 		var both []string
 		for _, n := range c.nodesMatching(a) {
-			if nodes.Matches(&metav1.LabelSelector{MatchLabels: b}, n.labels) {
+			if manifests.SelectorMatches(&metav1.LabelSelector{MatchLabels: b}, n.labels) {
 				both = append(both, n.name)
 			}
 		}

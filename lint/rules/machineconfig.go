@@ -180,7 +180,7 @@ func checkNodeInTwoPools(set lint.Set, r *lint.Reporter) {
 			case len(plainNodes) > 0:
 				var both []string
 				for _, n := range plainNodes {
-					if nodes.Matches(a.spec.NodeSelector, n.labels) && nodes.Matches(b.spec.NodeSelector, n.labels) {
+					if manifests.SelectorMatches(a.spec.NodeSelector, n.labels) && manifests.SelectorMatches(b.spec.NodeSelector, n.labels) {
 						both = append(both, n.name)
 					}
 				}

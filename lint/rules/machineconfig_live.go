@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/lint"
 )
@@ -47,7 +47,7 @@ func checkPoolDegradedByFlagged(set lint.Set, found []lint.Finding, r *lint.Repo
 			if !ok {
 				continue
 			}
-			if sel := p.MCP.Spec.MachineConfigSelector; sel == nil || !nodes.Matches(sel, mc.Labels) {
+			if sel := p.MCP.Spec.MachineConfigSelector; sel == nil || !manifests.SelectorMatches(sel, mc.Labels) {
 				continue
 			}
 			slices.SortFunc(fs, func(a, b lint.Finding) int { return a.Pos.Compare(b.Pos) })

@@ -22,7 +22,6 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/internal/cluster/disruption"
-	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/registries"
@@ -249,7 +248,7 @@ func machineConfigs(c Cluster, generated *machineconfigv1.MachineConfig) ([]mach
 func poolConfigs(all []machineconfigv1.MachineConfig, p pool) []machineconfigv1.MachineConfig {
 	var out []machineconfigv1.MachineConfig
 	for _, mc := range all {
-		if p.machineConfigSelector != nil && nodes.Matches(p.machineConfigSelector, mc.Labels) {
+		if p.machineConfigSelector != nil && manifests.SelectorMatches(p.machineConfigSelector, mc.Labels) {
 			out = append(out, mc)
 		}
 	}
@@ -492,7 +491,7 @@ func nodeCount(c Cluster, ns []*manifests.Node, p pool, all map[string]pool) *in
 	}
 	count := 0
 	for _, nd := range ns {
-		if !nodes.Matches(p.nodeSelect, nd.Labels) {
+		if !manifests.SelectorMatches(p.nodeSelect, nd.Labels) {
 			continue
 		}
 		if p.name == platform.MachineConfigRoleWorker && inCustomPool(nd.Labels, all) {
@@ -505,7 +504,7 @@ func nodeCount(c Cluster, ns []*manifests.Node, p pool, all map[string]pool) *in
 
 func inCustomPool(labels map[string]string, all map[string]pool) bool {
 	for name, p := range all {
-		if !platform.BuiltinPool(name) && p.nodeSelect != nil && nodes.Matches(p.nodeSelect, labels) {
+		if !platform.BuiltinPool(name) && p.nodeSelect != nil && manifests.SelectorMatches(p.nodeSelect, labels) {
 			return true
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -141,19 +141,6 @@ func sameValues(a, b []string) bool {
 	return slices.Equal(slices.Compact(x), slices.Compact(y))
 }
 
-// Matches reports whether sel matches the label set; a selector that does
-// not parse matches nothing, a nil one everything.
-func Matches(sel *metav1.LabelSelector, set map[string]string) bool {
-	if sel == nil {
-		return true
-	}
-	s, err := metav1.LabelSelectorAsSelector(sel)
-	if err != nil {
-		return false
-	}
-	return s.Matches(labels.Set(set))
-}
-
 // SelectsRole reports whether a MachineConfigPool's machineConfigSelector
 // takes the MachineConfigs of role (machineconfiguration.openshift.io/role).
 // A nil selector takes none (MCO: a pool without a selector renders nothing).
@@ -161,7 +148,7 @@ func SelectsRole(machineConfigSelector *metav1.LabelSelector, role string) bool 
 	if machineConfigSelector == nil {
 		return false
 	}
-	return Matches(machineConfigSelector, map[string]string{platform.MachineConfigRoleLabel: role})
+	return manifests.SelectorMatches(machineConfigSelector, map[string]string{platform.MachineConfigRoleLabel: role})
 }
 
 // InheritsWorker reports whether a custom pool's machineConfigSelector takes

@@ -11,6 +11,7 @@ import (
 
 	"github.com/siteforge/siteforge/internal/cluster/nodes"
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/manifests"
 	"github.com/siteforge/siteforge/internal/platform"
 	"github.com/siteforge/siteforge/internal/site"
 )
@@ -202,7 +203,7 @@ func PlatformRoutesDropped(route, namespace *metav1.LabelSelector) []string {
 	var out []string
 	for _, r := range platform.PlatformRoutes {
 		ns := map[string]string{platform.NamespaceNameLabel: r.Namespace}
-		if !nodes.Matches(route, r.Labels) || !nodes.Matches(namespace, ns) {
+		if !manifests.SelectorMatches(route, r.Labels) || !manifests.SelectorMatches(namespace, ns) {
 			out = append(out, r.Namespace+"/"+r.Name)
 		}
 	}
