@@ -252,3 +252,41 @@ func TestSARIFURIsAndRegions(t *testing.T) {
 		}
 	}
 }
+
+// TestSARIFDriverVersionNumeric: a build's version as Go stamps it
+// (v0.0.0-<time>-<commit> from a checkout, v1.2.3 from a tag) is written
+// without the "v": the SARIF multitool's SARIF2005 (ProvideToolProperties)
+// warns on a tool version that does not start with an integer, and the
+// e2e multitool test fails on any warning.
+func TestSARIFDriverVersionNumeric(t *testing.T) {
+	old := ToolVersion
+	defer func() { ToolVersion = old }()
+	for in, want := range map[string]string{
+		"v0.0.0-20261206142821-92c7b8f5ce3e": "0.0.0-20261206142821-92c7b8f5ce3e",
+		"v1.2.3":                             "1.2.3",
+		"0.0.0-devel":                        "0.0.0-devel",
+	} {
+		ToolVersion = in
+		var b bytes.Buffer
+		if err := SARIF(&b, sample); err != nil {
+			t.Fatal(err)
+		}
+		var log struct {
+			Runs []struct {
+				Tool struct {
+					Driver struct {
+						Version         string `json:"version"`
+						SemanticVersion string `json:"semanticVersion"`
+					} `json:"driver"`
+				} `json:"tool"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+			t.Fatal(err)
+		}
+		d := log.Runs[0].Tool.Driver
+		if d.Version != want || d.SemanticVersion != want {
+			t.Errorf("ToolVersion %q: driver version %q, semanticVersion %q; want %q", in, d.Version, d.SemanticVersion, want)
+		}
+	}
+}

@@ -43,8 +43,11 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name string `json:"name"`
-	// Version is the build's version as the binary reports it
-	// (0.0.0-devel+<commit> for a build from a checkout).
+	// Version is the build's version without Go's "v" (v0.3.1 -> 0.3.1,
+	// v0.0.0-20261206142821-92c7b8f5ce3e for a checkout build -> 0.0.0-...):
+	// the SARIF multitool's rule SARIF2005 (ProvideToolProperties) asks
+	// for a version that starts with an integer, so results compare across
+	// runs.
 	Version         string      `json:"version,omitempty"`
 	SemanticVersion string      `json:"semanticVersion,omitempty"`
 	InformationURI  string      `json:"informationUri,omitempty"`
@@ -115,7 +118,7 @@ var sarifLevels = map[lint.Severity]string{lint.Error: "error", lint.Warning: "w
 func SARIF(w io.Writer, res lint.Result) error {
 	rules := lint.Rules()
 	index := map[string]int{}
-	driver := sarifDriver{Name: ToolName, Version: ToolVersion, SemanticVersion: semver(ToolVersion), InformationURI: ToolURI, Rules: []sarifRule{}}
+	driver := sarifDriver{Name: ToolName, Version: semver(ToolVersion), SemanticVersion: semver(ToolVersion), InformationURI: ToolURI, Rules: []sarifRule{}}
 	for i, r := range rules {
 		index[r.ID] = i
 		driver.Rules = append(driver.Rules, sarifRule{
