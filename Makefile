@@ -2,22 +2,34 @@
 SHELL := /bin/bash
 GO ?= go
 BIN := $(CURDIR)/bin
+# One set of build flags for every go command make runs, the ones `make
+# release` builds with: CGO_ENABLED=0 (no package of the module or of its
+# dependencies needs cgo; the release binaries are static) and -trimpath.
+# cmd/go keys each compiled package by its flags, its cgo setting and,
+# without -trimpath, its folder (cmd/go/internal/work/exec.go,
+# buildActionID): with one set, each dependency is compiled once and
+# shared by go vet, the tests, the e2e tests' builds of siteforge (from the
+# checkout, from copies of it at other paths, from pre-commit's GOPATH and
+# from `go install ...@version`'s module cache) and the release test. With
+# two sets, a clean clone compiled the module's whole dependency graph a
+# second time for the release test alone (110 s of CPU). The race run
+# alone needs cgo (-race requires it); it is a separate build anyway.
+export CGO_ENABLED := 0
+export GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
 # Short fuzz run per target inside `make test`; `make fuzz` runs longer.
 # The seed corpora (f.Add and testdata/fuzz) already run as ordinary tests in
-# `make unit`; fuzz-short adds 1000 instrumented executions per target.
-# Where a clean clone's `make test` spends its CPU (empty build cache,
-# modules already downloaded; user+sys of each go command, 2 cores shared
-# with other work, 2026-11-27): go vet 188 s (it compiles every
-# dependency, which the tests then reuse), the pinned tools 67 s, the tests
-# 206 s, the race tests 140 s, fuzz-short 265 s (building instrumented
-# test binaries: FuzzLoadCUE's 119 s, FuzzBuild's 74 s with the fidelity
-# harness), 884 s in all (1020 s before these steps ran side by side
-# without go test's second vet, test binaries linked without DWARF, fuzz
-# binaries linked once per package and the race run of
-# TestWorkerPanicExits2 shortened).
-# A count, not a duration: Go 1.26's fuzz coordinator can fail a duration run
-# with a spurious "context deadline exceeded" at the -fuzztime boundary under
-# CPU load (golang/go#75804, fixed in Go 1.27); a count has no deadline.
+# `make unit`; fuzz-short adds 1000 coverage-guided executions per target.
+# Where a clean clone's `make test` spends its CPU, user+sys of each go
+# command, empty build and module caches, 2 cores, 2026-12-06 (before the
+# steps below): go vet 206 s (it downloads the modules and compiles every
+# dependency, which the tests then reuse), the pinned tools 72 s, the tests
+# 408 s (110 s of it the release test compiling everything again without
+# cgo and with -trimpath), the race tests 152 s, fuzz-short 279 s (go test
+# -fuzz instruments every package it links, the dependencies too, so each
+# fuzz binary compiled its dependency graph a third time: FuzzLoadCUE's
+# 126 s, FuzzBuild's 75 s): 1130 s in all, 10 min 1 s of wall time.
+# fuzz-short now instruments the module's own packages only (below), and
+# every build shares one set of flags (above).
 FUZZ_SHORT ?= 1000x
 FUZZTIME ?= 30s
 # Real clients the end-to-end tests drive, pinned, installed into ./bin.
@@ -201,10 +213,11 @@ node-tools:
 # dependencies) then the pinned tools' installs, one after the other (side
 # by side, the installs compiled again what vet was compiling: 27 s more
 # CPU); then the tests, the race tests and the fuzz targets side by side
-# (make -j, each part's output printed whole when it ends): three builds of
-# the module with flags that share nothing (normal, -race,
-# fuzz-instrumented), so together they compile nothing twice and keep both
-# cores busy while one of them runs tests; then the corpus.
+# (make -j, each part's output printed whole when it ends): what they
+# compile does not overlap (the dependencies come from vet's build; the
+# module's packages plain, under -race, and coverage-instrumented for the
+# fuzzer), so together they compile nothing twice and keep both cores busy
+# while one of them runs tests; then the corpus.
 TEST_JOBS ?= 3
 test: ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
 	@$(MAKE) --no-print-directory vet tools
@@ -242,10 +255,18 @@ corpus: build ## lint the real-world corpus and compare with its expectations (w
 # in them, staging, aborts), again under the race detector.
 RACE_TESTS := TestWorkerPanicExits2|TestGroup|TestAbort|TestWatchdog|TestCommit|TestKilled|TestRunning|TestConcurrent
 race: ## the concurrency tests under -race
-	$(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
+	CGO_ENABLED=1 $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
 
+# fuzz-short instruments the module's own packages for coverage, with the
+# compiler flag go test -fuzz adds to every package it links (-d=libfuzzer:
+# cmd/go/internal/test/test.go marks them FuzzInstrument,
+# cmd/go/internal/work/init.go fuzzInstrumentFlags), and links them with
+# the dependencies the unit tests compiled: the fuzzer is guided by the
+# coverage of siteforge's code, and a clean clone does not compile the
+# dependency graph a third time for it. `make fuzz` instruments every
+# package, as go test -fuzz does.
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT) TESTFLAGS='$(TESTFLAGS)'
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT) TESTFLAGS='$(TESTFLAGS)' FUZZ_INSTRUMENT="-gcflags=$(MODULE)/...=-d=libfuzzer"
 
 # Each package's fuzz-instrumented test binary is built once (go test -c
 # -fuzz instruments what it links as go test -fuzz does) and runs each of
@@ -259,7 +280,7 @@ fuzz: ## run every fuzz target for FUZZTIME (default 30s)
 	cache=$$($(GO) env GOCACHE)/fuzz; built=; \
 	for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; bin=$$bins/$$(echo "$${pkg#./}" | tr / _).test; \
-		if [ "$$pkg" != "$$built" ]; then $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -c -o "$$bin" -fuzz "^$$name$$" $$pkg; built=$$pkg; fi; \
+		if [ "$$pkg" != "$$built" ]; then $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -c -o "$$bin" $(or $(FUZZ_INSTRUMENT),-fuzz "^$$name$$") $$pkg; built=$$pkg; fi; \
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
 		(cd "$$pkg" && "$$bin" -test.run '^$$' -test.fuzz "^$$name$$" -test.fuzztime $(FUZZTIME) \
 			-test.fuzzcachedir "$$cache/$(MODULE)/$${pkg#./}" -test.paniconexit0); \

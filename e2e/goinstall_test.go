@@ -77,7 +77,7 @@ func TestGoInstallAtVersion(t *testing.T) {
 	gobin := t.TempDir()
 	env := []string{
 		"GOPROXY=file://" + filepath.ToSlash(proxy) + "," + goEnv(t, "GOPROXY"),
-		"GONOSUMDB=github.com/siteforge", "GONOSUMCHECK=1", "GOFLAGS=-mod=mod",
+		"GONOSUMDB=github.com/siteforge", "GONOSUMCHECK=1", goFlags("-mod=mod"),
 		"GOBIN=" + gobin, "GOWORK=off",
 	}
 	res := run(t, t.TempDir(), env, "go", strings.Fields(cmd + version)[1:]...)

@@ -63,6 +63,14 @@ func goEnv(t *testing.T, name string) string {
 	return strings.TrimSpace(res.stdout)
 }
 
+// goFlags is a GOFLAGS setting for a go command the test runs: the
+// environment's GOFLAGS (make's -trimpath among them, which every build of
+// make test shares so that each package compiles once: the Makefile) with
+// extra flags after it, a later flag winning over an earlier one.
+func goFlags(extra ...string) string {
+	return "GOFLAGS=" + strings.Join(append(strings.Fields(os.Getenv("GOFLAGS")), extra...), " ")
+}
+
 // hookVariant is one way the published hooks run: language golang
 // (pre-commit builds siteforge with go install ./... in its clone of the
 // hook repository; PATH without the test's siteforge, so the hook can only

@@ -37,7 +37,7 @@ func TestVersionOfCheckoutBuild(t *testing.T) {
 		}
 	}
 	rev := strings.TrimSpace(run(t, src, gitEnv, "git", "rev-parse", "HEAD").stdout)
-	noVCS := []string{"GOFLAGS=-buildvcs=false"}
+	noVCS := []string{goFlags("-buildvcs=false")}
 
 	// without -buildvcs on the command line, GOFLAGS wins: no stamp, and
 	// siteforge version says so
