@@ -266,7 +266,7 @@ race: ## the concurrency tests under -race
 # dependency graph a third time for it. `make fuzz` instruments every
 # package, as go test -fuzz does.
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT) TESTFLAGS='$(TESTFLAGS)' FUZZ_INSTRUMENT="-gcflags=$(MODULE)/...=-d=libfuzzer"
+	$(call fuzz_run,$(FUZZ_SHORT),-gcflags=$(MODULE)/...=-d=libfuzzer)
 
 # Each package's fuzz-instrumented test binary is built once (go test -c
 # -fuzz instruments what it links as go test -fuzz does) and runs each of
@@ -274,17 +274,25 @@ fuzz-short:
 # (its testdata/fuzz seeds, where a failing input is written) with go
 # test's corpus cache, GOCACHE/fuzz/<import path>. One link per package,
 # not per target: 9 links of these large binaries instead of 12.
+# fuzz_run(time, instrument flags; empty: go test -fuzz's) is the recipe
+# of fuzz and of fuzz-short, not a make of one from the other: a make
+# started inside make test's make -j took a job slot of its own there, and
+# the unit tests waited for it to end before they started (153 s of a
+# clean clone's run).
 MODULE := $(shell sed -n 's/^module //p' go.mod)
+define fuzz_run
+@set -e; bins=$$(mktemp -d); trap 'rm -rf "$$bins"' EXIT; \
+cache=$$($(GO) env GOCACHE)/fuzz; built=; \
+for t in $(FUZZ_TARGETS); do \
+	pkg=$${t%%:*}; name=$${t##*:}; bin=$$bins/$$(echo "$${pkg#./}" | tr / _).test; \
+	if [ "$$pkg" != "$$built" ]; then $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -c -o "$$bin" $(or $(2),-fuzz "^$$name$$") $$pkg; built=$$pkg; fi; \
+	echo "fuzz $$pkg $$name ($(1))"; \
+	(cd "$$pkg" && "$$bin" -test.run '^$$' -test.fuzz "^$$name$$" -test.fuzztime $(1) \
+		-test.fuzzcachedir "$$cache/$(MODULE)/$${pkg#./}" -test.paniconexit0); \
+done
+endef
 fuzz: ## run every fuzz target for FUZZTIME (default 30s)
-	@set -e; bins=$$(mktemp -d); trap 'rm -rf "$$bins"' EXIT; \
-	cache=$$($(GO) env GOCACHE)/fuzz; built=; \
-	for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; bin=$$bins/$$(echo "$${pkg#./}" | tr / _).test; \
-		if [ "$$pkg" != "$$built" ]; then $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -c -o "$$bin" $(or $(FUZZ_INSTRUMENT),-fuzz "^$$name$$") $$pkg; built=$$pkg; fi; \
-		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
-		(cd "$$pkg" && "$$bin" -test.run '^$$' -test.fuzz "^$$name$$" -test.fuzztime $(FUZZTIME) \
-			-test.fuzzcachedir "$$cache/$(MODULE)/$${pkg#./}" -test.paniconexit0); \
-	done
+	$(call fuzz_run,$(FUZZTIME),)
 
 N ?= 100
 OUT ?= $(CURDIR)/out/fleet
@@ -296,9 +304,10 @@ fleet: ## write a synthetic fleet of N sites (default 100) to OUT
 # are issue 18's, each with its target; the tmpfs rows write to
 # BENCH_TMPFS, the disk rows (render against cp -r of the same output) to
 # BENCH_DISK, which must be on disk. BENCH_SRC, a checkout (this one): the
-# last two rows time its cold `go install ./...` (pre-commit's first
+# last three rows time its cold `go install ./...` (pre-commit's first
 # install; modules from GOPROXY) and `make test` in a clean clone of it,
-# which take minutes; BENCH_SRC= leaves them out. BENCH_MG is the size in
+# with warm caches and with cold ones (empty build and module caches, the
+# tools installed), which take minutes; BENCH_SRC= leaves them out. BENCH_MG is the size in
 # MiB of the synthetic must-gather lint and mtu read (issue 29's rows, each
 # marked when over 2 s or 256 MiB; written in BENCH_DISK, about half a
 # minute for 2048; 0 leaves the rows out).

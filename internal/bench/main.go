@@ -56,6 +56,7 @@ const (
 	targetVersion         = "<= 20 ms"
 	targetScaling         = "<= 3.8x"
 	targetMakeTest        = "<= 6 min, idle machine"
+	targetMakeTestCold    = "<= 6 min on 2 cores (issue 28)"
 	targetPreCommitGolang = "<= 2 min"
 	targetFn              = "<= 512 MiB"
 	// issue 27, day-2 delivery through the hub
@@ -237,7 +238,8 @@ func main() {
 		return
 	}
 	row("pre-commit language: golang first install (go install ./... with a fresh GOPATH and build cache, modules from GOPROXY)", coldInstall(*src), targetPreCommitGolang)
-	row("make test, whole, in a clean clone of -src (build cache warm, pinned tools already in its bin/)", makeTest(*src), targetMakeTest)
+	row("make test, whole, in a clean clone of -src (build cache warm, pinned tools already in its bin/)", makeTest(*src, false), targetMakeTest)
+	row("make test, whole, in a clean clone of -src with cold caches (empty GOCACHE and GOMODCACHE: modules from GOPROXY; the pinned tools installed by make test): wall (user+sys)", makeTest(*src, true), targetMakeTestCold)
 }
 
 // mustGatherRow measures lint and mtu of a synthetic must-gather of mib
@@ -367,19 +369,26 @@ func coldInstall(src string) string {
 	return fmt.Sprintf("%.0f s (%d packages)", wall.Seconds(), bytes.Count(pkgs, []byte("\n")))
 }
 
-// makeTest times `make test` in a clean clone of src (what CI runs), with
-// the machine's build cache and the pinned tools copied from src/bin.
-func makeTest(src string) string {
+// makeTest times `make test` in a clean clone of src (what CI runs). Warm:
+// with the machine's build cache and the pinned tools copied from src/bin.
+// Cold: with an empty build cache and module cache of its own (modules from
+// the GOPROXY in the environment) and no tools, as on a fresh CI machine;
+// it also reports the CPU time of the whole run (user+sys).
+func makeTest(src string, cold bool) string {
 	tmp, err := os.MkdirTemp("", "siteforge-bench-test-")
 	check(err)
-	defer os.RemoveAll(tmp)
+	defer func() {
+		// the module cache is read-only without -modcacherw
+		_ = exec.Command("chmod", "-R", "u+w", tmp).Run()
+		_ = os.RemoveAll(tmp)
+	}()
 	repo := filepath.Join(tmp, "siteforge")
 	if out, err := exec.Command("git", "clone", "-q", src, repo).CombinedOutput(); err != nil {
 		return fmt.Sprintf("not run: git clone: %v: %s", err, bytes.TrimSpace(out))
 	}
 	// the pinned clients make test would install (kustomize, cue, the
-	// SARIF multitool): installing them is not the test's time
-	if ents, err := os.ReadDir(filepath.Join(src, "bin")); err == nil {
+	// SARIF multitool): installing them is not the warm test's time
+	if ents, err := os.ReadDir(filepath.Join(src, "bin")); err == nil && !cold {
 		check(os.MkdirAll(filepath.Join(repo, "bin"), 0o755))
 		for _, e := range ents {
 			if strings.HasPrefix(e.Name(), "siteforge") || strings.HasPrefix(e.Name(), ".") {
@@ -396,13 +405,21 @@ func makeTest(src string) string {
 	}
 	cmd := exec.Command("make", "test")
 	cmd.Dir = repo
+	if cold {
+		cmd.Env = append(withoutEnv(os.Environ(), "GOCACHE", "GOMODCACHE"),
+			"GOCACHE="+filepath.Join(tmp, "gocache"), "GOMODCACHE="+filepath.Join(tmp, "gomodcache"))
+	}
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	wall := time.Since(start)
 	if err != nil {
 		return fmt.Sprintf("FAILED after %.0f s: %v: %s", wall.Seconds(), err, lastLine(out))
 	}
-	return fmt.Sprintf("%d min %02d s", int(wall.Minutes()), int(wall.Seconds())%60)
+	v := fmt.Sprintf("%d min %02d s", int(wall.Minutes()), int(wall.Seconds())%60)
+	if cold {
+		v += fmt.Sprintf(" (%.0f s)", cpuOf(cmd.ProcessState.SysUsage().(*syscall.Rusage)).Seconds())
+	}
+	return v
 }
 
 func withoutEnv(env []string, names ...string) []string {
