@@ -39,9 +39,12 @@ KUSTOMIZE := $(BIN)/kustomize-$(KUSTOMIZE_VERSION)
 # e2e runs it to confirm it refuses the function annotation's exec.args.
 KUSTOMIZE_BELOW_MIN_VERSION := v5.6.0
 KUSTOMIZE_BELOW_MIN := $(BIN)/kustomize-$(KUSTOMIZE_BELOW_MIN_VERSION)
-# The CUE tool, for the e2e test of the README's `cue vet` recipes (the
-# version of the cuelang.org/go library siteforge uses).
-CUE_VERSION := v0.17.1
+# The CUE tool, for the e2e test of the README's `cue vet` recipes: the
+# command of the cuelang.org/go module siteforge uses, at the version go.mod
+# requires, built in this module (its packages are siteforge's own CUE
+# packages, already compiled; `go install cuelang.org/go/cmd/cue@version`
+# compiled them again with its own dependency versions: 30 s of CPU).
+CUE_VERSION := $(shell sed -n 's/^[[:space:]]*cuelang\.org\/go \(v[^ ]*\).*/\1/p' go.mod)
 CUE := $(BIN)/cue-$(CUE_VERSION)
 # Microsoft's SARIF multitool (npm package, a self-contained Linux binary):
 # the e2e test validates siteforge's SARIF with it (schema and SARIF rules).
@@ -148,7 +151,7 @@ $(KUSTOMIZE):
 	mv $(BIN)/.install/kustomize $@
 
 $(CUE):
-	GOBIN=$(BIN)/.install-cue $(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
+	$(GO) build -o $(BIN)/.install-cue/cue cuelang.org/go/cmd/cue
 	mv $(BIN)/.install-cue/cue $@
 
 $(KUSTOMIZE_BELOW_MIN):
