@@ -19,6 +19,7 @@ import (
 // GOPROXY holding the module zip the go command would download): the
 // command builds a siteforge that runs.
 func TestGoInstallAtVersion(t *testing.T) {
+	t.Parallel() // see the package doc: its builds and pre-commit runs are in folders of its own
 	wf := readFile(t, filepath.Join(root, "examples", "github", "siteforge.yml"))
 	const cmd = "go install github.com/siteforge/siteforge/cmd/siteforge@"
 	i := strings.Index(wf, cmd)

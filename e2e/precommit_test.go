@@ -123,6 +123,7 @@ func checkHookBuild(t *testing.T, v hookVariant, cache string) {
 // output is stale. Both the golang hooks (pre-commit builds siteforge with
 // go install ./...) and the -system hooks (siteforge on PATH) run.
 func TestPreCommitHooks(t *testing.T) {
+	t.Parallel() // see the package doc: its builds and pre-commit runs are in folders of its own
 	pc := preCommit(t)
 	hooks, rev := hookRepo(t)
 	cache := t.TempDir() // PRE_COMMIT_HOME: pre-commit's clones and envs
@@ -186,6 +187,7 @@ func TestPreCommitHooks(t *testing.T) {
 // runbook) is checked and fails, and the printed fix command, run as
 // printed, makes the hooks pass again.
 func TestPreCommitFleet(t *testing.T) {
+	t.Parallel() // see the package doc: its builds and pre-commit runs are in folders of its own
 	pc := preCommit(t)
 	hooks, rev := hookRepo(t)
 	cache := t.TempDir()

@@ -22,6 +22,7 @@ var releaseEnv = []string{"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL="}
 // a binary and an SBOM for linux and darwin on amd64 and arm64, and
 // SHA256SUMS, and build the image or say loudly that it cannot.
 func TestReleaseFiles(t *testing.T) {
+	t.Parallel() // see the package doc: its builds and pre-commit runs are in folders of its own
 	mk := makeCommand(t)
 	dir := filepath.Join(t.TempDir(), "dist")
 	res := run(t, root, releaseEnv, mk, "-s", "release", "RELEASE_DIR="+dir, "RELEASE_ARGS=-n")
@@ -74,6 +75,7 @@ func TestReleaseFiles(t *testing.T) {
 // compiling every dependency again (minutes of CPU on 2 cores), and would
 // prove nothing more about paths.
 func TestReleaseReproducible(t *testing.T) {
+	t.Parallel() // see the package doc: its builds and pre-commit runs are in folders of its own
 	mk := makeCommand(t)
 	tmp := t.TempDir()
 	other := filepath.Join(tmp, "elsewhere", "siteforge")

@@ -102,6 +102,7 @@ func TestKustomizeRepositoryLayout(t *testing.T) {
 // nothing is "already used"), a clean tree passes, and a change to the site
 // is reported by impact once, for that site.
 func TestPreCommitRepositoryLayout(t *testing.T) {
+	t.Parallel() // see the package doc: its builds and pre-commit runs are in folders of its own
 	pc := preCommit(t)
 	hooks, rev := hookRepo(t)
 	cache := t.TempDir() // PRE_COMMIT_HOME: pre-commit's clones and envs

@@ -21,6 +21,7 @@ import (
 // repository holding this tree: the go command stamps only a .git
 // directory, not a worktree's .git file.
 func TestVersionOfCheckoutBuild(t *testing.T) {
+	t.Parallel() // see the package doc: its builds and pre-commit runs are in folders of its own
 	for _, tool := range []string{"git", "make"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("SKIPPED LOUDLY: %s is not installed; the VCS stamping of a checkout build is not tested", tool)
