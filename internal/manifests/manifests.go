@@ -48,7 +48,7 @@ type Object struct {
 
 	// root holds the document's mapping node (positions of every field):
 	// Root.
-	root *root
+	root *rootNode
 	// own is set on objects siteforge rendered itself (ReadRendered): the
 	// JSON map they were encoded from, which Decode reads instead of
 	// converting Raw from YAML to JSON again.
@@ -66,15 +66,15 @@ type Object struct {
 // changed.
 func (o *Object) Root() *yaml.Node { return o.root.node() }
 
-// root holds an object's mapping node: the node itself (eagerRoot), or the
-// YAML it is parsed from, once, when first asked for (lazyRoot). A pointer
-// in Object, so that a copy of an Object shares it (and go vet's copylocks
-// has nothing to say about copying one).
-type root struct {
+// rootNode holds an object's mapping node: the node itself (eagerRoot), or
+// the YAML it is parsed from, once, when first asked for (lazyRoot). A
+// pointer in Object, so that a copy of an Object shares it (and go vet's
+// copylocks has nothing to say about copying one).
+type rootNode struct {
 	once sync.Once
 	n    *yaml.Node
 	// lazy: n is parsed from name and data on the first call of node
-	// (parseRendered); set when root is made, never changed.
+	// (parse, rendered.go); set when the rootNode is made, never changed.
 	lazy   bool
 	name   string
 	data   []byte
@@ -82,9 +82,15 @@ type root struct {
 }
 
 // eagerRoot holds a node that is already there.
-func eagerRoot(n *yaml.Node) *root { return &root{n: n} }
+func eagerRoot(n *yaml.Node) *rootNode { return &rootNode{n: n} }
 
-func (r *root) node() *yaml.Node {
+// lazyRoot holds the node of the one object of data, parsed when first
+// asked for.
+func lazyRoot(name string, data []byte) *rootNode {
+	return &rootNode{lazy: true, name: name, data: data}
+}
+
+func (r *rootNode) node() *yaml.Node {
 	if r == nil {
 		return nil
 	}

@@ -14,28 +14,28 @@ import (
 	"github.com/siteforge/siteforge/internal/diag"
 )
 
-// ReadRendered reads a resource file siteforge rendered itself: data is one
-// YAML document, the encoding of obj (the object's JSON map, which the
-// caller no longer changes) by sigs.k8s.io/yaml's Marshal (as
-// generators.MarshalYAML encodes), possibly after comment lines. It returns
-// what ReadBytes(name, data) returns, with less work: Raw is data itself
-// instead of a re-encoding of the parsed document, and Decode and
-// DecodeLoose decode obj's JSON encoding instead of converting Raw from
+// ReadRendered reads a resource file siteforge rendered itself: data is the
+// encoding of obj (the object's JSON map, which the caller no longer
+// changes) by sigs.k8s.io/yaml's Marshal (generators.MarshalYAML's bytes),
+// possibly after comment lines, each one line (no CR, NEL, LS or PS in it).
+// It returns what ReadBytes(name, data) returns, with less work: Raw is
+// data itself instead of a re-encoding of the parsed document, and Decode
+// and DecodeLoose decode obj's JSON encoding instead of converting Raw from
 // YAML to JSON (sigs.k8s.io/yaml). The object's identity (apiVersion, kind,
 // namespace, name) is read from obj, and the document is parsed only when
 // Root (positions) is first asked for: most rendered objects have no
 // finding and never are (see renderedIdentity). An obj whose JSON could
 // differ from the JSON sigs.k8s.io/yaml makes of data (see jsonAsYAML) is
 // read by ReadBytes; an obj whose identity or shape the map alone cannot
-// settle is read by parsing data now, and data that is not one object (never
-// the case for a rendered resource) is read by ReadBytes.
+// settle is read by parsing data now, and data that is not one object
+// (never the case for a rendered resource) is read by ReadBytes.
 func ReadRendered(name string, data []byte, obj map[string]any) ([]*Object, diag.List) {
 	if obj == nil || !jsonAsYAML(obj) {
 		return ReadBytes(name, data)
 	}
 	if o, ok := renderedIdentity(name, data, obj); ok {
 		o.Raw = data
-		o.root = &root{lazy: true, name: name, data: data}
+		o.root = lazyRoot(name, data)
 		o.own = &ownJSON{obj: obj, raw: data}
 		return []*Object{o}, nil
 	}
@@ -158,7 +158,7 @@ func nesting(v any, d int) int {
 // that one object; were it not so (data not the encoding of obj), the node
 // is that of the first object scan reads, as ReadBytes would read it, or
 // nil (positions at the start of the file).
-func (r *root) parse() {
+func (r *rootNode) parse() {
 	objs, _ := scan(r.name, r.data, false, nil)
 	if len(objs) > 0 {
 		r.n = objs[0].Root()
