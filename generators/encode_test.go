@@ -216,3 +216,18 @@ func FuzzValidNumber(f *testing.F) {
 	}
 	f.Fuzz(checkValidNumber)
 }
+
+// TestCommentLine: a header is one YAML comment line unless its source
+// name breaks the line (for go.yaml.in/yaml/v3: LF, CR, NEL, LS, PS) or
+// holds a character YAML refuses; then Objects reads the file as any file.
+func TestCommentLine(t *testing.T) {
+	for source, want := range map[string]bool{
+		"sites/a.yaml": true, "sites/münchen.yaml": true, "a\tb": true,
+		"a\nb": false, "a\rb": false, "a\u0085b": false, "a\u2028b": false, "a\u2029b": false,
+		"a\x01b": false, "a\x7fb": false, "a\ufeffb": false, "a\uffffb": false, "a\xffb": false,
+	} {
+		if got := commentLine(header("#", "gen", source)); got != want {
+			t.Errorf("%q: %v, want %v", source, got, want)
+		}
+	}
+}

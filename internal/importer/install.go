@@ -116,9 +116,9 @@ func fromInstallDir(dir string, opts Options) (*Site, diag.List) {
 		s.Data = map[string]any{"mirroring": map[string]any{"sources": sources}}
 	}
 	// the pull secret is never read or copied
-	if o.Node != nil {
-		for i := 0; i+1 < len(o.Node.Content); i += 2 {
-			if o.Node.Content[i].Value == "pullSecret" {
+	if root := o.Root(); root != nil {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == "pullSecret" {
 				warn(o, "pullSecret is not imported: siteforge never reads or writes a pull secret", "add it with siteforge install-config when you install (docs/install-secrets.md)", "pullSecret")
 			}
 		}

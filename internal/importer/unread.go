@@ -19,7 +19,8 @@ import (
 // are the keys in skip (top-level, handled elsewhere).
 func unread(o *manifests.Object, typed any, skip ...string) diag.List {
 	b, err := json.Marshal(typed)
-	if err != nil || o.Node == nil {
+	root := o.Root()
+	if err != nil || root == nil {
 		return nil
 	}
 	var read any
@@ -58,7 +59,7 @@ func unread(o *manifests.Object, typed any, skip ...string) diag.List {
 			}
 		}
 	}
-	walk(o.Node, read, nil)
+	walk(root, read, nil)
 	return out
 }
 

@@ -95,13 +95,13 @@ func ManagedClusters(objs []*Object) []ManagedCluster {
 	for _, o := range objs {
 		switch {
 		case isHubKind(o, platform.PlacementAPIGroup, KindManagedCluster):
-			out = append(out, ManagedCluster{Name: o.Name, Labels: stringMap(child(child(o.Node, "metadata"), "labels")), By: o})
+			out = append(out, ManagedCluster{Name: o.Name, Labels: stringMap(child(child(o.Root(), "metadata"), "labels")), By: o})
 		case o.Kind == KindClusterInstance && o.APIVersion == platform.ClusterInstanceAPIVersion:
-			spec := child(o.Node, "spec")
+			spec := child(o.Root(), "spec")
 			out = append(out, ManagedCluster{Name: scalar(spec, "clusterName"),
 				Labels: stringMap(child(child(spec, "extraLabels"), KindManagedCluster)), By: o})
 		case o.Kind == KindSiteConfig && o.APIVersion == platform.PolicyGenTemplateVersion:
-			for _, c := range seq(child(child(o.Node, "spec"), "clusters")) {
+			for _, c := range seq(child(child(o.Root(), "spec"), "clusters")) {
 				out = append(out, ManagedCluster{Name: scalar(c, "clusterName"), Labels: stringMap(child(c, "clusterLabels")), By: o})
 			}
 		}
@@ -125,7 +125,7 @@ func PolicyDeliveries(objs []*Object) ([]Delivery, []Problem) {
 			continue
 		}
 		d := Delivery{By: o, Policy: o.Namespace + "/" + o.Name, Selector: selectors[o.Namespace+"/"+o.Name]}
-		for _, t := range seq(child(child(o.Node, "spec"), "policy-templates")) {
+		for _, t := range seq(child(child(o.Root(), "spec"), "policy-templates")) {
 			def := child(t, "objectDefinition")
 			if scalar(def, "kind") != KindConfigurationPolicy {
 				continue // CertificatePolicy, OperatorPolicy, Gatekeeper: no objects of the cluster
@@ -187,7 +187,7 @@ func mustNotHave(complianceType string) bool {
 // positions in parent's file or as from says). An object holding a
 // template is not read: it is a problem at the template.
 func embedded(parent *Object, by string, n *yaml.Node, from map[*yaml.Node]string) (*Object, []Problem) {
-	o := &Object{File: parent.File, Index: parent.Index, Item: parent.Item, Node: n, from: from}
+	o := &Object{File: parent.File, Index: parent.Index, Item: parent.Item, root: eagerRoot(n), from: from}
 	o.APIVersion = scalar(n, "apiVersion")
 	o.Kind = scalar(n, "kind")
 	if o.APIVersion == "" || o.Kind == "" {
@@ -325,7 +325,7 @@ func bindings(objs []*Object) map[string][]labels.Selector {
 		if !isHubKind(o, platform.PolicyAPIGroup, KindPolicySet) {
 			continue
 		}
-		spec := child(o.Node, "spec")
+		spec := child(o.Root(), "spec")
 		excluded := map[string]bool{}
 		for _, e := range seq(child(spec, "exclusions")) {
 			excluded[scalar(e, "policyName")] = true // placed on some of the clusters only
@@ -341,12 +341,12 @@ func bindings(objs []*Object) map[string][]labels.Selector {
 		if !isHubKind(o, platform.PolicyAPIGroup, KindPlacementBinding) {
 			continue
 		}
-		ref := child(o.Node, "placementRef")
+		ref := child(o.Root(), "placementRef")
 		s, ok := placements[scalar(ref, "kind")+"/"+o.Namespace+"/"+scalar(ref, "name")]
 		if !ok {
 			continue
 		}
-		for _, sub := range seq(child(o.Node, "subjects")) {
+		for _, sub := range seq(child(o.Root(), "subjects")) {
 			switch scalar(sub, "kind") {
 			case KindPolicy:
 				out[o.Namespace+"/"+scalar(sub, "name")] = append(out[o.Namespace+"/"+scalar(sub, "name")], s...)
@@ -379,9 +379,9 @@ func placementSelectors(objs []*Object) map[string][]labels.Selector {
 func placementOf(o *Object) ([]labels.Selector, bool) {
 	switch {
 	case isHubKind(o, platform.PlacementAPIGroup, KindPlacement):
-		return placementSelector(child(o.Node, "spec"))
+		return placementSelector(child(o.Root(), "spec"))
 	case isHubKind(o, platform.PlacementRuleAPIGroup, KindPlacementRule):
-		spec := child(o.Node, "spec")
+		spec := child(o.Root(), "spec")
 		if s, ok := labelSelector(child(spec, "clusterSelector")); ok && child(spec, "clusterReplicas") == nil && child(spec, "clusters") == nil {
 			return []labels.Selector{s}, true
 		}

@@ -89,8 +89,8 @@ func (g *Generated) problem(kind ProblemKind, o *Object, at *yaml.Node, msg, hin
 // replaced), placed by placement.labelSelector (policyDefaults, or the
 // policy's own).
 func (g *Generated) policyGenerator(o *Object, dir string) {
-	defaults := child(o.Node, "policyDefaults")
-	for _, p := range seq(child(o.Node, "policies")) {
+	defaults := child(o.Root(), "policyDefaults")
+	for _, p := range seq(child(o.Root(), "policies")) {
 		ns := scalar(p, "namespace")
 		if ns == "" {
 			ns = scalar(defaults, "namespace")
@@ -235,7 +235,7 @@ func rawOnly(file string, data []byte) []*Object {
 		{Kind: yaml.ScalarNode, Value: "apiVersion"}, {Kind: yaml.ScalarNode, Value: platform.PolicyAPIGroup + "/v1"},
 		{Kind: yaml.ScalarNode, Value: "kind"}, {Kind: yaml.ScalarNode, Value: KindConfigurationPolicy},
 		{Kind: yaml.ScalarNode, Value: "spec"}, root}}
-	return []*Object{{File: file, APIVersion: platform.PolicyAPIGroup + "/v1", Kind: KindConfigurationPolicy, Node: policy}}
+	return []*Object{{File: file, APIVersion: platform.PolicyAPIGroup + "/v1", Kind: KindConfigurationPolicy, root: eagerRoot(policy)}}
 }
 
 // patched applies a manifest's patches to its objects (a copy: the source
@@ -247,13 +247,14 @@ func (g *Generated) patched(gen *Object, srcs []*Object, patches []*yaml.Node) [
 	var out []*Object
 	for _, s := range srcs {
 		from := map[*yaml.Node]string{}
-		n := s.Node
+		sn := s.Root()
+		n := sn
 		for _, p := range patches {
 			if p.Kind != yaml.MappingNode || len(srcs) > 1 && !patchFor(p, s) {
 				continue
 			}
-			if n == s.Node {
-				n = copyNode(s.Node)
+			if n == sn {
+				n = copyNode(sn)
 			}
 			mergePatch(n, p, gen.File, from)
 		}
@@ -345,7 +346,7 @@ func (g *Generated) generatorSelector(place *yaml.Node, ns, dir string) []labels
 // bindingExcludedRules); a source file without a policyName (or with
 // wrapInPolicy false) is a plain CR of the hub.
 func (g *Generated) policyGenTemplate(o *Object, dir string) {
-	spec := child(o.Node, "spec")
+	spec := child(o.Root(), "spec")
 	sel, ok := pgtSelector(spec)
 	wrap := scalar(spec, "wrapInPolicy") != "false"
 	mcp := scalar(spec, "mcp")
@@ -379,7 +380,7 @@ func (g *Generated) policyGenTemplate(o *Object, dir string) {
 		}
 		overlaid := len(srcs) == 1
 		for _, s := range srcs {
-			n := copyNode(s.Node)
+			n := copyNode(s.Root())
 			if mcp != "" {
 				replaceMCP(n, mcp)
 			}

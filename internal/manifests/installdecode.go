@@ -74,17 +74,17 @@ func AgentConfigDecodeProblems(o *Object) []DecodeProblem {
 }
 
 func decodeProblems(o *Object, s *shape, strict bool) []DecodeProblem {
-	if o == nil || o.Node == nil {
+	if o == nil || o.Root() == nil {
 		return nil
 	}
 	var out []DecodeProblem
-	for _, d := range yamlkeys.Find(o.Node) {
+	for _, d := range yamlkeys.Find(o.Root()) {
 		out = append(out, DecodeProblem{Path: append(d.Path, d.Key.Value), Refused: true, Duplicate: true,
 			Pos:     nodePos(o.fileOf(d.Key), d.Key),
 			Message: "is already set at line " + strconv.Itoa(d.First.Line) + " (a mapping key set twice)",
 			Hint:    "keep one of the two"})
 	}
-	s.check(o.Node, nil, strict, &out)
+	s.check(o.Root(), nil, strict, &out)
 	return out
 }
 

@@ -183,7 +183,7 @@ func installerMirrors(o *Object) (objs []*Object, origins map[*Object]InstallerO
 
 // nodeAt is the node at path, or its nearest existing ancestor (for positions).
 func (o *Object) nodeAt(path ...string) *yaml.Node {
-	n := o.Node
+	n := o.Root()
 	for _, p := range path {
 		next := child(n, p)
 		if next == nil {
@@ -196,14 +196,15 @@ func (o *Object) nodeAt(path ...string) *yaml.Node {
 
 // keyNodeAt is the key node of a top-level field, else the document.
 func (o *Object) keyNodeAt(key string) *yaml.Node {
-	if o.Node != nil && o.Node.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(o.Node.Content); i += 2 {
-			if o.Node.Content[i].Value == key {
-				return o.Node.Content[i]
+	n := o.Root()
+	if n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i]
 			}
 		}
 	}
-	return o.Node
+	return n
 }
 
 // derivedObject builds an object the installer creates, at the
@@ -215,7 +216,7 @@ func derivedObject(from *Object, apiVersion, kind, name string, at, spec *yaml.N
 		"metadata", mappingNode(at, "name", scalarNode(name, at)),
 		"spec", spec)
 	raw, _ := yaml.Marshal(root) // plain strings, maps and lists: cannot fail
-	return &Object{File: from.File, Index: from.Index, APIVersion: apiVersion, Kind: kind, Name: name, Raw: raw, Node: root}
+	return &Object{File: from.File, Index: from.Index, APIVersion: apiVersion, Kind: kind, Name: name, Raw: raw, root: eagerRoot(root)}
 }
 
 func placed(n *yaml.Node, at *yaml.Node) *yaml.Node {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -39,14 +40,15 @@ type Object struct {
 	APIVersion, Kind, Namespace, Name string
 	// Raw is the document alone, as YAML.
 	Raw []byte
-	// Node is the document's mapping node (positions of every field).
-	Node *yaml.Node
 	// WrittenBy is, for an object of a running cluster's state, the
 	// platform operator that wrote it itself ("the Machine Config
 	// Operator"), "" for one its users wrote: set once when the state is
 	// read (MarkPlatformWritten); always "" on objects of a repository.
 	WrittenBy string
 
+	// root holds the document's mapping node (positions of every field):
+	// Root.
+	root *rootNode
 	// own is set on objects siteforge rendered itself (ReadRendered): the
 	// JSON map they were encoded from, which Decode reads instead of
 	// converting Raw from YAML to JSON again.
@@ -55,6 +57,47 @@ type Object struct {
 	// a PolicyGenerator patch or a PolicyGenTemplate overlay merged into a
 	// source CR are where the generator file says them (hub.go).
 	from map[*yaml.Node]string
+}
+
+// Root is the document's mapping node (positions of every field); nil for
+// an object that has none. An object ReadRendered reads parses its YAML
+// for it the first time it is asked for (rendered.go); the node is the
+// same on every call and may be read by concurrent goroutines, but not
+// changed.
+func (o *Object) Root() *yaml.Node { return o.root.node() }
+
+// rootNode holds an object's mapping node: the node itself (eagerRoot), or
+// the YAML it is parsed from, once, when first asked for (lazyRoot). A
+// pointer in Object, so that a copy of an Object shares it (and go vet's
+// copylocks has nothing to say about copying one).
+type rootNode struct {
+	once sync.Once
+	n    *yaml.Node
+	// lazy: n is parsed from name and data on the first call of node
+	// (parse, rendered.go); set when the rootNode is made, never changed.
+	lazy   bool
+	name   string
+	data   []byte
+	parsed bool // the lazy parse is done (tests)
+}
+
+// eagerRoot holds a node that is already there.
+func eagerRoot(n *yaml.Node) *rootNode { return &rootNode{n: n} }
+
+// lazyRoot holds the node of the one object of data, parsed when first
+// asked for.
+func lazyRoot(name string, data []byte) *rootNode {
+	return &rootNode{lazy: true, name: name, data: data}
+}
+
+func (r *rootNode) node() *yaml.Node {
+	if r == nil {
+		return nil
+	}
+	if r.lazy {
+		r.once.Do(r.parse)
+	}
+	return r.n
 }
 
 // fileOf is the file a node of the object is written in.
@@ -66,7 +109,10 @@ func (o *Object) fileOf(n *yaml.Node) string {
 }
 
 // Pos is where the object starts.
-func (o *Object) Pos() diag.Position { return nodePos(o.fileOf(o.Node), o.Node) }
+func (o *Object) Pos() diag.Position {
+	n := o.Root()
+	return nodePos(o.fileOf(n), n)
+}
 
 // PosOf returns the position of the value at path (mapping keys, or
 // sequence indexes as decimal strings), or of its nearest existing ancestor.
@@ -81,7 +127,7 @@ func (o *Object) KeyPosOf(path ...string) diag.Position {
 	if len(path) == 0 {
 		return o.Pos()
 	}
-	n := o.Node
+	n := o.Root()
 	for _, p := range path[:len(path)-1] {
 		if n = child(n, p); n == nil {
 			return o.PosOf(path...)
@@ -342,7 +388,7 @@ func scan(name string, data []byte, raw bool, as *As) ([]*Object, []Problem) {
 // List), nil when it has no apiVersion and kind (nor as says them) or holds
 // a template placeholder (then with the problem).
 func object(name string, doc, item int, root *yaml.Node, raw bool, as *As) (*Object, []Problem, *diag.Diagnostic) {
-	o := &Object{File: name, Index: doc, Item: item, Node: root}
+	o := &Object{File: name, Index: doc, Item: item, root: eagerRoot(root)}
 	o.APIVersion = scalar(root, "apiVersion")
 	o.Kind = scalar(root, "kind")
 	if as != nil && o.APIVersion == "" && o.Kind == "" {

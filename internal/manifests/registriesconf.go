@@ -45,7 +45,7 @@ func ReadRegistriesConf(name string, data []byte) ([]*Object, diag.List) {
 		return nil, diag.List{{Pos: diag.Position{File: name, Line: 1, Col: 1}, Message: "cannot re-encode: " + err.Error()}}
 	}
 	name2 := filepath.ToSlash(name)
-	return []*Object{{File: name, APIVersion: APIVersionRegistriesConf, Kind: KindRegistriesConf, Name: name2, Raw: raw, Node: root}}, nil
+	return []*Object{{File: name, APIVersion: APIVersionRegistriesConf, Kind: KindRegistriesConf, Name: name2, Raw: raw, root: eagerRoot(root)}}, nil
 }
 
 // RegistriesConfText is registries.conf content held by an object, with where
@@ -74,10 +74,10 @@ func RegistriesConfTexts(objs []*Object) []RegistriesConfText {
 	for _, o := range objs {
 		switch {
 		case o.Kind == KindRegistriesConf && o.APIVersion == APIVersionRegistriesConf:
-			out = append(out, RegistriesConfText{Obj: o, Path: []string{registriesConfFileName}, Text: o.Node.Content[1].Value,
+			out = append(out, RegistriesConfText{Obj: o, Path: []string{registriesConfFileName}, Text: o.Root().Content[1].Value,
 				From: "the agent installer reads " + platform.AgentRegistriesConfAssetPath + " next to install-config.yaml", firstLine: 1, col: 1})
 		case o.Kind == "ConfigMap" && o.APIVersion == "v1":
-			n := child(child(o.Node, "data"), platform.AssistedRegistriesConfKey)
+			n := child(child(o.Root(), "data"), platform.AssistedRegistriesConfKey)
 			if n == nil || n.Kind != yaml.ScalarNode {
 				continue
 			}
@@ -103,6 +103,6 @@ func (t RegistriesConfText) AtLine(line int) (*Object, []string) {
 		return t.Obj, t.Path
 	}
 	at := *t.Obj
-	at.Node = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: t.firstLine + line - 1, Column: t.col}
+	at.root = eagerRoot(&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: t.firstLine + line - 1, Column: t.col})
 	return &at, nil
 }

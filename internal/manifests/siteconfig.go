@@ -309,7 +309,7 @@ func positioned(src *Object, ci *upstream.ClusterInstance, pathOf func([]string)
 	root := doc.Content[0]
 	place(root, nil)
 	return &Object{File: src.File, Index: src.Index, Item: src.Item, APIVersion: ci.APIVersion, Kind: ci.Kind,
-		Namespace: ci.Namespace, Name: ci.Name, Raw: raw, Node: root}, nil
+		Namespace: ci.Namespace, Name: ci.Name, Raw: raw, root: eagerRoot(root)}, nil
 }
 
 // dropped are the converter's warnings about cluster i (convert.go

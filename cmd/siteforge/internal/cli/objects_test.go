@@ -114,8 +114,8 @@ func TestRenderedObjectsReadAsBefore(t *testing.T) {
 			if f.File != s.File || f.Index != s.Index || f.Item != s.Item || f.APIVersion != s.APIVersion || f.Kind != s.Kind || f.Namespace != s.Namespace || f.Name != s.Name {
 				t.Fatalf("object %d of %s: %+v, ReadBytes: %+v", i, o.Site.Name, f, s)
 			}
-			fn, _ := yaml.Marshal(f.Node)
-			sn, _ := yaml.Marshal(s.Node)
+			fn, _ := yaml.Marshal(f.Root())
+			sn, _ := yaml.Marshal(s.Root())
 			if string(fn) != string(sn) || f.Pos() != s.Pos() {
 				t.Fatalf("%s: nodes differ", f.File)
 			}

@@ -473,12 +473,12 @@ func TestPathAt(t *testing.T) {
 	o := objs[0]
 	for _, path := range [][]string{{"spec", "imageDigestMirrors", "0", "mirrors", "0"}, {"metadata", "name"}, {"spec", "imageDigestMirrors", "0", "mirrorSourcePolicy"}} {
 		p := o.PosOf(path...)
-		got, isKey, ok := pathAt(o.Node, p.Line, p.Col)
+		got, isKey, ok := pathAt(o.Root(), p.Line, p.Col)
 		if !ok || isKey || !reflect.DeepEqual(got, path) {
 			t.Errorf("pathAt(PosOf(%v)) = %v, %v, %v", path, got, isKey, ok)
 		}
 		k := o.KeyPosOf(path...)
-		if got, isKey, ok := pathAt(o.Node, k.Line, k.Col); path[len(path)-1] != "0" && (!ok || !isKey || !reflect.DeepEqual(got, path)) {
+		if got, isKey, ok := pathAt(o.Root(), k.Line, k.Col); path[len(path)-1] != "0" && (!ok || !isKey || !reflect.DeepEqual(got, path)) {
 			t.Errorf("pathAt(KeyPosOf(%v)) = %v, %v, %v", path, got, isKey, ok)
 		}
 	}

@@ -239,7 +239,7 @@ func (it *item) userPos(srcs *sources, p diag.Position) diag.Position {
 		}
 		return diag.Position{File: it.describe() + " (kustomize output)"}
 	}
-	path, isKey, ok := pathAt(it.obj.Node, p.Line, p.Col)
+	path, isKey, ok := pathAt(it.obj.Root(), p.Line, p.Col)
 	switch {
 	case !ok:
 		return src.Pos()
