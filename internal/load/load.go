@@ -253,8 +253,14 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	// (the site is still refused).
 
 	var s site.Site
-	if err := unified.Decode(&s); err != nil {
-		return nil, append(diags, l.translate(err, user, firstPos(files))...)
+	if !decodeValid(unified, &s) {
+		s = site.Site{}
+		if err := unified.Decode(&s); err != nil {
+			return nil, append(diags, l.translate(err, user, firstPos(files))...)
+		}
+	}
+	if testHookDecoded != nil {
+		testHookDecoded(unified, &s)
 	}
 	s.Source = u.source
 	s.Origin = Origin(u.source)
