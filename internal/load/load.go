@@ -32,6 +32,9 @@ type Result struct {
 type Loader struct {
 	ctx    *cue.Context
 	schema cue.Value // #Site
+	// top is _, compiled once for every site: a value never changes
+	// (FillPath and Unify make new ones).
+	top cue.Value
 	// fileRank orders the files of the site being loaded (fleet defaults
 	// first), to point conflicts at the site's own file.
 	fileRank map[string]int
@@ -53,7 +56,7 @@ func New() (*Loader, error) {
 	if err := def.Err(); err != nil {
 		return nil, fmt.Errorf("embedded schema: %w", err)
 	}
-	return &Loader{ctx: ctx, schema: def, schemaNodes: map[string]schemaNode{}, defaultPaths: map[string][][]string{}}, nil
+	return &Loader{ctx: ctx, schema: def, top: ctx.CompileString("_"), schemaNodes: map[string]schemaNode{}, defaultPaths: map[string][][]string{}}, nil
 }
 
 // Load loads every site named by paths. Sites are returned in the order of
@@ -396,16 +399,14 @@ type fieldCollector struct {
 
 func newFieldCollector() *fieldCollector { return &fieldCollector{pos: site.Positions{}} }
 
-func (c *fieldCollector) visit(v cue.Value, path []cue.Selector) {
+func (c *fieldCollector) visit(v cue.Value, key string, root bool) {
 	p := valuePos(v)
-	var key string
-	if p.IsValid() || len(path) > 0 {
-		key = cue.MakePath(path...).String()
-	}
+	lc := p.Position() // line and column, worked out once
+	at := diag.Position{File: p.Filename(), Line: lc.Line, Col: lc.Column}
 	if p.IsValid() {
-		c.pos[key] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		c.pos[key] = at
 	}
-	if len(path) == 0 {
+	if root {
 		return
 	}
 	for _, a := range v.Attributes(cue.FieldAttr) {
@@ -414,21 +415,26 @@ func (c *fieldCollector) visit(v cue.Value, path []cue.Selector) {
 		}
 		rule, _, _ := a.Lookup(0, "ignore")
 		reason, _, _ := a.Lookup(0, "reason")
-		c.sups = append(c.sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key,
-			Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
+		c.sups = append(c.sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key, Pos: at})
 	}
 }
 
+// visitFunc is called for a value of the user's: key is its path string,
+// as cue.MakePath(selectors...).String() spells it ("pools.edge.uplinkMTU",
+// `mirroring.sources."registry.redhat.io"`, "network.machineNetwork[0]"),
+// root says it is the top (whose key is "").
+type visitFunc func(v cue.Value, key string, root bool)
+
 // walkUser calls fn for the user's value and every field and list element
 // under it, depth first.
-func walkUser(v cue.Value, fn func(v cue.Value, path []cue.Selector)) {
-	fn(v, nil)
-	walkChildren(v, nil, fn)
+func walkUser(v cue.Value, fn visitFunc) {
+	fn(v, "", true)
+	walkChildren(v, "", true, fn)
 }
 
-// walkChildren calls fn for every field and list element under v (at
-// path), depth first.
-func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []cue.Selector)) {
+// walkChildren calls fn for every field and list element under v (at path
+// string key; root: v is the top), depth first.
+func walkChildren(v cue.Value, key string, root bool, fn visitFunc) {
 	switch v.IncompleteKind() {
 	case cue.StructKind:
 		it, err := v.Fields(cue.Optional(true))
@@ -436,9 +442,9 @@ func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []
 			return
 		}
 		for it.Next() {
-			child := append(path[:len(path):len(path)], it.Selector())
-			fn(it.Value(), child)
-			walkChildren(it.Value(), child, fn)
+			child := fieldKey(key, root, it.Selector())
+			fn(it.Value(), child, false)
+			walkChildren(it.Value(), child, false, fn)
 		}
 	case cue.ListKind:
 		it, err := v.List()
@@ -446,9 +452,9 @@ func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []
 			return
 		}
 		for i := 0; it.Next(); i++ {
-			child := append(path[:len(path):len(path)], cue.Index(i))
-			fn(it.Value(), child)
-			walkChildren(it.Value(), child, fn)
+			child := indexKey(key, i)
+			fn(it.Value(), child, false)
+			walkChildren(it.Value(), child, false, fn)
 		}
 	}
 }
