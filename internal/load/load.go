@@ -42,7 +42,7 @@ type Loader struct {
 	schemaNodes map[string]schemaNode
 	// defaultPaths remembers, per set of shared files, where user defaults
 	// had to win over schema defaults (see loadSyntax).
-	defaultPaths map[string][][]string
+	defaultPaths map[string][]defaultPath
 }
 
 // New compiles the embedded schema.
@@ -56,7 +56,7 @@ func New() (*Loader, error) {
 	if err := def.Err(); err != nil {
 		return nil, fmt.Errorf("embedded schema: %w", err)
 	}
-	return &Loader{ctx: ctx, schema: def, top: ctx.CompileString("_"), schemaNodes: map[string]schemaNode{}, defaultPaths: map[string][][]string{}}, nil
+	return &Loader{ctx: ctx, schema: def, top: ctx.CompileString("_"), schemaNodes: map[string]schemaNode{}, defaultPaths: map[string][]defaultPath{}}, nil
 }
 
 // Load loads every site named by paths. Sites are returned in the order of
@@ -223,7 +223,7 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	// evaluates its result in full).
 	shared := sharedFiles(u)
 	var unified cue.Value
-	if patch, ok := userDefaults(user, l.defaultPaths[shared]); ok {
+	if patch, ok := userDefaults(user, l.top, l.defaultPaths[shared]); ok {
 		unified = l.schema.Unify(user.Unify(patch))
 	} else {
 		unified = l.schema.Unify(user)
@@ -232,8 +232,8 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	if err != nil {
 		// Fields left undecided may be where a user default and a schema
 		// default cancelled out: let the user's win, and check again.
-		if paths := undecided(err); len(paths) > 0 {
-			if patch, ok := userDefaults(user, paths); ok {
+		if paths := defaultPathsOf(undecided(err)); len(paths) > 0 {
+			if patch, ok := userDefaults(user, l.top, paths); ok {
 				unified = unified.Unify(patch)
 				err = unified.Validate(cue.Concrete(true))
 				l.defaultPaths[shared] = append(l.defaultPaths[shared], paths...)
@@ -329,22 +329,39 @@ func kindName(k cue.Kind) string {
 // "connected"` in fleet defaults) precedence over the schema's at paths: in
 // CUE two different defaults cancel out and leave the field undecided. The
 // user value is already the unification of all the site's files, so its
-// defaults are the site's intent. It returns the defaults found at paths as
-// one value to unify in, and false when there are none.
-func userDefaults(user cue.Value, paths [][]string) (cue.Value, bool) {
+// defaults are the site's intent. It returns the defaults found at paths,
+// filled into top (_), as one value to unify in, and false when there are
+// none.
+func userDefaults(user, top cue.Value, paths []defaultPath) (cue.Value, bool) {
 	if len(paths) == 0 {
 		return cue.Value{}, false
 	}
-	patch := user.Context().CompileString("_")
+	patch := top
 	n := 0
-	for _, sels := range paths {
-		v := userLookup(user, sels)
+	for _, p := range paths {
+		v := userLookup(user, p.sels)
 		if d, ok := v.Default(); ok && v.Exists() && d.IsConcrete() {
-			patch = patch.FillPath(cue.ParsePath(pathString(sels)), d)
+			patch = patch.FillPath(p.path, d)
 			n++
 		}
 	}
 	return patch, n > 0
+}
+
+// defaultPath is a path where a user default wins (see userDefaults): its
+// selectors as a validation error gives them, and the path they spell,
+// parsed once (every site of a fleet looks up the same paths).
+type defaultPath struct {
+	sels []string
+	path cue.Path
+}
+
+func defaultPathsOf(paths [][]string) []defaultPath {
+	out := make([]defaultPath, len(paths))
+	for i, sels := range paths {
+		out[i] = defaultPath{sels: sels, path: cue.ParsePath(pathString(sels))}
+	}
+	return out
 }
 
 // undecided lists the paths a validation found incomplete.
