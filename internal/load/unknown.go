@@ -70,6 +70,10 @@ func (l *Loader) unknownFields(user cue.Value, visit visitFunc) (out unknownList
 			return
 		}
 		n := len(path)
+		// sv's alternatives, worked out at the first field or element not
+		// seen before (the schema is the same for every site: a loader's
+		// later sites rarely need them)
+		var alts []cue.Value
 		switch uv.IncompleteKind() {
 		case cue.StructKind:
 			if sv.IncompleteKind()&cue.StructKind == 0 {
@@ -90,9 +94,12 @@ func (l *Loader) unknownFields(user cue.Value, visit visitFunc) (out unknownList
 				childKey := fieldKey(key, root, sel)
 				node, seen := l.schemaNodes[childKey]
 				if !seen {
-					node = schemaNode{allowed: allows(sv, sel)}
+					if alts == nil {
+						alts = disjuncts(sv)
+					}
+					node = schemaNode{allowed: allowedIn(alts, sel)}
 					if node.allowed {
-						node.value = schemaField(sv, sel, top)
+						node.value = fieldIn(alts, sel, top)
 					}
 					l.schemaNodes[childKey] = node
 				}
@@ -122,7 +129,10 @@ func (l *Loader) unknownFields(user cue.Value, visit visitFunc) (out unknownList
 				childKey := indexKey(key, i)
 				node, seen := l.schemaNodes[childKey]
 				if !seen {
-					node = schemaNode{allowed: true, value: schemaIndex(sv, i)}
+					if alts == nil {
+						alts = disjuncts(sv)
+					}
+					node = schemaNode{allowed: true, value: indexIn(alts, i)}
 					l.schemaNodes[childKey] = node
 				}
 				childRaw := childKey
@@ -181,7 +191,15 @@ func allows(sv cue.Value, sel cue.Selector) bool {
 	if sel.LabelType() != cue.StringLabel {
 		return true
 	}
-	for _, d := range disjuncts(sv) {
+	return allowedIn(disjuncts(sv), sel)
+}
+
+// allowedIn is allows for the alternatives of a schema value.
+func allowedIn(alts []cue.Value, sel cue.Selector) bool {
+	if sel.LabelType() != cue.StringLabel {
+		return true
+	}
+	for _, d := range alts {
 		if d.IncompleteKind()&cue.StructKind != 0 && d.Allows(sel) {
 			return true
 		}
@@ -192,8 +210,13 @@ func allows(sv cue.Value, sel cue.Selector) bool {
 // schemaField returns the schema for field sel of sv, with pattern
 // constraints applied.
 func schemaField(sv cue.Value, sel cue.Selector, top cue.Value) cue.Value {
+	return fieldIn(disjuncts(sv), sel, top)
+}
+
+// fieldIn is schemaField for the alternatives of a schema value.
+func fieldIn(alts []cue.Value, sel cue.Selector, top cue.Value) cue.Value {
 	p := cue.MakePath(sel)
-	for _, d := range disjuncts(sv) {
+	for _, d := range alts {
 		if d.IncompleteKind()&cue.StructKind == 0 || !d.Allows(sel) {
 			continue
 		}
@@ -217,7 +240,12 @@ func schemaField(sv cue.Value, sel cue.Selector, top cue.Value) cue.Value {
 
 // schemaIndex returns the schema for element i of list sv.
 func schemaIndex(sv cue.Value, i int) cue.Value {
-	for _, d := range disjuncts(sv) {
+	return indexIn(disjuncts(sv), i)
+}
+
+// indexIn is schemaIndex for the alternatives of a schema value.
+func indexIn(alts []cue.Value, i int) cue.Value {
+	for _, d := range alts {
 		if d.IncompleteKind()&cue.ListKind == 0 {
 			continue
 		}
