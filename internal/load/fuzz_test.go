@@ -5,7 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"cuelang.org/go/cue"
+
 	"github.com/siteforge/siteforge/internal/diag"
+	"github.com/siteforge/siteforge/internal/site"
 )
 
 // The loader must never panic, and every failure must be a diagnostic at a
@@ -47,6 +50,8 @@ func addExamples(f *testing.F, ext string) {
 func fuzzLoad(f *testing.F, name string) {
 	l := newLoader(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		testHookDecoded = func(v cue.Value, s *site.Site) { checkDecoded(t, v, s) }
+		defer func() { testHookDecoded = nil }()
 		res := l.LoadSource(name, data)
 		if len(res.Sites) == 0 && len(res.Diagnostics) == 0 {
 			t.Fatalf("neither a site nor a diagnostic")

@@ -32,6 +32,9 @@ type Result struct {
 type Loader struct {
 	ctx    *cue.Context
 	schema cue.Value // #Site
+	// top is _, compiled once for every site: a value never changes
+	// (FillPath and Unify make new ones).
+	top cue.Value
 	// fileRank orders the files of the site being loaded (fleet defaults
 	// first), to point conflicts at the site's own file.
 	fileRank map[string]int
@@ -39,7 +42,7 @@ type Loader struct {
 	schemaNodes map[string]schemaNode
 	// defaultPaths remembers, per set of shared files, where user defaults
 	// had to win over schema defaults (see loadSyntax).
-	defaultPaths map[string][][]string
+	defaultPaths map[string][]defaultPath
 }
 
 // New compiles the embedded schema.
@@ -53,7 +56,7 @@ func New() (*Loader, error) {
 	if err := def.Err(); err != nil {
 		return nil, fmt.Errorf("embedded schema: %w", err)
 	}
-	return &Loader{ctx: ctx, schema: def, schemaNodes: map[string]schemaNode{}, defaultPaths: map[string][][]string{}}, nil
+	return &Loader{ctx: ctx, schema: def, top: ctx.CompileString("_"), schemaNodes: map[string]schemaNode{}, defaultPaths: map[string][]defaultPath{}}, nil
 }
 
 // Load loads every site named by paths. Sites are returned in the order of
@@ -220,7 +223,7 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	// evaluates its result in full).
 	shared := sharedFiles(u)
 	var unified cue.Value
-	if patch, ok := userDefaults(user, l.defaultPaths[shared]); ok {
+	if patch, ok := userDefaults(user, l.top, l.defaultPaths[shared]); ok {
 		unified = l.schema.Unify(user.Unify(patch))
 	} else {
 		unified = l.schema.Unify(user)
@@ -229,8 +232,8 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	if err != nil {
 		// Fields left undecided may be where a user default and a schema
 		// default cancelled out: let the user's win, and check again.
-		if paths := undecided(err); len(paths) > 0 {
-			if patch, ok := userDefaults(user, paths); ok {
+		if paths := defaultPathsOf(undecided(err)); len(paths) > 0 {
+			if patch, ok := userDefaults(user, l.top, paths); ok {
 				unified = unified.Unify(patch)
 				err = unified.Validate(cue.Concrete(true))
 				l.defaultPaths[shared] = append(l.defaultPaths[shared], paths...)
@@ -253,8 +256,14 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 	// (the site is still refused).
 
 	var s site.Site
-	if err := unified.Decode(&s); err != nil {
-		return nil, append(diags, l.translate(err, user, firstPos(files))...)
+	if !decodeValid(unified, &s) {
+		s = site.Site{}
+		if err := unified.Decode(&s); err != nil {
+			return nil, append(diags, l.translate(err, user, firstPos(files))...)
+		}
+	}
+	if testHookDecoded != nil {
+		testHookDecoded(unified, &s)
 	}
 	s.Source = u.source
 	s.Origin = Origin(u.source)
@@ -320,22 +329,39 @@ func kindName(k cue.Kind) string {
 // "connected"` in fleet defaults) precedence over the schema's at paths: in
 // CUE two different defaults cancel out and leave the field undecided. The
 // user value is already the unification of all the site's files, so its
-// defaults are the site's intent. It returns the defaults found at paths as
-// one value to unify in, and false when there are none.
-func userDefaults(user cue.Value, paths [][]string) (cue.Value, bool) {
+// defaults are the site's intent. It returns the defaults found at paths,
+// filled into top (_), as one value to unify in, and false when there are
+// none.
+func userDefaults(user, top cue.Value, paths []defaultPath) (cue.Value, bool) {
 	if len(paths) == 0 {
 		return cue.Value{}, false
 	}
-	patch := user.Context().CompileString("_")
+	patch := top
 	n := 0
-	for _, sels := range paths {
-		v := userLookup(user, sels)
+	for _, p := range paths {
+		v := userLookup(user, p.sels)
 		if d, ok := v.Default(); ok && v.Exists() && d.IsConcrete() {
-			patch = patch.FillPath(cue.ParsePath(pathString(sels)), d)
+			patch = patch.FillPath(p.path, d)
 			n++
 		}
 	}
 	return patch, n > 0
+}
+
+// defaultPath is a path where a user default wins (see userDefaults): its
+// selectors as a validation error gives them, and the path they spell,
+// parsed once (every site of a fleet looks up the same paths).
+type defaultPath struct {
+	sels []string
+	path cue.Path
+}
+
+func defaultPathsOf(paths [][]string) []defaultPath {
+	out := make([]defaultPath, len(paths))
+	for i, sels := range paths {
+		out[i] = defaultPath{sels: sels, path: cue.ParsePath(pathString(sels))}
+	}
+	return out
 }
 
 // undecided lists the paths a validation found incomplete.
@@ -390,16 +416,14 @@ type fieldCollector struct {
 
 func newFieldCollector() *fieldCollector { return &fieldCollector{pos: site.Positions{}} }
 
-func (c *fieldCollector) visit(v cue.Value, path []cue.Selector) {
+func (c *fieldCollector) visit(v cue.Value, key string, root bool) {
 	p := valuePos(v)
-	var key string
-	if p.IsValid() || len(path) > 0 {
-		key = cue.MakePath(path...).String()
-	}
+	lc := p.Position() // line and column, worked out once
+	at := diag.Position{File: p.Filename(), Line: lc.Line, Col: lc.Column}
 	if p.IsValid() {
-		c.pos[key] = diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		c.pos[key] = at
 	}
-	if len(path) == 0 {
+	if root {
 		return
 	}
 	for _, a := range v.Attributes(cue.FieldAttr) {
@@ -408,21 +432,26 @@ func (c *fieldCollector) visit(v cue.Value, path []cue.Selector) {
 		}
 		rule, _, _ := a.Lookup(0, "ignore")
 		reason, _, _ := a.Lookup(0, "reason")
-		c.sups = append(c.sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key,
-			Pos: diag.Position{File: p.Filename(), Line: p.Line(), Col: p.Column()}})
+		c.sups = append(c.sups, site.FieldSuppression{Rule: rule, Reason: reason, Path: key, Pos: at})
 	}
 }
 
+// visitFunc is called for a value of the user's: key is its path string,
+// as cue.MakePath(selectors...).String() spells it ("pools.edge.uplinkMTU",
+// `mirroring.sources."registry.redhat.io"`, "network.machineNetwork[0]"),
+// root says it is the top (whose key is "").
+type visitFunc func(v cue.Value, key string, root bool)
+
 // walkUser calls fn for the user's value and every field and list element
 // under it, depth first.
-func walkUser(v cue.Value, fn func(v cue.Value, path []cue.Selector)) {
-	fn(v, nil)
-	walkChildren(v, nil, fn)
+func walkUser(v cue.Value, fn visitFunc) {
+	fn(v, "", true)
+	walkChildren(v, "", true, fn)
 }
 
-// walkChildren calls fn for every field and list element under v (at
-// path), depth first.
-func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []cue.Selector)) {
+// walkChildren calls fn for every field and list element under v (at path
+// string key; root: v is the top), depth first.
+func walkChildren(v cue.Value, key string, root bool, fn visitFunc) {
 	switch v.IncompleteKind() {
 	case cue.StructKind:
 		it, err := v.Fields(cue.Optional(true))
@@ -430,9 +459,9 @@ func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []
 			return
 		}
 		for it.Next() {
-			child := append(path[:len(path):len(path)], it.Selector())
-			fn(it.Value(), child)
-			walkChildren(it.Value(), child, fn)
+			child := fieldKey(key, root, it.Selector())
+			fn(it.Value(), child, false)
+			walkChildren(it.Value(), child, false, fn)
 		}
 	case cue.ListKind:
 		it, err := v.List()
@@ -440,9 +469,9 @@ func walkChildren(v cue.Value, path []cue.Selector, fn func(v cue.Value, path []
 			return
 		}
 		for i := 0; it.Next(); i++ {
-			child := append(path[:len(path):len(path)], cue.Index(i))
-			fn(it.Value(), child)
-			walkChildren(it.Value(), child, fn)
+			child := indexKey(key, i)
+			fn(it.Value(), child, false)
+			walkChildren(it.Value(), child, false, fn)
 		}
 	}
 }

@@ -2,7 +2,9 @@ package load
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -40,15 +42,18 @@ type schemaNode struct {
 // called as walkUser calls its function, for every value of the user's (the
 // unknown fields and what they hold excepted): the positions of a clean site
 // are gathered in the same walk.
-func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cue.Selector)) (out unknownList, tooMany bool) {
-	top := l.ctx.CompileString("_")
+func (l *Loader) unknownFields(user cue.Value, visit visitFunc) (out unknownList, tooMany bool) {
+	top := l.top
 	values := 0
-	// path has plain selectors (the schema's key), raw the user's own (what
-	// walkUser gives visit)
-	var walk func(uv, sv cue.Value, path, raw []cue.Selector)
-	walk = func(uv, sv cue.Value, path, raw []cue.Selector) {
+	// path has plain selectors, key their path string (the schema's key),
+	// rawKey the path string of the user's own selectors (what walkUser
+	// gives visit: a CUE field written `name?:` is `name?` there), the same
+	// as key unless raw; path's backing array is shared down the walk.
+	var walk func(uv, sv cue.Value, path []cue.Selector, key, rawKey string, raw bool)
+	walk = func(uv, sv cue.Value, path []cue.Selector, key, rawKey string, raw bool) {
+		root := len(path) == 0
 		if visit != nil {
-			visit(uv, raw)
+			visit(uv, rawKey, root)
 		}
 		if tooMany {
 			return
@@ -56,7 +61,7 @@ func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cu
 		if !sv.Exists() {
 			// no schema here: nothing is unknown below, but visit all
 			if visit != nil {
-				walkChildren(uv, raw, visit)
+				walkChildren(uv, rawKey, root, visit)
 			}
 			return
 		}
@@ -64,12 +69,17 @@ func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cu
 			tooMany = true
 			return
 		}
+		n := len(path)
+		// sv's alternatives, worked out at the first field or element not
+		// seen before (the schema is the same for every site: a loader's
+		// later sites rarely need them)
+		var alts []cue.Value
 		switch uv.IncompleteKind() {
 		case cue.StructKind:
 			if sv.IncompleteKind()&cue.StructKind == 0 {
 				// a type error; Validate reports it
 				if visit != nil {
-					walkChildren(uv, raw, visit)
+					walkChildren(uv, rawKey, root, visit)
 				}
 				return
 			}
@@ -78,25 +88,36 @@ func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cu
 				return
 			}
 			for it.Next() {
-				sel := regular(it.Selector())
-				child := append(path[:len(path):len(path)], sel)
-				node := l.schemaNode(child, func() schemaNode {
-					n := schemaNode{allowed: allows(sv, sel)}
-					if n.allowed {
-						n.value = schemaField(sv, sel, top)
+				userSel := it.Selector()
+				sel := regular(userSel)
+				child := append(path[:n], sel)
+				childKey := fieldKey(key, root, sel)
+				node, seen := l.schemaNodes[childKey]
+				if !seen {
+					if alts == nil {
+						alts = disjuncts(sv)
 					}
-					return n
-				})
+					node = schemaNode{allowed: allowedIn(alts, sel)}
+					if node.allowed {
+						node.value = fieldIn(alts, sel, top)
+					}
+					l.schemaNodes[childKey] = node
+				}
 				if !node.allowed {
-					f := &unknownField{path: cue.MakePath(child...), name: sel.Unquoted(), pos: it.Value().Pos()}
+					// (a copy: the walk reuses child's array)
+					f := &unknownField{path: cue.MakePath(slices.Clone(child)...), name: sel.Unquoted(), pos: it.Value().Pos()}
 					f.allowed = fieldNames(sv)
 					if len(f.allowed) == 0 {
-						f.mapKind = mapKeyKind(path)
+						f.mapKind = mapKeyKind(path[:n])
 					}
 					out = append(out, f)
 					continue
 				}
-				walk(it.Value(), node.value, child, append(raw[:len(raw):len(raw)], it.Selector()))
+				childRaw, rawChild := childKey, raw || userSel.ConstraintType() != 0
+				if rawChild {
+					childRaw = fieldKey(rawKey, root, userSel)
+				}
+				walk(it.Value(), node.value, child, childKey, childRaw, rawChild)
 			}
 		case cue.ListKind:
 			it, err := uv.List()
@@ -104,26 +125,43 @@ func (l *Loader) unknownFields(user cue.Value, visit func(v cue.Value, path []cu
 				return
 			}
 			for i := 0; it.Next(); i++ {
-				child := append(path[:len(path):len(path)], cue.Index(i))
-				node := l.schemaNode(child, func() schemaNode { return schemaNode{allowed: true, value: schemaIndex(sv, i)} })
-				walk(it.Value(), node.value, child, append(raw[:len(raw):len(raw)], cue.Index(i)))
+				child := append(path[:n], cue.Index(i))
+				childKey := indexKey(key, i)
+				node, seen := l.schemaNodes[childKey]
+				if !seen {
+					if alts == nil {
+						alts = disjuncts(sv)
+					}
+					node = schemaNode{allowed: true, value: indexIn(alts, i)}
+					l.schemaNodes[childKey] = node
+				}
+				childRaw := childKey
+				if raw {
+					childRaw = indexKey(rawKey, i)
+				}
+				walk(it.Value(), node.value, child, childKey, childRaw, raw)
 			}
 		}
 	}
-	walk(user, l.schema, nil, nil)
+	walk(user, l.schema, make([]cue.Selector, 0, 32), "", "", false)
 	return out, tooMany
 }
 
-// schemaNode is what the schema says at path (plain selectors), looked up
-// with lookup the first time a site of this loader reaches the path.
-func (l *Loader) schemaNode(path []cue.Selector, lookup func() schemaNode) schemaNode {
-	key := cue.MakePath(path...).String()
-	node, seen := l.schemaNodes[key]
-	if !seen {
-		node = lookup()
-		l.schemaNodes[key] = node
+// fieldKey is the path string of field sel of the value at path string
+// parent (root: the top, whose path is empty), as cue.MakePath(...,
+// sel).String() spells it: labels joined by ".", each as Selector.String
+// spells it (quoted when not an identifier, `?` or `!` after a constraint).
+func fieldKey(parent string, root bool, sel cue.Selector) string {
+	if root {
+		return sel.String()
 	}
-	return node
+	return parent + "." + sel.String()
+}
+
+// indexKey is the path string of list element i of the value at path
+// string parent, as cue.MakePath(..., cue.Index(i)).String() spells it.
+func indexKey(parent string, i int) string {
+	return parent + "[" + strconv.Itoa(i) + "]"
 }
 
 // regular turns an optional or required field selector into a plain one.
@@ -153,7 +191,15 @@ func allows(sv cue.Value, sel cue.Selector) bool {
 	if sel.LabelType() != cue.StringLabel {
 		return true
 	}
-	for _, d := range disjuncts(sv) {
+	return allowedIn(disjuncts(sv), sel)
+}
+
+// allowedIn is allows for the alternatives of a schema value.
+func allowedIn(alts []cue.Value, sel cue.Selector) bool {
+	if sel.LabelType() != cue.StringLabel {
+		return true
+	}
+	for _, d := range alts {
 		if d.IncompleteKind()&cue.StructKind != 0 && d.Allows(sel) {
 			return true
 		}
@@ -164,8 +210,13 @@ func allows(sv cue.Value, sel cue.Selector) bool {
 // schemaField returns the schema for field sel of sv, with pattern
 // constraints applied.
 func schemaField(sv cue.Value, sel cue.Selector, top cue.Value) cue.Value {
+	return fieldIn(disjuncts(sv), sel, top)
+}
+
+// fieldIn is schemaField for the alternatives of a schema value.
+func fieldIn(alts []cue.Value, sel cue.Selector, top cue.Value) cue.Value {
 	p := cue.MakePath(sel)
-	for _, d := range disjuncts(sv) {
+	for _, d := range alts {
 		if d.IncompleteKind()&cue.StructKind == 0 || !d.Allows(sel) {
 			continue
 		}
@@ -189,7 +240,12 @@ func schemaField(sv cue.Value, sel cue.Selector, top cue.Value) cue.Value {
 
 // schemaIndex returns the schema for element i of list sv.
 func schemaIndex(sv cue.Value, i int) cue.Value {
-	for _, d := range disjuncts(sv) {
+	return indexIn(disjuncts(sv), i)
+}
+
+// indexIn is schemaIndex for the alternatives of a schema value.
+func indexIn(alts []cue.Value, i int) cue.Value {
+	for _, d := range alts {
 		if d.IncompleteKind()&cue.ListKind == 0 {
 			continue
 		}
