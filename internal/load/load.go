@@ -145,7 +145,14 @@ func (l *Loader) LoadUnitRead(u Unit, sources map[string][]byte, read ReadFunc) 
 	if len(sh.diags) > 0 {
 		return nil, sh.diags
 	}
-	return l.loadSyntax(u, files)
+	s, diags := l.loadSyntax(u, files)
+	if s == nil && len(diags) == 0 {
+		// Never a site dropped without a word: every command would exit
+		// 0 having checked nothing of it.
+		diags = diag.List{{Pos: firstPos(files), Message: "internal error: this site was refused without a diagnostic",
+			Hint: "please report it with the site; vet with the site's fields removed one by one finds the one refused"}}
+	}
+	return s, diags
 }
 
 // LoadSource loads one site from a file's contents, as if read from name

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 
 	"github.com/siteforge/siteforge/internal/diag"
@@ -118,6 +119,15 @@ func TestLoadSourceErrors(t *testing.T) {
 			file: "site.yaml",
 			src:  strings.Replace(goodYAML, "    uplinkMTU: 9000", "    uplinkMtu: 9000", 1),
 			want: []string{`site.yaml:20:5: error: pools.worker: field "uplinkMtu" is not allowed (did you mean "uplinkMTU"?)`},
+		},
+		{
+			// the list's default (*[{cidr: ..., hostPrefix: 23}]) is an
+			// open value: the element is checked against #ClusterNetwork
+			// (the site was dropped without a word, exit 0)
+			name: "unknown field in an element of a list with a default",
+			file: "site.yaml",
+			src:  strings.Replace(goodYAML, `  apiVIPs: ["192.168.10.5"]`, `  apiVIPs: ["192.168.10.5"]`+"\n"+`  clusterNetwork: [{cidr: "10.128.0.0/14", hostPrefix: 23, CIDR: x}]`, 1),
+			want: []string{`site.yaml:13:60: error: network.clusterNetwork[0]: field "CIDR" is not allowed (did you mean "cidr"?)`},
 		},
 		{
 			name: "misspelled field CUE",
@@ -1012,5 +1022,29 @@ func TestStdinSyntax(t *testing.T) {
 		if got := stdinExt([]byte(tc.data)); got != tc.want {
 			t.Errorf("%s: read as %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestTranslateFieldNotAllowed: a "field not allowed" error of CUE's that
+// the unknown-field walk did not report is a diagnostic of its own (it
+// used to be dropped: the site was refused without a word, and every
+// command exited 0).
+func TestTranslateFieldNotAllowed(t *testing.T) {
+	l := newLoader(t)
+	user := l.ctx.CompileString(`network: clusterNetwork: [{cidr: "10.128.0.0/14", hostPrefix: 23, CIDR: "x"}]`, cue.Filename("site.cue"))
+	err := l.schema.Unify(user).Validate()
+	if err == nil {
+		t.Fatal("CUE accepted an unknown field")
+	}
+	got := l.translate(err, user, diag.Position{File: "site.cue", Line: 1, Col: 1})
+	want := `site.cue:1:67: error: network.clusterNetwork[0]: field "CIDR" is not allowed (did you mean "cidr"?)`
+	found := false
+	for _, d := range got {
+		if d.Error() == want {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("translate gave %v, want %s among them", got, want)
 	}
 }

@@ -151,7 +151,28 @@ func (l *Loader) translateGroup(g []cueError, user cue.Value, fallback diag.Posi
 		d := d
 		switch m := e.msg; {
 		case m == "field not allowed":
-			continue // reported with suggestions by unknownFields
+			// unknownFields reports, with suggestions, the fields it
+			// finds, and loadSyntax removes them before validating: one
+			// CUE still refuses is one the walk did not see. Report it
+			// all the same: a refused site always says why.
+			if len(e.sels) == 0 {
+				d.Message = "field not allowed"
+				break
+			}
+			name, parent := e.sels[len(e.sels)-1], e.sels[:len(e.sels)-1]
+			d.Path = pathString(parent)
+			if len(e.pos) > 0 {
+				d.Pos = e.pos[0] // CUE's: where the user wrote the field
+			} else if p, ok := userPos(user, e.sels); ok {
+				d.Pos = p
+			}
+			d.Message = fmt.Sprintf("field %q is not allowed", name)
+			allowed := fieldNames(l.schemaAt(parent))
+			if s := nearest(name, allowed); s != "" {
+				d.Hint = fmt.Sprintf("did you mean %q?", s)
+			} else if len(allowed) > 0 {
+				d.Hint = "allowed fields: " + strings.Join(allowed, ", ")
+			}
 		case reIncomplete.MatchString(m):
 			sels := e.sels
 			// A required list with no elements: name the list.

@@ -243,12 +243,24 @@ func schemaIndex(sv cue.Value, i int) cue.Value {
 	return indexIn(disjuncts(sv), i)
 }
 
-// indexIn is schemaIndex for the alternatives of a schema value.
+// indexIn is schemaIndex for the alternatives of a schema value. A
+// concrete list alternative is a default (`*[{cidr: ..., hostPrefix: 23}] |
+// [...#ClusterNetwork]`): its elements are plain values, open to any
+// field, and a list the user writes replaces it; the element comes from
+// the list types first, and from a default only when there is no type.
 func indexIn(alts []cue.Value, i int) cue.Value {
+	var types, defaults []cue.Value
 	for _, d := range alts {
 		if d.IncompleteKind()&cue.ListKind == 0 {
 			continue
 		}
+		if d.Validate(cue.Concrete(true)) == nil {
+			defaults = append(defaults, d)
+		} else {
+			types = append(types, d)
+		}
+	}
+	for _, d := range append(types, defaults...) {
 		if c := d.LookupPath(cue.MakePath(cue.Index(i))); c.Exists() {
 			return c
 		}
