@@ -66,7 +66,7 @@ FUZZ_TARGETS := \
 	./lint/rules:FuzzLintManifests \
 	./internal/discover:FuzzIgnore
 
-.PHONY: help build test unit race tools pre-commit node-tools sarif-multitool fuzz-short fuzz golden vet fleet bench bench-acm bench-mustgather corpus man shared-data-warnings
+.PHONY: help build test unit race race-short vet-go tidy-check gofmt-check tools pre-commit node-tools sarif-multitool fuzz-short fuzz golden vet fleet bench bench-acm bench-mustgather corpus man shared-data-warnings
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -91,9 +91,18 @@ man: ## write the man pages to bin/man (man -l bin/man/siteforge.1)
 # `go install .../cmd/siteforge@version` needs no replace directive. Every
 # target that walks ./... names it too.
 FIDELITY := ./internal/_fidelity
-vet: ## go vet and gofmt check, go.mod tidy
+vet: vet-go tidy-check gofmt-check ## go vet and gofmt check, go.mod tidy (make -j runs the three side by side)
+
+vet-go:
 	$(GO) vet ./... $(FIDELITY)
+
+# go mod tidy -diff reads the module graph with the tests of the
+# dependencies (downloading what it lacks) and compiles nothing: beside go
+# vet it takes no CPU from it.
+tidy-check:
 	$(GO) mod tidy -diff
+
+gofmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
@@ -218,18 +227,20 @@ node-tools:
 
 
 # test runs its parts in three steps: go vet (which compiles the module's
-# dependencies) then the pinned tools' installs, one after the other (side
-# by side, the installs compiled again what vet was compiling: 27 s more
-# CPU); then the tests, the race tests and the fuzz targets side by side
-# (make -j, each part's output printed whole when it ends): what they
-# compile does not overlap (the dependencies come from vet's build; the
-# module's packages plain, under -race, and coverage-instrumented for the
-# fuzzer), so together they compile nothing twice and keep both cores busy
-# while one of them runs tests; then the corpus.
+# dependencies) beside go mod tidy -diff and gofmt, then the pinned tools'
+# installs (after vet: side by side, the installs compiled again what vet
+# was compiling: 27 s more CPU); then the tests, the race tests and the
+# fuzz targets side by side (make -j, each part's output printed whole
+# when it ends): what they compile does not overlap (the dependencies come
+# from vet's build; the module's packages plain, under -race, and
+# coverage-instrumented for the fuzzer), so together they compile nothing
+# twice and keep both cores busy while one of them runs tests; then the
+# corpus.
 TEST_JOBS ?= 3
-test: ## what CI runs: vet, all tests, the concurrency tests under -race, a short run of every fuzz target, the real-world corpus
-	@$(MAKE) --no-print-directory vet tools
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target unit race fuzz-short TESTFLAGS=-vet=off IN_TEST=1
+test: ## what CI runs: vet, all tests, the concurrency primitives' tests under -race, a short run of every fuzz target, the real-world corpus
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target vet
+	@$(MAKE) --no-print-directory tools
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target unit race-short fuzz-short TESTFLAGS=-vet=off IN_TEST=1
 	@$(MAKE) --no-print-directory corpus
 	@$(MAKE) --no-print-directory shared-data-warnings
 
@@ -260,10 +271,22 @@ corpus: build ## lint the real-world corpus and compare with its expectations (w
 	fi
 
 # The tests of what runs concurrently (render workers and writers, panics
-# in them, staging, aborts), again under the race detector.
+# in them, staging, aborts), again under the race detector. -race compiles
+# every package a test links again, instrumented: for the CLI's tests that
+# is the whole dependency graph (CUE, the Kubernetes and OpenShift API
+# types, containers/image, Butane), 158 s of CPU on a clean clone, a fifth
+# of make test's. make test runs race-short: the concurrency primitives the
+# render pipeline is built on, in packages with light dependencies
+# (guard: the worker group, abort, watchdog; output: staging, commit,
+# concurrent writers; 45 s of CPU); `make race` runs the pipeline's own
+# (the CLI's) under -race too. -race requires cgo.
 RACE_TESTS := TestWorkerPanicExits2|TestGroup|TestAbort|TestWatchdog|TestCommit|TestKilled|TestRunning|TestConcurrent
-race: ## the concurrency tests under -race
-	CGO_ENABLED=1 $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli ./cmd/siteforge/internal/guard ./internal/output
+RACE_SHORT_PACKAGES := ./cmd/siteforge/internal/guard ./internal/output
+race: ## the concurrency tests under -race, the CLI's render and lint pipeline among them
+	CGO_ENABLED=1 $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli $(RACE_SHORT_PACKAGES)
+
+race-short: ## the tests of the concurrency primitives (worker group, abort, watchdog, staging, writers) under -race
+	CGO_ENABLED=1 $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' $(RACE_SHORT_PACKAGES)
 
 # fuzz-short instruments the module's own packages for coverage, with the
 # compiler flag go test -fuzz adds to every package it links (-d=libfuzzer:
