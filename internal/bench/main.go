@@ -82,7 +82,15 @@ func main() {
 	acmOnly := flag.Bool("acm-only", false, "only the rows of delivery through the hub (delivery.acm), at each size")
 	mustGatherMiB := flag.Int("mustgather-mib", 2048, "size of the synthetic must-gather lint reads (written in the -disk folder); 0: that row is not run")
 	mustGatherOnly := flag.Bool("mustgather-only", false, "only the row of the synthetic must-gather")
+	cueAloneDir := flag.String("cue-alone", "", "internal: print the CPU per site of CUE alone over the first -cue-alone-n sites of this fleet, and exit")
+	cueAloneN := flag.Int("cue-alone-n", 300, "internal: see -cue-alone")
+	perSiteRounds := flag.Int("per-site-rounds", 5, "rounds of the per-site CPU row (a render of the largest fleet, then CUE alone in a fresh process)")
 	flag.Parse()
+
+	if *cueAloneDir != "" {
+		fmt.Println(int64(cueAlone(*cueAloneDir, *cueAloneN)))
+		return
+	}
 
 	tmp, err := os.MkdirTemp(*tmpfs, "siteforge-bench-")
 	check(err)
@@ -112,7 +120,7 @@ func main() {
 		return
 	}
 
-	var perSiteCPU, cuePerSite time.Duration
+	var perSite []perSiteRound
 	var perSiteN int
 	times := map[int]time.Duration{}
 	for _, s := range strings.Split(*sizes, ",") {
@@ -198,18 +206,20 @@ func main() {
 		row(fmt.Sprintf("render --check, %d sites, one site changed: wall (median of %d), peak RSS", n, *checkRuns), fmt.Sprintf("%.2f s, %d MiB%s", c1.wall.Seconds(), c1.rss>>20, stale), targetCheck)
 
 		// per-site CPU from the largest fleet (the process's fixed cost
-		// spread thinnest), of the median render; CUE alone over its first
-		// sites
+		// spread thinnest): rounds of a render into a fresh folder, then
+		// CUE alone over the first 300 sites in a fresh process (nothing
+		// else in its heap), back to back, so the two halves of each
+		// round's ratio see the same machine; the median round
 		if n > perSiteN {
 			perSiteN = n
-			perSiteCPU = r.cpu / time.Duration(n)
-			// the median of three passes over the first 300 sites
-			var passes []time.Duration
-			for i := 0; i < 3; i++ {
-				passes = append(passes, cueAlone(fleet, min(n, 300)))
+			perSite = nil
+			for i := 0; i < *perSiteRounds; i++ {
+				t := filepath.Join(tmp, fmt.Sprintf("out-per-site-%d", i))
+				r := run(*bin, "render", fleet, "-o", t)
+				check(os.RemoveAll(t))
+				perSite = append(perSite, perSiteRound{render: r.cpu / time.Duration(n), cue: cueAloneProcess(fleet, min(n, 300))})
 			}
-			sort.Slice(passes, func(i, j int) bool { return passes[i] < passes[j] })
-			cuePerSite = passes[1]
+			sort.Slice(perSite, func(i, j int) bool { return perSite[i].ratio() < perSite[j].ratio() })
 		}
 		check(os.RemoveAll(out))
 		check(os.RemoveAll(fleet))
@@ -222,8 +232,13 @@ func main() {
 		row("render scaling 1000 -> 3500 sites (wall)", fmt.Sprintf("%.2fx", times[3500].Seconds()/times[1000].Seconds()), targetScaling)
 	}
 	if perSiteN > 0 {
-		row(fmt.Sprintf("per-site render CPU (%d-site fleet, whole process user+sys / sites, the median render) vs CUE library alone (load + unify schema + export, process user+sys / sites, median of 3 passes over 300 sites): ratio", perSiteN),
-			fmt.Sprintf("%.2f ms vs %.2f ms: %.2fx", ms(perSiteCPU), ms(cuePerSite), perSiteCPU.Seconds()/cuePerSite.Seconds()), targetPerSite)
+		var ratios []string
+		for _, r := range perSite {
+			ratios = append(ratios, fmt.Sprintf("%.2f", r.ratio()))
+		}
+		m := perSite[len(perSite)/2]
+		row(fmt.Sprintf("per-site render CPU (%d-site fleet, whole process user+sys / sites) vs CUE library alone (load + unify schema + export, process user+sys / sites over the first 300 sites, in a fresh process): the median of %d rounds, each a render and then CUE alone (the rounds' ratios, sorted)", perSiteN, len(perSite)),
+			fmt.Sprintf("%.2f ms vs %.2f ms: %.2fx (%s)", ms(m.render), ms(m.cue), m.ratio(), strings.Join(ratios, ", ")), targetPerSite)
 	}
 	for _, f := range fnInputs() {
 		r := runStdin(f.input, *bin, "fn")
@@ -493,6 +508,23 @@ func cueAlone(dir string, n int) time.Duration {
 		}
 	}
 	return (processCPU() - start) / time.Duration(n)
+}
+
+// perSiteRound is one round of the per-site row: a render's CPU per site
+// and CUE alone's, measured one after the other.
+type perSiteRound struct{ render, cue time.Duration }
+
+func (r perSiteRound) ratio() float64 { return r.render.Seconds() / r.cue.Seconds() }
+
+// cueAloneProcess runs cueAlone(dir, n) in a fresh process (this binary,
+// -cue-alone): its heap holds nothing but CUE's work, as a render worker's
+// does, whatever this process measured before.
+func cueAloneProcess(dir string, n int) time.Duration {
+	out, err := exec.Command(os.Args[0], "-cue-alone", dir, "-cue-alone-n", strconv.Itoa(n)).Output()
+	check(err)
+	ns, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	check(err)
+	return time.Duration(ns)
 }
 
 // processCPU is this process's user+sys time so far.

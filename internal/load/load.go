@@ -43,7 +43,13 @@ type Loader struct {
 	// defaultPaths remembers, per set of shared files, where user defaults
 	// had to win over schema defaults (see loadSyntax).
 	defaultPaths map[string][]defaultPath
+	// origins names the sites' origins (nil: Origin, searching each time).
+	origins *Origins
 }
+
+// SetOrigins has the loader name its sites' origins with o, the run's
+// (see Origins).
+func (l *Loader) SetOrigins(o *Origins) { l.origins = o }
 
 // New compiles the embedded schema.
 func New() (*Loader, error) {
@@ -273,7 +279,7 @@ func (l *Loader) loadSyntax(u Unit, files []*ast.File) (*site.Site, diag.List) {
 		testHookDecoded(unified, &s)
 	}
 	s.Source = u.source
-	s.Origin = Origin(u.source)
+	s.Origin = l.origins.Origin(u.source)
 	if fields == nil {
 		s.Positions, s.FieldSuppressions = userFields(user)
 	} else {

@@ -40,8 +40,27 @@ func SetRepoRoot(dir string) {
 }
 
 // Origin is the path rendered output names the site at source by.
-func Origin(source string) string {
-	abs, err := filepath.Abs(source)
+func Origin(source string) string { return (*Origins)(nil).Origin(source) }
+
+// Origins gives Origin for the sites of one run, each folder's search for
+// its git work tree done once: the sites of a fleet share their parent
+// folders, and each site's origin was one Lstat per folder up to the
+// repository (2.6% of a fleet render's CPU). Safe for concurrent use. Make
+// one per run (NewOrigins): a folder that becomes a repository during a
+// run is seen by the next run. A nil *Origins searches every time.
+type Origins struct {
+	mu      sync.Mutex
+	wd      string // the working directory, "" until read
+	env     *string
+	nearest map[string]string // folder: the nearest folder at or above it holding .git, ""
+}
+
+// NewOrigins returns an empty Origins for one run.
+func NewOrigins() *Origins { return &Origins{nearest: map[string]string{}} }
+
+// Origin is the path rendered output names the site at source by.
+func (o *Origins) Origin(source string) string {
+	abs, err := o.abs(source)
 	if err != nil {
 		return filepath.ToSlash(filepath.Clean(source))
 	}
@@ -49,7 +68,11 @@ func Origin(source string) string {
 	root := repoRoot
 	rootMu.Unlock()
 	if root == "" {
-		root = findRepoRoot(abs)
+		dir := abs
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			dir = filepath.Dir(abs)
+		}
+		root = o.workTree(dir)
 	}
 	if root != "" {
 		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !filepath.IsAbs(rel) && !startsWithDotDot(rel) {
@@ -63,14 +86,64 @@ func startsWithDotDot(rel string) bool {
 	return len(rel) >= 3 && rel[:3] == ".."+string(filepath.Separator)
 }
 
-// findRepoRoot returns the nearest folder at or above path's folder that
-// holds a .git entry, or "".
-func findRepoRoot(path string) string {
-	dir := path
-	if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
-		dir = filepath.Dir(path)
+// abs is filepath.Abs, the working directory read once per run.
+func (o *Origins) abs(p string) (string, error) {
+	if o == nil || filepath.IsAbs(p) {
+		return filepath.Abs(p)
 	}
-	return GitWorkTree(dir)
+	o.mu.Lock()
+	wd := o.wd
+	o.mu.Unlock()
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return "", err
+		}
+		o.mu.Lock()
+		o.wd = wd
+		o.mu.Unlock()
+	}
+	return filepath.Join(wd, p), nil
+}
+
+// workTree is GitWorkTree(dir), the environment's work tree and each
+// folder's nearest .git remembered.
+func (o *Origins) workTree(dir string) string {
+	if o == nil {
+		return GitWorkTree(dir)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.env == nil {
+		env := envWorkTree()
+		o.env = &env
+	}
+	best := within(*o.env, dir)
+	var visited []string
+	found := ""
+	for d := dir; ; {
+		if n, ok := o.nearest[d]; ok {
+			found = n
+			break
+		}
+		visited = append(visited, d)
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			found = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	for _, v := range visited {
+		o.nearest[v] = found
+	}
+	if len(found) > len(best) {
+		best = found
+	}
+	return best
 }
 
 // GitWorkTree returns the top of the git work tree that holds dir (an

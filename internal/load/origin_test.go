@@ -18,10 +18,28 @@ func TestOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(filepath.Join(repo, "fleet"))
+	run := NewOrigins() // one run's: each folder searched once
 	for _, src := range []string{"sites/a", "./sites/a/", filepath.Join(repo, "fleet", "sites", "a"), "../fleet/sites/a"} {
 		if got := Origin(src); got != "fleet/sites/a" {
 			t.Errorf("Origin(%q) = %q, want fleet/sites/a", src, got)
 		}
+		if got := run.Origin(src); got != "fleet/sites/a" {
+			t.Errorf("Origins.Origin(%q) = %q, want fleet/sites/a", src, got)
+		}
+	}
+	// The run remembers each folder's search: a repository made during
+	// the run is seen by the next run (a new Origins), and by Origin.
+	if err := os.Mkdir(filepath.Join(repo, "fleet", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := run.Origin("sites/a"); got != "fleet/sites/a" {
+		t.Errorf("the run's Origins searched again: %q", got)
+	}
+	if got, got2 := NewOrigins().Origin("sites/a"), Origin("sites/a"); got != "sites/a" || got2 != "sites/a" {
+		t.Errorf("after git init of the fleet folder: next run %q, Origin %q, want sites/a", got, got2)
+	}
+	if err := os.Remove(filepath.Join(repo, "fleet", ".git")); err != nil {
+		t.Fatal(err)
 	}
 	SetRepoRoot(filepath.Join(repo, "fleet"))
 	got := Origin("sites/a")
@@ -93,6 +111,7 @@ func TestGitWorkTreeFollowsGit(t *testing.T) {
 			for k, v := range c.env {
 				t.Setenv(k, v)
 			}
+			run := NewOrigins() // one run's, shared by the folders below
 			for _, dir := range []string{filepath.Join(home, "installs"), home, filepath.Join(base, "elsewhere")} {
 				want := ""
 				if top := gitTop(dir); top != "" && (top == dir || strings.HasPrefix(dir, top+"/")) {
@@ -101,10 +120,16 @@ func TestGitWorkTreeFollowsGit(t *testing.T) {
 				if got := GitWorkTree(dir); got != want {
 					t.Errorf("%s: GitWorkTree %q, git %q", dir, got, want)
 				}
+				if got := run.workTree(dir); got != want {
+					t.Errorf("%s: a run's Origins %q, git %q", dir, got, want)
+				}
 			}
 			// A repository inside the work tree: the nearest.
 			if got := GitWorkTree(filepath.Join(repo, "sites")); got != repo {
 				t.Errorf("inside a repository: %q, want %q", got, repo)
+			}
+			if got := run.workTree(filepath.Join(repo, "sites")); got != repo {
+				t.Errorf("inside a repository, a run's Origins: %q, want %q", got, repo)
 			}
 		})
 	}

@@ -85,6 +85,12 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts verdict.Options, ca
 	// Each site is loaded from its files as read once (fleet defaults once
 	// per run), and the cache digests those same bytes.
 	inputs := newRunInputs()
+	// One search per folder for the sites' repository, by the cache and
+	// every loader of the run.
+	origins := load.NewOrigins()
+	if cache != nil {
+		cache.origins = origins
+	}
 	// A panic in a worker stops the feeding below and is re-raised by
 	// Wait, in this goroutine: the caller's recovery point makes it exit 2.
 	var g guard.Group
@@ -113,7 +119,9 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts verdict.Options, ca
 				}
 				if l == nil || used == loaderReuse {
 					var err error
-					if l, err = load.New(); err != nil {
+					if l, err = load.New(); err == nil {
+						l.SetOrigins(origins)
+					} else {
 						// keep draining jobs: the feeder must never block
 						mu.Lock()
 						firstErr = err

@@ -81,6 +81,8 @@ type renderCache struct {
 	// found[i] is the hash of the record of unit i's digest found in the
 	// cache, if any: a render that writes the same record again leaves it.
 	found []string
+	// origins is the run's (load.Origins), shared with its loaders.
+	origins *load.Origins
 }
 
 // cacheRoot is the folder of render's records, "" when there is none.
@@ -263,7 +265,7 @@ func (c *renderCache) unitDigest(u load.Unit, files unitInputs) (string, bool) {
 	h := digest.NewHasher()
 	h.Add("base", c.base)
 	h.AddString("source", u.Source())
-	h.AddString("origin", load.Origin(u.Source()))
+	h.AddString("origin", c.origins.Origin(u.Source()))
 	for _, f := range u.Files() {
 		abs, err := filepath.Abs(f)
 		in := files[f]
