@@ -288,11 +288,12 @@ corpus: build ## lint the real-world corpus and compare with its expectations (w
 # (the CLI's) under -race too. -race requires cgo.
 RACE_TESTS := TestWorkerPanicExits2|TestGroup|TestAbort|TestWatchdog|TestCommit|TestKilled|TestRunning|TestConcurrent
 RACE_SHORT_PACKAGES := ./cmd/siteforge/internal/guard ./internal/output
+race_run = CGO_ENABLED=1 $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' $(1)
 race: ## the concurrency tests under -race, the CLI's render and lint pipeline among them
-	CGO_ENABLED=1 $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' ./cmd/siteforge/internal/cli $(RACE_SHORT_PACKAGES)
+	$(call race_run,./cmd/siteforge/internal/cli $(RACE_SHORT_PACKAGES))
 
 race-short: ## the tests of the concurrency primitives (worker group, abort, watchdog, staging, writers) under -race
-	CGO_ENABLED=1 $(GO) test $(TESTFLAGS) $(TEST_LDFLAGS) -race -count=1 -run '$(RACE_TESTS)' $(RACE_SHORT_PACKAGES)
+	$(call race_run,$(RACE_SHORT_PACKAGES))
 
 # fuzz-short instruments the module's own packages for coverage, with the
 # compiler flag go test -fuzz adds to every package it links (-d=libfuzzer:

@@ -118,32 +118,7 @@ func (o *Origins) workTree(dir string) string {
 		env := envWorkTree()
 		o.env = &env
 	}
-	best := within(*o.env, dir)
-	var visited []string
-	found := ""
-	for d := dir; ; {
-		if n, ok := o.nearest[d]; ok {
-			found = n
-			break
-		}
-		visited = append(visited, d)
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			found = d
-			break
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	for _, v := range visited {
-		o.nearest[v] = found
-	}
-	if len(found) > len(best) {
-		best = found
-	}
-	return best
+	return workTreeOf(dir, *o.env, o.nearest)
 }
 
 // GitWorkTree returns the top of the git work tree that holds dir (an
@@ -167,16 +142,23 @@ func (o *Origins) workTree(dir string) string {
 // tree that GIT_DIR and GIT_WORK_TREE name), the nearest is returned: the
 // folder is inside a work tree either way, and the nearest is the one
 // whose paths rendered output names sites by.
-func GitWorkTree(dir string) string {
-	best := ""
-	if top := within(envWorkTree(), dir); top != "" {
-		best = top
-	}
+func GitWorkTree(dir string) string { return workTreeOf(dir, envWorkTree(), nil) }
+
+// workTreeOf is GitWorkTree with the environment's work tree env, each
+// folder's nearest .git looked up in and added to nearest (nil: none
+// remembered).
+func workTreeOf(dir, env string, nearest map[string]string) string {
+	best := within(env, dir)
+	var visited []string
+	found := ""
 	for d := dir; ; {
+		if n, ok := nearest[d]; ok {
+			found = n
+			break
+		}
+		visited = append(visited, d)
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			if len(d) > len(best) {
-				best = d
-			}
+			found = d
 			break
 		}
 		parent := filepath.Dir(d)
@@ -184,6 +166,14 @@ func GitWorkTree(dir string) string {
 			break
 		}
 		d = parent
+	}
+	if nearest != nil {
+		for _, v := range visited {
+			nearest[v] = found
+		}
+	}
+	if len(found) > len(best) {
+		best = found
 	}
 	return best
 }

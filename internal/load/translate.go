@@ -166,13 +166,7 @@ func (l *Loader) translateGroup(g []cueError, user cue.Value, fallback diag.Posi
 			} else if p, ok := userPos(user, e.sels); ok {
 				d.Pos = p
 			}
-			d.Message = fmt.Sprintf("field %q is not allowed", name)
-			allowed := fieldNames(l.schemaAt(parent))
-			if s := nearest(name, allowed); s != "" {
-				d.Hint = fmt.Sprintf("did you mean %q?", s)
-			} else if len(allowed) > 0 {
-				d.Hint = "allowed fields: " + strings.Join(allowed, ", ")
-			}
+			d.Message, d.Hint = notAllowed(name, fieldNames(l.schemaAt(parent)))
 		case reIncomplete.MatchString(m):
 			sels := e.sels
 			// A required list with no elements: name the list.

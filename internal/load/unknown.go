@@ -335,16 +335,25 @@ func (u unknownList) diagnostics() diag.List {
 			d.Message = fmt.Sprintf("key %q is not valid here", f.name)
 			d.Hint = "must be " + f.mapKind
 		} else {
-			d.Message = fmt.Sprintf("field %q is not allowed", f.name)
-			if s := nearest(f.name, f.allowed); s != "" {
-				d.Hint = fmt.Sprintf("did you mean %q?", s)
-			} else {
-				d.Hint = "allowed fields: " + strings.Join(f.allowed, ", ")
-			}
+			d.Message, d.Hint = notAllowed(f.name, f.allowed)
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// notAllowed is the message and hint of a field name the schema does not
+// allow beside the allowed ones: the nearest as "did you mean", else the
+// list.
+func notAllowed(name string, allowed []string) (msg, hint string) {
+	msg = fmt.Sprintf("field %q is not allowed", name)
+	if s := nearest(name, allowed); s != "" {
+		return msg, fmt.Sprintf("did you mean %q?", s)
+	}
+	if len(allowed) > 0 {
+		hint = "allowed fields: " + strings.Join(allowed, ", ")
+	}
+	return msg, hint
 }
 
 // suggested reports whether d is a missing-field error for a field that an
