@@ -49,14 +49,23 @@ func init() {
 type Reporter struct {
 	rule     *Rule
 	findings []Finding
+	// rendered are the files of the site's rendered objects (Set.Site):
+	// a finding on one of them is the site's, at its position in the site
+	// input (mapToSite), so its line in the rendered file is never looked
+	// up (that would parse the file: Object.Root).
+	rendered map[string]bool
 }
 
 // Object reports a finding at a field of a plain or rendered object.
 // path is the field path inside the object (keys, or indexes as strings).
 func (r *Reporter) Object(o *manifests.Object, msg string, path ...string) {
+	pos := diag.Position{File: o.File}
+	if !r.rendered[o.File] {
+		pos = o.PosOf(path...)
+	}
 	r.findings = append(r.findings, Finding{
 		Message:  msg,
-		Pos:      o.PosOf(path...),
+		Pos:      pos,
 		Resource: &ResourceRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name},
 		Site:     "",
 	})
@@ -66,7 +75,9 @@ func (r *Reporter) Object(o *manifests.Object, msg string, path ...string) {
 // object (a field that should not be there).
 func (r *Reporter) ObjectKey(o *manifests.Object, msg string, path ...string) {
 	r.Object(o, msg, path...)
-	r.findings[len(r.findings)-1].Pos = o.KeyPosOf(path...)
+	if !r.rendered[o.File] {
+		r.findings[len(r.findings)-1].Pos = o.KeyPosOf(path...)
+	}
 }
 
 // ObjectAt reports a finding about a plain or rendered object at a position
@@ -246,13 +257,13 @@ func (l *Linter) Check(set Set) Result {
 				}
 			}
 		case rule.CheckFindings != nil:
-			rep := &Reporter{rule: rule}
+			rep := &Reporter{rule: rule, rendered: rendered}
 			rule.CheckFindings(set, prior, rep)
 			found = rep.findings
 		case rule.Check == nil:
 			continue // an engine rule
 		default:
-			rep := &Reporter{rule: rule}
+			rep := &Reporter{rule: rule, rendered: rendered}
 			rule.Check(set, rep)
 			found = rep.findings
 			reported[rule.ID] = len(found) > 0

@@ -12,6 +12,8 @@ import (
 	"github.com/siteforge/siteforge/internal/fleetgen"
 	"github.com/siteforge/siteforge/internal/load"
 	"github.com/siteforge/siteforge/internal/manifests"
+	"github.com/siteforge/siteforge/lint"
+	_ "github.com/siteforge/siteforge/lint/rules"
 )
 
 // TestRenderedRootIsLazy renders example sites and reads their objects
@@ -105,4 +107,63 @@ func eachPath(n *yaml.Node, path []string, f func([]string)) {
 			eachPath(c, p, f)
 		}
 	}
+}
+
+// TestSiteLintDoesNotParse lints rendered fleet sites as render and lint
+// do (lint.SiteSet, Linter.Check): the findings on rendered objects are
+// the site's, at its input's positions (every synthetic site has one,
+// MIR018 on its ImageTagMirrorSet), and no rendered object's YAML is
+// parsed to find a line in the rendered file that mapToSite replaces.
+func TestSiteLintDoesNotParse(t *testing.T) {
+	fleet := filepath.Join(t.TempDir(), "fleet")
+	if err := fleetgen.Write(fleet, 5); err != nil {
+		t.Fatal(err)
+	}
+	res := load.Load([]string{fleet})
+	if len(res.Diagnostics) > 0 || len(res.Sites) != 5 {
+		t.Fatalf("load: %d sites\n%v", len(res.Sites), res.Diagnostics)
+	}
+	linter, err := lint.New(lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Sites {
+		out, err := generators.Render(s, generators.Options{})
+		if err != nil {
+			t.Fatalf("render %s: %v", s.Name, err)
+		}
+		objs, origin, err := out.Objects()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := linter.Check(lint.SiteSet(&lint.Site{Site: s, Objects: objs, Origin: origin}))
+		onObjects := 0
+		for _, f := range got.Findings {
+			if f.Resource == nil {
+				continue
+			}
+			onObjects++
+			if f.Site != s.Name || !f.Pos.IsValid() || f.Pos.File != origin[objectFile(objs, f.Resource)].File {
+				t.Errorf("site %s: %s on %s at %v, not at the site's position %v", s.Name, f.Rule, f.Resource.Kind, f.Pos, origin[objectFile(objs, f.Resource)])
+			}
+		}
+		if onObjects == 0 {
+			t.Fatalf("site %s: no finding on a rendered object: the test checks nothing", s.Name)
+		}
+		for _, o := range objs {
+			if _, parsed := manifests.RootState(o); parsed {
+				t.Errorf("site %s: %s was parsed by lint", s.Name, o.File)
+			}
+		}
+	}
+}
+
+// objectFile is the file of the object a finding names.
+func objectFile(objs []*manifests.Object, r *lint.ResourceRef) string {
+	for _, o := range objs {
+		if o.Kind == r.Kind && o.Name == r.Name && o.Namespace == r.Namespace {
+			return o.File
+		}
+	}
+	return ""
 }
