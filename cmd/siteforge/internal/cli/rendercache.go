@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -68,6 +69,9 @@ var testCacheOff bool
 // file edited there is not what the run loads).
 var testHookInputRead func(path string)
 
+// testHookRecordDecoded, set by tests, runs before lookup decodes a record.
+var testHookRecordDecoded func()
+
 // renderCache is the records of one user cache and what a run's digests
 // share.
 type renderCache struct {
@@ -83,6 +87,10 @@ type renderCache struct {
 	found []string
 	// origins is the run's (load.Origins), shared with its loaders.
 	origins *load.Origins
+	// fresh: the output directory held no site folder when the run
+	// started (a render into a new folder), so no record can be a hit:
+	// lookup only hashes them (found).
+	fresh bool
 }
 
 // cacheRoot is the folder of render's records, "" when there is none.
@@ -138,7 +146,33 @@ func newRenderCache(out string, units []load.Unit, opts generators.Options) *ren
 	h.AddString("strict", strconv.FormatBool(opts.Strict))
 	trimCache(root)
 	return &renderCache{out: out, root: root, base: []byte(h.Sum()),
-		inputs: make([]string, len(units)), found: make([]string, len(units))}
+		inputs: make([]string, len(units)), found: make([]string, len(units)), fresh: noSiteFolders(out)}
+}
+
+// noSiteFolders reports whether dir does not exist or is a directory (not
+// a link) holding nothing but render stages (output.StagePrefix, this
+// run's among them): no site folder is there to be found unchanged.
+func noSiteFolders(dir string) bool {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(64)
+		for _, n := range names {
+			if !strings.HasPrefix(n, output.StagePrefix) {
+				return false
+			}
+		}
+		if err != nil {
+			return err == io.EOF
+		}
+	}
 }
 
 // cacheDirOK creates root (0700) and tells whether records there can be
@@ -302,6 +336,13 @@ func (c *renderCache) lookup(i int, u load.Unit, files unitInputs) (cacheHit, bo
 	b, err := fsread.FileNoFollow(p, digest.MaxRecordSize)
 	if err != nil {
 		return cacheHit{}, false
+	}
+	if c.fresh {
+		c.found[i] = digest.FileHash(b)
+		return cacheHit{}, false
+	}
+	if testHookRecordDecoded != nil {
+		testHookRecordDecoded()
 	}
 	r, err := digest.Decode(b)
 	if err != nil || r.Inputs != d {

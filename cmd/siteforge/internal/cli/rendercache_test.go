@@ -3,12 +3,16 @@ package cli
 import (
 	"bytes"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/siteforge/siteforge/internal/digest"
@@ -629,5 +633,59 @@ func TestRenderCacheOnlyWhereNoCommitWrites(t *testing.T) {
 			}
 			checkAgrees(t, repo, "-o", "out", "fleet")
 		})
+	}
+}
+
+// TestRenderCacheFreshFolder: a render into a new (or empty) folder
+// evaluates every site, whatever the records say, and leaves the records
+// of an earlier render of the same inputs as they are (not written again);
+// a render into the first folder again evaluates none.
+func TestRenderCacheFreshFolder(t *testing.T) {
+	repo := cacheRepo(t)
+	if got := rendered(t, mainIn(t, repo, "render", "fleet", "-o", "out1")); !slices.Equal(got, fleetSites) {
+		t.Fatalf("first render evaluated %v, want %v", got, fleetSites)
+	}
+	inodes := func() map[string]uint64 {
+		m := map[string]uint64{}
+		for name, paths := range cacheRecords(t) {
+			for _, p := range paths {
+				fi, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m[name+" "+p] = fi.Sys().(*syscall.Stat_t).Ino
+			}
+		}
+		return m
+	}
+	before := inodes()
+	if len(before) != len(fleetSites) {
+		t.Fatalf("%d records, want %d", len(before), len(fleetSites))
+	}
+	if err := os.Mkdir(filepath.Join(repo, "out3"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var decoded atomic.Int32
+	testHookRecordDecoded = func() { decoded.Add(1) }
+	defer func() { testHookRecordDecoded = nil }()
+	for _, out := range []string{"out2", "out3"} {
+		if got := rendered(t, mainIn(t, repo, "render", "fleet", "-o", out)); !slices.Equal(got, fleetSites) {
+			t.Fatalf("render into %s evaluated %v, want %v", out, got, fleetSites)
+		}
+		if n := decoded.Load(); n != 0 {
+			t.Fatalf("render into %s decoded %d records: none can be a hit there", out, n)
+		}
+		if a, b := tree(t, filepath.Join(repo, "out1")), tree(t, filepath.Join(repo, out)); !maps.Equal(a, b) {
+			t.Fatalf("%s differs from out1", out)
+		}
+		if after := inodes(); !maps.Equal(before, after) {
+			t.Fatalf("render into %s wrote the records again:\n%v\n%v", out, before, after)
+		}
+	}
+	if got := rendered(t, mainIn(t, repo, "render", "fleet", "-o", "out1")); len(got) != 0 {
+		t.Fatalf("render into out1 again evaluated %v, want none", got)
+	}
+	if n := decoded.Load(); n != int32(len(fleetSites)) {
+		t.Fatalf("render into out1 again decoded %d records, want %d", n, len(fleetSites))
 	}
 }
