@@ -100,8 +100,12 @@ func writeTree(root string, files map[string][]byte) error {
 			return err
 		}
 		if dir := filepath.Dir(full); !made[dir] {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
+			// its parent is most often made already: one mkdir, not
+			// MkdirAll's stat of each ancestor first
+			if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
 			}
 			made[dir] = true
 		}
