@@ -42,7 +42,11 @@ func marshalYAML(m map[string]any) ([]byte, error) {
 	if !plainJSON(m) {
 		return yaml.Marshal(m)
 	}
-	return yaml2.Marshal(typeNumbers(m))
+	typed := typeNumbers(m).(map[string]any)
+	if b, ok := blockYAML(typed); ok {
+		return b, nil
+	}
+	return yaml2.Marshal(typed)
 }
 
 // plainJSON reports whether v holds only JSON values whose strings survive
