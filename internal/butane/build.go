@@ -65,11 +65,9 @@ type Result struct {
 	// Butane is the complete Butane document (.bu): variant, version and
 	// metadata, then the body as given.
 	Butane []byte
-	// MachineConfig is the translated MachineConfig as YAML with sorted
-	// keys.
-	MachineConfig []byte
-	// Object is the same MachineConfig decoded (a fresh map, numbers as
-	// json.Number), for a generators.Artifact.
+	// Object is the translated MachineConfig decoded (a fresh map, numbers
+	// as json.Number), for a generators.Artifact (its YAML:
+	// MachineConfigYAML).
 	Object map[string]any
 	// Warnings are Butane's warnings, at the user's position: shown, and
 	// errors under --strict.
@@ -116,7 +114,7 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 	// verbatim: a kept one's body passed checkBody, which depends on the
 	// body alone, and is not parsed again. The secrets check depends on
 	// the origin too (a snippet's), so it always runs.
-	obj, mc, cached := cache.lookup(bu)
+	obj, cached := cache.lookup(bu)
 	m := newMapper(cfg.Origin, cfg.Body, bytes.Count(head, []byte("\n")), spec)
 	if !cached {
 		if diags := m.checkBody(cfg.Body); len(diags) > 0 {
@@ -129,7 +127,7 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 		}
 	}
 	if cached {
-		return &Result{SpecVersion: spec, Butane: bu, MachineConfig: mc, Object: obj}, nil
+		return &Result{SpecVersion: spec, Butane: bu, Object: obj}, nil
 	}
 	translations.Add(1)
 	out, rep, err := butaneconfig.TranslateBytes(bu, translateOptions)
@@ -145,14 +143,14 @@ func Build(cfg Config, ocpVersion string) (*Result, error) {
 		return nil, errs.Sort()
 	}
 
-	obj, mc, err = normalize(out)
+	obj, err = decodeMachineConfig(out)
 	if err != nil {
 		return nil, fmt.Errorf("butane: decode MachineConfig %s: %w", cfg.Name, err)
 	}
 	if len(rep.Entries) == 0 {
-		cache.store(bu, obj, mc)
+		cache.store(bu, obj, len(out))
 	}
-	return &Result{SpecVersion: spec, Butane: bu, MachineConfig: mc, Object: obj, Warnings: warns.Sort()}, nil
+	return &Result{SpecVersion: spec, Butane: bu, Object: obj, Warnings: warns.Sort()}, nil
 }
 
 // header is the part of the .bu siteforge writes: variant, version and
@@ -354,22 +352,22 @@ func typeMessage(msg string) string {
 	return fmt.Sprintf("wrong type: %s where Butane expects %s", kind, want)
 }
 
-// normalize decodes Butane's MachineConfig YAML into a fresh map and
-// re-encodes it with sorted keys and without Butane's header comment.
-func normalize(out []byte) (map[string]any, []byte, error) {
+// decodeMachineConfig decodes Butane's MachineConfig YAML into a fresh map
+// (Butane's header comment is not in it).
+func decodeMachineConfig(out []byte) (map[string]any, error) {
 	j, err := k8syaml.YAMLToJSON(out)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var obj map[string]any
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
 	if err := dec.Decode(&obj); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	mc, err := k8syaml.Marshal(obj)
-	if err != nil {
-		return nil, nil, err
-	}
-	return obj, mc, nil
+	return obj, nil
 }
+
+// MachineConfigYAML is the translated MachineConfig as YAML with sorted
+// keys (what a render writes is the Object, with siteforge's annotation).
+func (r *Result) MachineConfigYAML() ([]byte, error) { return k8syaml.Marshal(r.Object) }

@@ -1,7 +1,6 @@
 package butane
 
 import (
-	"bytes"
 	"sync"
 
 	"github.com/siteforge/siteforge/internal/jsonval"
@@ -26,7 +25,6 @@ const (
 
 type translation struct {
 	obj map[string]any
-	mc  []byte
 }
 
 type translationCache struct {
@@ -38,23 +36,24 @@ type translationCache struct {
 var cache translationCache
 
 // lookup returns a copy of the translation of document bu, if kept.
-func (c *translationCache) lookup(bu []byte) (map[string]any, []byte, bool) {
+func (c *translationCache) lookup(bu []byte) (map[string]any, bool) {
 	c.mu.Lock()
 	t, ok := c.entries[string(bu)]
 	c.mu.Unlock()
 	if !ok {
-		return nil, nil, false
+		return nil, false
 	}
-	return jsonval.Copy(t.obj).(map[string]any), bytes.Clone(t.mc), true
+	return jsonval.Copy(t.obj).(map[string]any), true
 }
 
-// store keeps copies of the translation of document bu.
-func (c *translationCache) store(bu []byte, obj map[string]any, mc []byte) {
-	size := 2*len(bu) + 3*len(mc) // the key, the bytes and about the map
+// store keeps a copy of the translation of document bu, whose YAML from
+// Butane was yamlSize bytes.
+func (c *translationCache) store(bu []byte, obj map[string]any, yamlSize int) {
+	size := 2*len(bu) + 3*yamlSize // the key, and about the map
 	if size > maxCachedBytes/8 {
 		return
 	}
-	t := translation{obj: jsonval.Copy(obj).(map[string]any), mc: bytes.Clone(mc)}
+	t := translation{obj: jsonval.Copy(obj).(map[string]any)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= maxCachedTranslations || c.bytes+size > maxCachedBytes {

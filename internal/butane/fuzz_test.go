@@ -46,7 +46,7 @@ func FuzzBuild(f *testing.F) {
 		}
 		// Without warnings (which render shows, and --strict refuses) the
 		// MachineConfig must be one the platform accepts.
-		if err := fidelity.Check(res.MachineConfig); err != nil && len(res.Warnings) == 0 {
+		if err := fidelity.Check(mcYAML(t, res)); err != nil && len(res.Warnings) == 0 {
 			t.Fatalf("Butane accepted a body whose MachineConfig the platform refuses, without a warning:\n%s\n%v", body, err)
 		}
 	})
