@@ -72,7 +72,7 @@ func (o *Origins) Origin(source string) string {
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 			dir = filepath.Dir(abs)
 		}
-		root = o.workTree(dir)
+		root = o.WorkTree(dir)
 	}
 	if root != "" {
 		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !filepath.IsAbs(rel) && !startsWithDotDot(rel) {
@@ -106,9 +106,9 @@ func (o *Origins) abs(p string) (string, error) {
 	return filepath.Join(wd, p), nil
 }
 
-// workTree is GitWorkTree(dir), the environment's work tree and each
-// folder's nearest .git remembered.
-func (o *Origins) workTree(dir string) string {
+// WorkTree is GitWorkTree(dir), the environment's work tree and each
+// folder's nearest .git remembered for the run.
+func (o *Origins) WorkTree(dir string) string {
 	if o == nil {
 		return GitWorkTree(dir)
 	}

@@ -120,7 +120,7 @@ func TestGitWorkTreeFollowsGit(t *testing.T) {
 				if got := GitWorkTree(dir); got != want {
 					t.Errorf("%s: GitWorkTree %q, git %q", dir, got, want)
 				}
-				if got := run.workTree(dir); got != want {
+				if got := run.WorkTree(dir); got != want {
 					t.Errorf("%s: a run's Origins %q, git %q", dir, got, want)
 				}
 			}
@@ -128,7 +128,7 @@ func TestGitWorkTreeFollowsGit(t *testing.T) {
 			if got := GitWorkTree(filepath.Join(repo, "sites")); got != repo {
 				t.Errorf("inside a repository: %q, want %q", got, repo)
 			}
-			if got := run.workTree(filepath.Join(repo, "sites")); got != repo {
+			if got := run.WorkTree(filepath.Join(repo, "sites")); got != repo {
 				t.Errorf("inside a repository, a run's Origins: %q, want %q", got, repo)
 			}
 		})

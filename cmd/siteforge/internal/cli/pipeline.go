@@ -89,7 +89,7 @@ func eachUnitCached(units []load.Unit, diags diag.List, opts verdict.Options, ca
 	// every loader of the run.
 	origins := load.NewOrigins()
 	if cache != nil {
-		cache.origins = origins
+		origins = cache.origins // what newRenderCache looked up already
 	}
 	// A panic in a worker stops the feeding below and is re-raised by
 	// Wait, in this goroutine: the caller's recovery point makes it exit 2.

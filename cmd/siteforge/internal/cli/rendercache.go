@@ -122,7 +122,8 @@ func newRenderCache(out string, units []load.Unit, opts generators.Options) *ren
 		return nil
 	}
 	root := cacheRoot()
-	if root == "" || !cacheDirOK(root, out, units) {
+	origins := load.NewOrigins()
+	if root == "" || !cacheDirOK(root, out, units, origins) {
 		return nil
 	}
 	var build string
@@ -145,7 +146,7 @@ func newRenderCache(out string, units []load.Unit, opts generators.Options) *ren
 	h.AddString("schema", digest.FileHash(schema.Source))
 	h.AddString("strict", strconv.FormatBool(opts.Strict))
 	trimCache(root)
-	return &renderCache{out: out, root: root, base: []byte(h.Sum()),
+	return &renderCache{out: out, root: root, base: []byte(h.Sum()), origins: origins,
 		inputs: make([]string, len(units)), found: make([]string, len(units)), fresh: noSiteFolders(out)}
 }
 
@@ -178,8 +179,10 @@ func noSiteFolders(dir string) bool {
 // cacheDirOK creates root (0700) and tells whether records there can be
 // trusted: a folder of the user's that no one else can write, and not
 // where a commit writes: not the output or inside it, not among the inputs,
-// not inside the Git work tree of the output or of an input.
-func cacheDirOK(root, out string, units []load.Unit) bool {
+// not inside the Git work tree of the output or of an input. The work
+// trees are looked up in the run's origins (a fleet's sites share their
+// folders above them).
+func cacheDirOK(root, out string, units []load.Unit, origins *load.Origins) bool {
 	files, dirs := load.InputPaths(units)
 	dirs = append(dirs, out)
 	if output.CheckNotInput(root, files, dirs) != nil {
@@ -199,19 +202,43 @@ func cacheDirOK(root, out string, units []load.Unit) bool {
 	if err != nil {
 		return false
 	}
+	parents := map[string]string{} // folder: its path with links resolved
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			return false
 		}
-		if r, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = r
-		}
-		if wt := load.GitWorkTree(abs); wt != "" && fsread.Within(wt, real) {
+		abs = resolvedDir(abs, parents)
+		if wt := origins.WorkTree(abs); wt != "" && fsread.Within(wt, real) {
 			return false
 		}
 	}
 	return true
+}
+
+// resolvedDir is filepath.EvalSymlinks(abs) (abs itself where that fails),
+// its parent's resolved once in parents: the sites of a fleet are siblings.
+func resolvedDir(abs string, parents map[string]string) string {
+	parent := filepath.Dir(abs)
+	if parent != abs {
+		if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			rp, ok := parents[parent]
+			if !ok {
+				var err error
+				if rp, err = filepath.EvalSymlinks(parent); err != nil {
+					rp = ""
+				}
+				parents[parent] = rp
+			}
+			if rp != "" {
+				return filepath.Join(rp, filepath.Base(abs))
+			}
+		}
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
 }
 
 // runInputs reads the input files of a run's units: a file shared by the

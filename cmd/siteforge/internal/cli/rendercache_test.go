@@ -689,3 +689,34 @@ func TestRenderCacheFreshFolder(t *testing.T) {
 		t.Fatalf("render into out1 again decoded %d records, want %d", n, len(fleetSites))
 	}
 }
+
+// TestRenderCacheNotInLinkedRepository: a cache folder inside the git
+// work tree an input reaches through a symbolic link (the fleet named by
+// a link from a folder outside any repository) is not used either.
+func TestRenderCacheNotInLinkedRepository(t *testing.T) {
+	repo := cacheRepo(t)
+	work := t.TempDir()
+	if err := os.Symlink(filepath.Join(repo, "fleet"), filepath.Join(work, "fleet")); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(repo, ".cache")
+	t.Setenv("SITEFORGE_CACHE", cache)
+	rendered(t, mainIn(t, work, "render", "-o", "out", "fleet"))
+	if got := rendered(t, mainIn(t, work, "render", "-o", "out", "fleet")); len(got) != len(fleetSites) {
+		t.Errorf("render evaluated %v, want every site (the cache is not to be used)", got)
+	}
+	if n := len(cacheRecords(t)); n != 0 {
+		t.Errorf("%d records written in %s", n, cache)
+	}
+	// the same cache folder, the fleet not reached through the repository:
+	// used
+	other := t.TempDir()
+	tree := tree(t, filepath.Join(repo, "fleet"))
+	for p, b := range tree {
+		write(t, other, map[string]string{filepath.Join("fleet", p): b})
+	}
+	rendered(t, mainIn(t, other, "render", "-o", "out", "fleet"))
+	if got := rendered(t, mainIn(t, other, "render", "-o", "out", "fleet")); len(got) != 0 {
+		t.Errorf("render evaluated %v, want none (the cache is usable)", got)
+	}
+}
