@@ -41,7 +41,7 @@ type policyEntry struct {
 func validateMirrorEntries(entries []policyEntry) error {
 	policies := map[string]configv1.MirrorSourcePolicy{}
 	for _, e := range entries {
-		if !sourceRegexp.MatchString(e.source) {
+		if !sourceMatches.match(sourceRegexp, e.source) {
 			return mcoErrorf(ErrInvalidSource, "invalid format for source %q", e.source)
 		}
 		policy := e.policy
@@ -54,7 +54,7 @@ func validateMirrorEntries(entries []policyEntry) error {
 			return mcoErrorf(ErrConflictingMirrorSourcePolicy, "conflicting mirrorSourcePolicy is set for the same source %q in imagedigestmirrorsets, imagetagmirrorsets, or imagecontentsourcepolicies", e.source)
 		}
 		for _, m := range e.mirrors {
-			if !mirrorRegexp.MatchString(m) {
+			if !mirrorMatches.match(mirrorRegexp, m) {
 				return mcoErrorf(ErrInvalidMirror, "invalid format for mirror %q", m)
 			}
 			if policy == configv1.NeverContactSource && m == e.source {
