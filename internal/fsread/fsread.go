@@ -9,12 +9,13 @@ package fsread
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // NotRegularError is a path that is not a regular file.
@@ -92,28 +93,79 @@ func read(path string, limit int64, flags int) ([]byte, error) {
 	}
 	// O_NONBLOCK: if the path became a FIFO since the stat, open returns at
 	// once instead of waiting for a writer; the fstat below refuses it.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
+	// The file is read with plain system calls: an os.File would try to
+	// register it with the runtime's poller (epoll_ctl, fcntl) on every
+	// read of every input.
+	fd, err := open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|flags)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) && flags&syscall.O_NOFOLLOW != 0 {
 			return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
 		}
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+	if mode := fileMode(uint32(st.Mode)); !mode.IsRegular() {
+		return nil, &NotRegularError{Path: path, Mode: mode}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, &TooLargeError{Path: path, Limit: limit}
+	// the size stat gives, or what a /proc file holds beyond its size 0:
+	// bounded by the bytes read
+	data := make([]byte, 0, min(max(st.Size, 511), limit)+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := unix.Read(fd, data[len(data):cap(data)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		data = data[:len(data)+n]
+		if int64(len(data)) > limit {
+			return nil, &TooLargeError{Path: path, Limit: limit}
+		}
 	}
 	return data, nil
+}
+
+// open is unix.Open, again when interrupted.
+func open(path string, flags int) (int, error) {
+	for {
+		fd, err := unix.Open(path, flags, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// fileMode is the fs.FileMode type bits of a stat mode (what os.Stat
+// reports).
+func fileMode(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular
 }
 
 // OutsideError is a path that leaves the root it must stay in.

@@ -1,7 +1,9 @@
 package fsread
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +19,23 @@ func TestFile(t *testing.T) {
 	os.WriteFile(reg, []byte("hello"), 0o644)
 	if b, err := File(reg, 5); err != nil || string(b) != "hello" {
 		t.Errorf("regular file: %q %v", b, err)
+	}
+	// sizes around the read buffer's: empty, at the limit, over it by one
+	big := bytes.Repeat([]byte("0123456789abcdef"), 40000)
+	for _, n := range []int{0, 1, 511, 512, 513, 4096, len(big)} {
+		p := filepath.Join(dir, fmt.Sprintf("%d.yaml", n))
+		os.WriteFile(p, big[:n], 0o644)
+		if b, err := File(p, int64(n)); err != nil || !bytes.Equal(b, big[:n]) {
+			t.Errorf("%d bytes at the limit: %d bytes, %v", n, len(b), err)
+		}
+		if b, err := FileNoFollow(p, int64(n)+100); err != nil || !bytes.Equal(b, big[:n]) {
+			t.Errorf("%d bytes under the limit: %d bytes, %v", n, len(b), err)
+		}
+		if n > 0 {
+			if _, err := File(p, int64(n-1)); !errors.As(err, new(*TooLargeError)) {
+				t.Errorf("%d bytes, limit %d: %v", n, n-1, err)
+			}
+		}
 	}
 	var tl *TooLargeError
 	if _, err := File(reg, 4); !errors.As(err, &tl) || tl.Size != 5 {
