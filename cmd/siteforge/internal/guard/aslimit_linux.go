@@ -96,15 +96,31 @@ func boundAddressSpace() func() {
 
 // addressSpaceInUse is the process's virtual memory size, the quantity
 // RLIMIT_AS bounds: the first field of /proc/self/statm, in pages (proc(5)).
+// The file is opened once and read again from its start for each site (the
+// kernel writes it anew on every read): one pread, not an open, a poller
+// registration and a close per site.
 func addressSpaceInUse() (uint64, bool) {
-	b, err := os.ReadFile("/proc/self/statm")
+	fd, err := statm()
 	if err != nil {
 		return 0, false
 	}
-	f, _, _ := bytes.Cut(b, []byte(" "))
+	var buf [256]byte
+	n, err := unix.Pread(fd, buf[:], 0)
+	for err == unix.EINTR {
+		n, err = unix.Pread(fd, buf[:], 0)
+	}
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	f, _, _ := bytes.Cut(buf[:n], []byte(" "))
 	pages, err := strconv.ParseUint(string(f), 10, 64)
 	if err != nil {
 		return 0, false
 	}
 	return pages * uint64(os.Getpagesize()), true
 }
+
+// statm is this process's /proc/self/statm, opened once (close-on-exec).
+var statm = sync.OnceValues(func() (int, error) {
+	return unix.Open("/proc/self/statm", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+})

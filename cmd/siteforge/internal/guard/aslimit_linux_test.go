@@ -79,3 +79,25 @@ func TestBoundAddressSpace(t *testing.T) {
 		t.Errorf("the user's limit was not restored: %d", cur())
 	}
 }
+
+// TestAddressSpaceInUseFresh: each read of the kept /proc/self/statm is
+// the address space in use then (a mapping made between two reads shows).
+func TestAddressSpaceInUseFresh(t *testing.T) {
+	before, ok := addressSpaceInUse()
+	if !ok {
+		t.Fatal("no address space in use read from /proc/self/statm")
+	}
+	const size = 256 << 20
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, ok := addressSpaceInUse()
+	unix.Munmap(m)
+	if !ok || after < before+size-(32<<20) {
+		t.Fatalf("address space in use %d MiB, then %d MiB after mapping %d MiB", before>>20, after>>20, size>>20)
+	}
+	if again, _ := addressSpaceInUse(); again > after-size+(32<<20) {
+		t.Fatalf("address space in use %d MiB after unmapping, %d MiB before", again>>20, after>>20)
+	}
+}
