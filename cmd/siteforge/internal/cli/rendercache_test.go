@@ -624,15 +624,22 @@ func TestRenderCacheOnlyWhereNoCommitWrites(t *testing.T) {
 			repo := cacheRepo(t)
 			cache := tc.cache(repo)
 			t.Setenv("SITEFORGE_CACHE", cache)
-			rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet"))
-			if got := rendered(t, mainIn(t, repo, "render", "-o", "out", "fleet")); len(got) != len(fleetSites) {
-				t.Errorf("render evaluated %v, want every site (the cache is not to be used)", got)
-			}
-			if n := len(cacheRecords(t)); n != 0 {
-				t.Errorf("%d records written in %s", n, cache)
-			}
+			cacheNotUsed(t, repo, cache)
 			checkAgrees(t, repo, "-o", "out", "fleet")
 		})
+	}
+}
+
+// cacheNotUsed renders fleet in dir into out twice and fails when the
+// second run did not evaluate every site or the cache folder got records.
+func cacheNotUsed(t *testing.T, dir, cache string) {
+	t.Helper()
+	rendered(t, mainIn(t, dir, "render", "-o", "out", "fleet"))
+	if got := rendered(t, mainIn(t, dir, "render", "-o", "out", "fleet")); len(got) != len(fleetSites) {
+		t.Errorf("render evaluated %v, want every site (the cache is not to be used)", got)
+	}
+	if n := len(cacheRecords(t)); n != 0 {
+		t.Errorf("%d records written in %s", n, cache)
 	}
 }
 
@@ -701,13 +708,7 @@ func TestRenderCacheNotInLinkedRepository(t *testing.T) {
 	}
 	cache := filepath.Join(repo, ".cache")
 	t.Setenv("SITEFORGE_CACHE", cache)
-	rendered(t, mainIn(t, work, "render", "-o", "out", "fleet"))
-	if got := rendered(t, mainIn(t, work, "render", "-o", "out", "fleet")); len(got) != len(fleetSites) {
-		t.Errorf("render evaluated %v, want every site (the cache is not to be used)", got)
-	}
-	if n := len(cacheRecords(t)); n != 0 {
-		t.Errorf("%d records written in %s", n, cache)
-	}
+	cacheNotUsed(t, work, cache)
 	// the same cache folder, the fleet not reached through the repository:
 	// used
 	other := t.TempDir()
