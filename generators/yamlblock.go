@@ -331,6 +331,9 @@ func sortKeys(keys []string) bool {
 		return 0
 	})
 	if digits {
+		if len(keys) > maxCheckedKeys {
+			return false // the check below is quadratic
+		}
 		for i := range keys {
 			for j := i + 1; j < len(keys); j++ {
 				if !yamlKeyLess(keys[i], keys[j]) || yamlKeyLess(keys[j], keys[i]) {
@@ -341,6 +344,9 @@ func sortKeys(keys []string) bool {
 	}
 	return true
 }
+
+// maxCheckedKeys bounds the keys with digits sortKeys checks pair by pair.
+const maxCheckedKeys = 64
 
 // yamlKeyLess is sorter.go's keyList.Less for two ASCII strings: at the
 // first byte that differs, letters compare as bytes, a letter comes after
