@@ -66,8 +66,7 @@ type Result struct {
 	// metadata, then the body as given.
 	Butane []byte
 	// Object is the translated MachineConfig decoded (a fresh map, numbers
-	// as json.Number), for a generators.Artifact (its YAML:
-	// MachineConfigYAML).
+	// as json.Number), for a generators.Artifact, which writes it.
 	Object map[string]any
 	// Warnings are Butane's warnings, at the user's position: shown, and
 	// errors under --strict.
@@ -367,7 +366,3 @@ func decodeMachineConfig(out []byte) (map[string]any, error) {
 	}
 	return obj, nil
 }
-
-// MachineConfigYAML is the translated MachineConfig as YAML with sorted
-// keys (what a render writes is the Object, with siteforge's annotation).
-func (r *Result) MachineConfigYAML() ([]byte, error) { return k8syaml.Marshal(r.Object) }

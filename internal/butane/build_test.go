@@ -9,6 +9,7 @@ import (
 	ignition "github.com/coreos/ignition/v2/config"
 	igntypes "github.com/coreos/ignition/v2/config/v3_7_experimental/types"
 	"github.com/vincent-petithory/dataurl"
+	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/siteforge/siteforge/internal/diag"
 )
@@ -337,10 +338,10 @@ func TestBuildBadConfig(t *testing.T) {
 	}
 }
 
-// mcYAML is res's MachineConfig as YAML.
+// mcYAML is res's MachineConfig as YAML, keys sorted.
 func mcYAML(t testing.TB, res *Result) []byte {
 	t.Helper()
-	b, err := res.MachineConfigYAML()
+	b, err := k8syaml.Marshal(res.Object)
 	if err != nil {
 		t.Fatal(err)
 	}
