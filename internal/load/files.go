@@ -13,8 +13,10 @@ import (
 	"unicode/utf8"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
 	"cuelang.org/go/encoding/json"
 	"cuelang.org/go/encoding/yaml"
 
@@ -443,12 +445,43 @@ func parseAs(name, ext string, data []byte) (*ast.File, diag.List) {
 		if d := duplicateKeys(name, data); len(d) > 0 {
 			return nil, d
 		}
-		f, err = yaml.Extract(name, data)
+		if f, err = yaml.Extract(name, data); err == nil {
+			numberLiterals(f)
+		}
 	}
 	if err != nil {
 		return nil, syntaxDiags(name, data, err)
 	}
 	return f, nil
+}
+
+// numberLiterals rewrites the literals CUE's YAML decoder makes of a
+// scalar YAML reads as a float but written as an integer (an integer too
+// large for 64 bits, or one tagged !!float): it puts `number & 123` into a
+// single literal's text (cuelang.org/go internal/encoding/yaml decode.go
+// scalar: "TODO(mvdan): don't shove the unification inside a
+// BasicLit.Value string"), which the compiler then refuses as "illegal
+// number start", with no word of the schema's. `number & 123` is the
+// number 123, so the literal becomes 123 (at the same position), and the
+// schema judges it.
+func numberLiterals(f *ast.File) {
+	astutil.Apply(f, func(c astutil.Cursor) bool {
+		lit, ok := c.Node().(*ast.BasicLit)
+		if !ok || lit.Kind != token.FLOAT {
+			return true
+		}
+		num, ok := strings.CutPrefix(lit.Value, "number & ")
+		if !ok {
+			return true
+		}
+		num, negative := strings.CutPrefix(num, "-")
+		var e ast.Expr = &ast.BasicLit{ValuePos: lit.ValuePos, Kind: token.INT, Value: num}
+		if negative {
+			e = &ast.UnaryExpr{OpPos: lit.ValuePos, Op: token.SUB, X: e}
+		}
+		c.Replace(e)
+		return false
+	}, nil)
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

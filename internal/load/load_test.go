@@ -105,6 +105,22 @@ func TestLoadSourceValid(t *testing.T) {
 	}
 }
 
+// TestLoadYAMLFloatTaggedInteger: an integer YAML reads as a float (tagged
+// !!float) is the number it says, as Kubernetes' YAML reads it: CUE's YAML
+// decoder wrote it `number & 1500` into one literal, refused as "illegal
+// number start" (numberLiterals).
+func TestLoadYAMLFloatTaggedInteger(t *testing.T) {
+	l := newLoader(t)
+	src := strings.Replace(goodYAML, "uplinkMTU: 1500", "uplinkMTU: !!float 1500", 1)
+	res := l.LoadSource("site.yaml", []byte(src))
+	if len(res.Diagnostics) > 0 || len(res.Sites) != 1 {
+		t.Fatalf("diagnostics:\n%v", res.Diagnostics)
+	}
+	if got := res.Sites[0].Pools["master"].UplinkMTU; got != 1500 {
+		t.Fatalf("uplinkMTU %d, want 1500", got)
+	}
+}
+
 func TestLoadSourceErrors(t *testing.T) {
 	l := newLoader(t)
 	cases := []struct {
@@ -128,6 +144,24 @@ func TestLoadSourceErrors(t *testing.T) {
 			file: "site.yaml",
 			src:  strings.Replace(goodYAML, `  apiVIPs: ["192.168.10.5"]`, `  apiVIPs: ["192.168.10.5"]`+"\n"+`  clusterNetwork: [{cidr: "10.128.0.0/14", hostPrefix: 23, CIDR: x}]`, 1),
 			want: []string{`site.yaml:13:60: error: network.clusterNetwork[0]: field "CIDR" is not allowed (did you mean "cidr"?)`},
+		},
+		{
+			// CUE's YAML decoder wrote `number & <digits>` into one
+			// literal, which the compiler refused as "illegal number
+			// start"; as a number, the rendered YAML would change it
+			name: "integer beyond 64 bits in networkConfig",
+			file: "site.yaml",
+			src: strings.Replace(goodYAML, "    count: 3", "    count: 3\n"+
+				`    nodes: [{name: m0, ip: 192.168.10.11, networkConfig: {interfaces: [{name: eno1, mtu: -123456789012345678901234567890, x: [1, 18446744073709551615]}]}}]`, 1),
+			want: []string{`site.yaml:18:90: error: pools.master.nodes[0].networkConfig.interfaces[0].mtu: -123456789012345678901234567890 does not fit in 64 bits`},
+		},
+		{
+			name: "integer beyond 64 bits in networkConfig CUE",
+			file: "site.cue",
+			src: strings.Replace(goodCUE, "	uplinkMTU:       1500\n", "	uplinkMTU:       1500\n"+
+				`	nodes: [{name: "m0", ip: "192.168.10.11", networkConfig: interfaces: [{name: "eno1", mtu: 18446744073709551616}]}]`+"\n", 1),
+			want:  []string{`site.cue:17:92: error: pools.master.nodes[0].networkConfig.interfaces[0].mtu: 18446744073709551616 does not fit in 64 bits`},
+			count: 2, // and goodCUE's single node on baremetal (INS004)
 		},
 		{
 			name: "misspelled field CUE",

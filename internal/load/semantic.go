@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 
 	"cuelang.org/go/cue"
@@ -170,6 +171,15 @@ func checkSemantics(s *site.Site) diag.List {
 			}
 		}
 	}
+	for _, pname := range s.PoolNames() {
+		for i, n := range s.Pools[pname].Nodes {
+			inexactNumbers(n.NetworkConfig, []any{"pools", pname, "nodes", i, "networkConfig"}, func(path []any, num string) {
+				at(site.FieldPath(path...),
+					fmt.Sprintf("%s does not fit in 64 bits: the rendered YAML (the Kubernetes JSON to YAML conversion, sigs.k8s.io/yaml) would hold a different number", diag.Clean(num)),
+					"NMState's numbers (an mtu, a VLAN id, a route metric) all fit in 64 bits: write the value you mean")
+			})
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(s.MachineConfigs)) {
 		mc := s.MachineConfigs[name]
 		if !mcps[mc.Pool] {
@@ -181,4 +191,29 @@ func checkSemantics(s *site.Site) diag.List {
 	out = append(out, checkPlacement(s)...)
 	out = append(out, checkInstallFields(s)...)
 	return append(out, checkInstall(s)...)
+}
+
+// inexactNumbers calls f, in order, for each number of a free-form value
+// (a decoded NMState document: maps, lists and what cue.Value.Decode gives
+// a number, int64, float64, *big.Int or *big.Float) that the rendered
+// output could not carry exactly: an integer outside int64 and uint64 (the
+// JSON to YAML conversion reads it as a float64), or a float outside
+// float64 (encoded as a string).
+func inexactNumbers(v any, path []any, f func(path []any, num string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			inexactNumbers(x[k], append(path[:len(path):len(path)], k), f)
+		}
+	case []any:
+		for i, e := range x {
+			inexactNumbers(e, append(path[:len(path):len(path)], i), f)
+		}
+	case *big.Int:
+		if !x.IsInt64() && !x.IsUint64() {
+			f(path, x.String())
+		}
+	case *big.Float:
+		f(path, x.Text('g', 20))
+	}
 }
