@@ -26,6 +26,18 @@ func kinds(objs []*manifests.Object) []string {
 	return out
 }
 
+// scenario is the archivegen scenario of that name.
+func scenario(t *testing.T, name string) archivegen.Scenario {
+	t.Helper()
+	for _, s := range archivegen.Scenarios {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no archivegen scenario %q", name)
+	return archivegen.Scenario{}
+}
+
 // TestMustGatherIsOneCluster: the folder `oc adm must-gather` writes is one
 // cluster, apart from the repository beside it; only the kinds the rules
 // read are read (no Secret, event, log or namespace), a rendered config no
@@ -34,13 +46,7 @@ func kinds(objs []*manifests.Object) []string {
 // once, from its own file.
 func TestMustGatherIsOneCluster(t *testing.T) {
 	dir := t.TempDir()
-	var sc archivegen.Scenario
-	for _, s := range archivegen.Scenarios {
-		if s.Name == "catalog-digest-only" {
-			sc = s
-		}
-	}
-	mg := sc.Build()
+	mg := scenario(t, "catalog-digest-only").Build()
 	old := archivegen.UserConfig("rendered-worker-0123456789abcdef0123456789abcdef", "", "3.4.0", "/etc/old", "old\n")
 	mg.Objects = append(mg.Objects, archivegen.Object{Group: "machineconfiguration.openshift.io", Resource: "machineconfigs", Name: old.Name, Obj: old})
 	dns := &corev1.Pod{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: metav1.ObjectMeta{Name: "dns-default-x", Namespace: "openshift-dns"}}
@@ -186,13 +192,7 @@ func TestMustGatherImagesAreOneCluster(t *testing.T) {
 // state holds the same ones (manifests.RenderedInUse, for both).
 func TestRenderedInUse(t *testing.T) {
 	dir := t.TempDir()
-	var sc archivegen.Scenario
-	for _, s := range archivegen.Scenarios {
-		if s.Name == "catalog-digest-only" {
-			sc = s
-		}
-	}
-	mg := sc.Build()
+	mg := scenario(t, "catalog-digest-only").Build()
 	const (
 		current = "rendered-worker-11111111111111111111111111111111"
 		desired = "rendered-worker-22222222222222222222222222222222"

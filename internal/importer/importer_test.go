@@ -293,27 +293,7 @@ func TestInstallDirSecretsNotCopied(t *testing.T) {
 // TestBMCAddressCredentialNotCopied: a BMC address with a password in it is
 // left out, with a warning, and the password is in no file.
 func TestBMCAddressCredentialNotCopied(t *testing.T) {
-	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "redfish-virtualmedia://10.0.9.1/", "redfish-virtualmedia://admin:s3cr3tpass@10.0.9.1/", 1))
-	res, errs := Import([]string{p}, Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	files, err := res.Files("yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range files {
-		if strings.Contains(string(b), "s3cr3tpass") {
-			t.Errorf("%s holds the BMC password", name)
-		}
-	}
-	found := false
-	for _, w := range res.Sites[0].Warnings {
-		found = found || strings.Contains(w.Message, "bmcAddress holds a credential")
-	}
-	if !found {
-		t.Error("no warning about the BMC address")
-	}
+	bmcAddressLeftOut(t, "redfish-virtualmedia://admin:s3cr3tpass@10.0.9.1/", "s3cr3tpass", "the BMC password")
 }
 
 // TestBMCAddressUserNotCopied: a BMC address with a user name and no
@@ -321,7 +301,15 @@ func TestBMCAddressCredentialNotCopied(t *testing.T) {
 // refuses it (internal/load: user-info in a BMC address), rather than
 // imported into a site vet refuses.
 func TestBMCAddressUserNotCopied(t *testing.T) {
-	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "redfish-virtualmedia://10.0.9.1/", "redfish-virtualmedia://bmcadmin@10.0.9.1/", 1))
+	bmcAddressLeftOut(t, "redfish-virtualmedia://bmcadmin@10.0.9.1/", "bmcadmin@", "the BMC address with its user-info")
+}
+
+// bmcAddressLeftOut imports twoClusters with the first BMC address replaced
+// by address: no written file holds secret (what), and the site warns that
+// the address holds a credential.
+func bmcAddressLeftOut(t *testing.T, address, secret, what string) {
+	t.Helper()
+	p := writeInput(t, "sc.yaml", strings.Replace(twoClusters, "redfish-virtualmedia://10.0.9.1/", address, 1))
 	res, errs := Import([]string{p}, Options{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -331,8 +319,8 @@ func TestBMCAddressUserNotCopied(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, b := range files {
-		if strings.Contains(string(b), "bmcadmin@") {
-			t.Errorf("%s holds the BMC address with its user-info", name)
+		if strings.Contains(string(b), secret) {
+			t.Errorf("%s holds %s", name, what)
 		}
 	}
 	found := false
