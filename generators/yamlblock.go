@@ -131,7 +131,7 @@ func (w *blockWriter) value(v any, indent, col int, inMap bool) bool {
 		if !w.scalarString(x, false) {
 			return false
 		}
-		if col+len(w.b)-mark > yamlFoldWidth && containsByte(x, ' ') {
+		if col+len(w.b)-mark > yamlFoldWidth && strings.IndexByte(x, ' ') >= 0 {
 			return false // the library may fold it at a space
 		}
 	case int:
@@ -296,15 +296,6 @@ func onlyNumberBytes(s string) bool {
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func containsByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
-}
 
 // sortKeys sorts the keys of a mapping in yaml.v2's order (sorter.go
 // keyList.Less on strings, all ASCII here). Without digits that order is
